@@ -1,0 +1,192 @@
+/**
+ * Europe/London calendar and clock helpers for the sandbox.
+ *
+ * Why hand-rolled on `Intl` instead of local `Date` getters: the sandbox must give the same answers
+ * on a laptop in Sydney, a CI box in UTC and an edge runtime, and it is on the availability hot path,
+ * so offsets are memoised per UTC hour. Calendar dates are plain `yyyy-MM-dd` strings and calendar
+ * arithmetic is done on UTC midnights, never in the host's zone.
+ */
+
+const LONDON = 'Europe/London';
+
+const partsFormatter = new Intl.DateTimeFormat('en-GB', {
+  timeZone: LONDON,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+const offsetCache = new Map<number, number>();
+
+/** Offset of London from UTC, in minutes, at the given instant (0 in winter, 60 in summer). */
+export function londonOffsetMinutes(epochMs: number): number {
+  const hour = Math.floor(epochMs / 3_600_000);
+  const cached = offsetCache.get(hour);
+  if (cached !== undefined) return cached;
+  const p = partsOf(hour * 3_600_000);
+  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const offset = Math.round((asUtc - hour * 3_600_000) / 60_000);
+  if (offsetCache.size > 100_000) offsetCache.clear();
+  offsetCache.set(hour, offset);
+  return offset;
+}
+
+function partsOf(epochMs: number) {
+  const out: Record<string, number> = {};
+  for (const part of partsFormatter.formatToParts(new Date(epochMs))) {
+    if (part.type !== 'literal') out[part.type] = Number(part.value);
+  }
+  return out as { year: number; month: number; day: number; hour: number; minute: number; second: number };
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** London wall-clock `YYYY-MM-DDTHH:mm:ss` of an instant: the envelope and payload timestamp form. */
+export function londonTimestamp(epochMs: number): string {
+  const local = new Date(epochMs + londonOffsetMinutes(epochMs) * 60_000);
+  return local.toISOString().slice(0, 19);
+}
+
+/** UTC `YYYY-MM-DDTHH:mm:ss` of an instant: the search result timestamp form (§2.5 says UTC). */
+export function utcTimestamp(epochMs: number): string {
+  return new Date(epochMs).toISOString().slice(0, 19);
+}
+
+/** London calendar date `yyyy-MM-dd` of an instant. */
+export function londonDate(epochMs: number): string {
+  return londonTimestamp(epochMs).slice(0, 10);
+}
+
+/** London minutes since midnight of an instant. */
+export function londonMinutes(epochMs: number): number {
+  const ts = londonTimestamp(epochMs);
+  return Number(ts.slice(11, 13)) * 60 + Number(ts.slice(14, 16));
+}
+
+/**
+ * The instant of a London wall-clock time, or `null` when that wall time does not exist (the hour
+ * skipped when the clocks go forward). An ambiguous time (clocks going back) resolves to its first
+ * occurrence, as people mean it.
+ */
+export function londonInstant(date: string, minutes: number): number | null {
+  const base = dateToUtcMs(date);
+  if (base === null) return null;
+  const wall = base + minutes * 60_000;
+  // Try both candidate offsets, earliest instant first, and keep one whose wall time round-trips.
+  const candidates = [wall - 60 * 60_000, wall]; // summer (+60) then winter (0)
+  for (const candidate of candidates) {
+    if (candidate + londonOffsetMinutes(candidate) * 60_000 === wall) return candidate;
+  }
+  return null;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** Milliseconds of UTC midnight of a plain date, or null when the string is not a real date. */
+export function dateToUtcMs(date: string): number | null {
+  const m = DATE_RE.exec(date);
+  if (!m) return null;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const ms = Date.UTC(y, mo - 1, d);
+  const check = new Date(ms);
+  if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return null;
+  return ms;
+}
+
+/** True for a real calendar date in `yyyy-MM-dd`. */
+export function isDate(value: unknown): value is string {
+  return typeof value === 'string' && dateToUtcMs(value) !== null;
+}
+
+/** Calendar arithmetic on plain dates. */
+export function addDays(date: string, days: number): string {
+  const ms = dateToUtcMs(date);
+  if (ms === null) throw new RangeError(`not a date: ${date}`);
+  return new Date(ms + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Whole days from a to b (b - a). */
+export function daysBetween(a: string, b: string): number {
+  return Math.round(((dateToUtcMs(b) ?? 0) - (dateToUtcMs(a) ?? 0)) / 86_400_000);
+}
+
+/** Weekday names indexed like `Date#getUTCDay`, as the spec's opening_times and offer rules key them. */
+export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
+export type Weekday = (typeof WEEKDAYS)[number];
+
+/** Weekday of a plain date. */
+export function weekdayOf(date: string): Weekday {
+  return WEEKDAYS[new Date(dateToUtcMs(date) ?? 0).getUTCDay()]!;
+}
+
+const TIME_RE = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Minutes since midnight of a strict 24-hour `HH:mm`, or null. */
+export function parseTime(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const m = TIME_RE.exec(value);
+  return m ? Number(m[1]) * 60 + Number(m[2]) : null;
+}
+
+/** `HH:mm` of minutes since midnight; values past 24:00 wrap (a slot after midnight). */
+export function formatTime(minutes: number): string {
+  const m = ((minutes % 1440) + 1440) % 1440;
+  return `${pad(Math.floor(m / 60))}:${pad(m % 60)}`;
+}
+
+/** Human label of a duration in minutes, e.g. "1 hour 30 minutes". */
+export function durationLabel(minutes: number): string {
+  if (minutes < 0) return 'Until close';
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  const parts: string[] = [];
+  if (h) parts.push(`${h} hour${h === 1 ? '' : 's'}`);
+  if (m || !h) parts.push(`${m} minute${m === 1 ? '' : 's'}`);
+  return parts.join(' ');
+}
+
+/** A clock: returns "now". Injected everywhere so tests and `--now` fix time. */
+export type Clock = () => Date;
+
+/** Builds the sandbox clock from the `now` option: an ISO string fixes it, a function is used as is. */
+export function makeClock(now?: string | (() => Date)): Clock {
+  if (typeof now === 'function') return now;
+  if (typeof now === 'string') {
+    const fixed = parseInstant(now);
+    if (fixed === null) throw new RangeError(`now: not an ISO 8601 date-time: ${now}`);
+    return () => new Date(fixed);
+  }
+  return () => new Date();
+}
+
+/**
+ * Parses an ISO 8601 instant. A value without zone is London wall time (the service's own
+ * timestamp form); a plain date is London midnight.
+ */
+export function parseInstant(value: string): number | null {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
+  if (!m) return null;
+  const date = m[1]!;
+  const base = dateToUtcMs(date);
+  if (base === null) return null;
+  const h = Number(m[2] ?? 0);
+  const mi = Number(m[3] ?? 0);
+  const s = Number(m[4] ?? 0);
+  if (h > 23 || mi > 59 || s > 59) return null;
+  const zone = m[5];
+  if (zone) {
+    const wall = base + ((h * 60 + mi) * 60 + s) * 1000;
+    if (zone === 'Z') return wall;
+    const sign = zone[0] === '-' ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    return wall - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+  }
+  const inst = londonInstant(date, h * 60 + mi);
+  return inst === null ? base + (h * 60 + mi - 60) * 60_000 + s * 1000 : inst + s * 1000;
+}
