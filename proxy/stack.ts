@@ -1,0 +1,66 @@
+/**
+ * The whole offline stack in one Fetch handler: the proxy under `/api` (and `/healthz`), backed by
+ * the embedded sandbox, whose hosted booking page is served under `/sandbox` so that a browser can
+ * follow `next.web` and come back. `npm start`, the browser tests and `venue-booking-proxy` without
+ * credentials all use this, so they exercise the very same composition.
+ */
+import { createProxy, type Proxy, type ProxyConfig } from './app.js';
+import { createSandbox, SANDBOX_APP, type Sandbox, type SandboxOptions } from './sandbox/app.js';
+
+/** Where the sandbox is mounted inside the stack. */
+export const SANDBOX_PREFIX = '/sandbox';
+
+/** Venues of the default seed that the embedded proxy lets the widget book. */
+export const DEMO_VENUES = ['64a1f0c2e4b0a1b2c3d4e501', '64a1f0c2e4b0a1b2c3d4e502', '64a1f0c2e4b0a1b2c3d4e503'];
+
+/** Options of the offline stack. */
+export interface StackOptions {
+  /** Absolute URL of the stack's root as the browser sees it, e.g. `http://localhost:5173`. */
+  origin: string;
+  /** Mount path of the stack under that origin (no trailing slash), e.g. `/__stacks/a1`. */
+  basePath?: string;
+  sandbox?: Omit<SandboxOptions, 'publicUrl'>;
+  proxy?: Partial<ProxyConfig>;
+  /** How the proxy reaches the sandbox (default: its handler directly); tests put faults here. */
+  upstream?: (sandbox: Sandbox) => (request: Request) => Promise<Response>;
+}
+
+/** A running offline stack. */
+export interface Stack {
+  fetch(request: Request): Promise<Response>;
+  sandbox: Sandbox;
+  proxy: Proxy;
+}
+
+/** Strips `prefix` from a request's path, so a handler built for `/` can be mounted anywhere. */
+export function unprefixed(request: Request, prefix: string): Request {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.slice(prefix.length) || '/';
+  return new Request(url, request);
+}
+
+/** Builds the proxy + embedded sandbox stack. */
+export function createStack(options: StackOptions): Stack {
+  const basePath = options.basePath ?? '';
+  const sandbox = createSandbox({ ...options.sandbox, publicUrl: `${options.origin}${basePath}${SANDBOX_PREFIX}` });
+  const proxy = createProxy({
+    upstream: 'http://sandbox.internal/v4',
+    appId: SANDBOX_APP.id,
+    apiKey: SANDBOX_APP.key,
+    fetch: options.upstream?.(sandbox) ?? ((request) => sandbox.fetch(request)),
+    venues: DEMO_VENUES,
+    ...options.proxy,
+  });
+  return {
+    sandbox,
+    proxy,
+    fetch(request) {
+      const { pathname } = new URL(request.url);
+      const local = pathname.slice(basePath.length);
+      if (local === SANDBOX_PREFIX || local.startsWith(`${SANDBOX_PREFIX}/`)) {
+        return sandbox.fetch(unprefixed(request, basePath + SANDBOX_PREFIX));
+      }
+      return proxy.fetch(basePath ? unprefixed(request, basePath) : request);
+    },
+  };
+}

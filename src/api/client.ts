@@ -1,0 +1,115 @@
+/**
+ * The widget's only door to the network: a small ky client for the proxy's `/api`.
+ *
+ * Every call is abortable (the caller's signal) and bounded (a per-attempt timeout), and every
+ * failure becomes an `ApiError` whose `kind` tells the UI what to say and whether retrying helps.
+ * GETs retry once on network faults; POSTs are never retried by ky (a retry of a booking is the
+ * guest's decision and reuses its Idempotency-Key).
+ */
+import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import type { Choices } from './normalize.js';
+import type { BookingRequest, Envelope, WireAvailability, WireBookingCreated, WireErrorPayload } from './types.js';
+
+/** What went wrong, in the terms the widget shows the guest. */
+export type ApiErrorKind = 'network' | 'timeout' | 'rate-limited' | 'server' | 'invalid' | 'aborted';
+
+/** A failed call to the proxy, with what the UI needs to explain it. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly kind: ApiErrorKind,
+    message: string,
+    readonly status: number | null = null,
+    /** The error payload in the service's envelope, when there was one. */
+    readonly payload: WireErrorPayload | null = null,
+  ) {
+    super(message);
+  }
+
+  /** Whether trying the same call again can succeed. */
+  get retryable(): boolean {
+    return this.kind !== 'invalid' && this.kind !== 'aborted';
+  }
+}
+
+/** Options for `createApiClient`. */
+export interface ApiClientOptions {
+  /** Base URL of the proxy's `/api`, absolute or relative to the page. */
+  base: string;
+  /** Per-attempt timeout in milliseconds (default 15 s: the live service can take a second or two). */
+  timeout?: number;
+  /** The fetch to use; the test seam, and a way to add headers in a partner's app. */
+  fetch?: typeof fetch;
+}
+
+/** Query and body values for availability: the choices plus the widget's flags. */
+export type AvailabilityQuery = Choices & { getOffers?: boolean };
+
+/** The typed calls the widget makes. */
+export interface ApiClient {
+  availability(venue: string, query: AvailabilityQuery, signal?: AbortSignal): Promise<WireAvailability>;
+  createBooking(body: BookingRequest, idempotencyKey: string, signal?: AbortSignal): Promise<WireBookingCreated>;
+  get<T>(path: string, searchParams?: Record<string, string | number | boolean>, signal?: AbortSignal): Promise<T>;
+}
+
+function toSearchParams(query: object): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params[key] = String(value);
+  }
+  return params;
+}
+
+async function toApiError(error: unknown): Promise<ApiError> {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DOMException && error.name === 'AbortError') return new ApiError('aborted', 'Aborted');
+  if (isTimeoutError(error)) return new ApiError('timeout', 'The booking service took too long to answer.');
+  if (isHTTPError(error)) {
+    const status = error.response.status;
+    const data = error.data as Partial<Envelope<WireErrorPayload>> | string | undefined;
+    const payload = data && typeof data === 'object' && data.payload && typeof data.payload === 'object' ? data.payload : null;
+    const message = payload?.message ?? `The booking service answered ${status}.`;
+    if (status === 429) return new ApiError('rate-limited', message, status, payload);
+    if (status >= 500) return new ApiError('server', message, status, payload);
+    return new ApiError('invalid', message, status, payload);
+  }
+  if (isNetworkError(error) || error instanceof TypeError) {
+    return new ApiError('network', 'The booking service could not be reached.');
+  }
+  return new ApiError('server', error instanceof Error ? error.message : String(error));
+}
+
+/** Creates the typed client for one proxy base URL. */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const base = new URL(options.base.replace(/\/?$/, '/'), globalThis.location?.href ?? 'http://localhost/').href;
+  const http: KyInstance = ky.create({
+    prefix: base,
+    timeout: options.timeout ?? 15_000,
+    retry: { limit: 1, methods: ['get'], statusCodes: [502, 503, 504] },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+
+  async function call<T>(run: () => Promise<Envelope<T>>): Promise<T> {
+    try {
+      const envelope = await run();
+      return envelope.payload;
+    } catch (error) {
+      throw await toApiError(error);
+    }
+  }
+
+  return {
+    availability(venue, query, signal) {
+      const path = `venues/${encodeURIComponent(venue)}/booking-availability`;
+      return call(() => http.get(path, { searchParams: toSearchParams(query), signal }).json<Envelope<WireAvailability>>());
+    },
+    createBooking(body, idempotencyKey, signal) {
+      return call(() =>
+        http.post('bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal }).json<Envelope<WireBookingCreated>>(),
+      );
+    },
+    get(path, searchParams, signal) {
+      return call(() => http.get(path.replace(/^\//, ''), { searchParams: toSearchParams(searchParams ?? {}), signal }).json());
+    },
+  };
+}

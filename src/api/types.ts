@@ -1,0 +1,131 @@
+/**
+ * The v4 wire contract, as the spec (§2) describes it and as the live service is observed to send it
+ * (`shared/real-api-notes.md`). Shared by the widget and, as types only, by the proxy.
+ *
+ * Every shape here is what may arrive, so optional and nullable wherever either source disagrees;
+ * `normalize.ts` turns them into the one internal form the widget reasons about.
+ */
+
+/** The envelope every JSON response of the service carries (§2.1). */
+export interface Envelope<P = unknown> {
+  payload: P;
+  status: number;
+  requestTime?: string;
+  responseTime?: string;
+  statusText?: string;
+  url?: string;
+  method?: string;
+  params?: unknown;
+}
+
+/** The booking fields the availability endpoint reasons about (§2.3). */
+export type BookingField = 'type' | 'date' | 'time' | 'duration' | 'num_people';
+
+/** All five booking fields in the spec's default order. */
+export const BOOKING_FIELDS: readonly BookingField[] = ['type', 'date', 'time', 'duration', 'num_people'];
+
+/** How a booking would be handled on submission (§3.2). */
+export type AvailabilityAction = 'accept' | 'enquire' | 'may_enquire' | 'reject';
+
+/** A field error; the live service sends `{code, message, fields}` (real-api-notes). */
+export interface WireFieldError {
+  code?: string;
+  message?: string | null;
+  fields?: string[];
+}
+
+/**
+ * One suggested value as it may arrive. The spec puts the value under `value`; the live service
+ * uses `time` for times and `date` for dates, and an object for booking types.
+ */
+export interface WireSuggestion {
+  value?: string | number | WireTypeValue | null;
+  time?: string;
+  date?: string;
+  label?: string | null;
+  endTime?: string | null;
+  valid?: boolean;
+  message?: string | null;
+  action?: AvailabilityAction | string | null;
+  offers?: string[] | null;
+  errors?: WireFieldError[] | null;
+}
+
+/** A booking type as the live service describes it inside a suggestion. */
+export interface WireTypeValue {
+  id: string;
+  name?: string;
+  guestlist?: boolean;
+  privateHire?: boolean;
+  autoconfirmable?: boolean;
+  availableLinkedTypes?: unknown[];
+}
+
+/** The field-validation object (§2.2). */
+export interface WireFieldValidation {
+  valid?: boolean;
+  errors?: WireFieldError[] | null;
+  suggestedValues?: WireSuggestion[] | null;
+  rules?: { min?: number | null; max?: number | null } | null;
+}
+
+/** The availability result, `payload` of booking-availability (§2.2). */
+export interface WireAvailability {
+  valid?: boolean;
+  validation?: Partial<Record<BookingField, WireFieldValidation>>;
+  action?: AvailabilityAction | string;
+  depositRequired?: unknown;
+  preordersAvailable?: boolean;
+  bookingDetails?: Record<string, unknown>;
+  next?: { api?: string | null; web?: string | null } | null;
+}
+
+/** What the widget sends to `POST /bookings` (§4.2 and the API-URL flow). */
+export interface BookingRequest {
+  venue_id: string;
+  type: string;
+  date: string;
+  time: string;
+  num_people: number;
+  duration?: number;
+  first_name: string;
+  last_name: string;
+  email?: string;
+  phone?: string;
+  dob?: string;
+  notes?: string;
+  offer?: string;
+  marketing_preferences?: string[];
+  partner_source?: string;
+  source?: string;
+  [extra: string]: unknown;
+}
+
+/** The stored booking in a create response, read defensively (§2.4; live omits some keys). */
+export interface WireBooking {
+  _id?: string;
+  reference?: string;
+  venue_id?: string;
+  date?: string;
+  time?: string;
+  num_people?: number;
+  duration?: number;
+  type?: { id?: string; name?: string } | string;
+  status?: string;
+  [extra: string]: unknown;
+}
+
+/** The payload of a create response (§4.2). */
+export interface WireBookingCreated {
+  booking?: WireBooking;
+  bookingStatus?: string;
+  venue?: { title?: string; path?: string; type?: string; page_type?: string };
+}
+
+/** The payload of an error response: the service's envelope with a message and field errors. */
+export interface WireErrorPayload {
+  message?: string;
+  errors?: WireFieldError[];
+  /** Set by our proxy on booking errors: whether the booking may have been stored upstream. */
+  stored?: boolean | 'unknown';
+}

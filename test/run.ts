@@ -1,0 +1,87 @@
+/**
+ * `npm test`: every test, then one closing line `N passed, N failed` summed over both runners.
+ *
+ * 1. Node tests (`test/{unit,sandbox,proxy,package}/**\/*.test.ts`) with node:test and tsx.
+ * 2. Browser tests (`test/browser/**\/*.test.ts`) with web-test-runner in real Chromium.
+ *
+ * `npm test -- --node` or `-- --browser` runs one side only. Exits non-zero on any failure, and
+ * when a runner crashes before reporting (counted as one failure, never as zero tests).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const NODE_DIRS = ['test/unit', 'test/sandbox', 'test/proxy', 'test/package'];
+
+interface Totals {
+  passed: number;
+  failed: number;
+}
+
+function findTests(dir: string): string[] {
+  const absolute = join(root, dir);
+  if (!existsSync(absolute)) return [];
+  return readdirSync(absolute).flatMap((name) => {
+    const path = join(absolute, name);
+    if (statSync(path).isDirectory()) return findTests(relative(root, path));
+    return name.endsWith('.test.ts') ? [relative(root, path)] : [];
+  });
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('error', () => resolve(1));
+  });
+}
+
+/** Reads `# pass N` / `# fail N` from node:test's TAP summary. */
+function tapTotals(file: string): Totals | null {
+  if (!existsSync(file)) return null;
+  const text = readFileSync(file, 'utf8');
+  const pass = /^# pass (\d+)$/m.exec(text);
+  const fail = /^# fail (\d+)$/m.exec(text);
+  return pass && fail ? { passed: Number(pass[1]), failed: Number(fail[1]) } : null;
+}
+
+async function nodeTests(work: string): Promise<Totals> {
+  const files = NODE_DIRS.flatMap(findTests).sort();
+  if (files.length === 0) return { passed: 0, failed: 0 };
+  const tap = join(work, 'node.tap');
+  const code = await run(process.execPath, [
+    '--import', 'tsx',
+    '--test', '--test-concurrency=2',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    '--test-reporter=tap', `--test-reporter-destination=${tap}`,
+    ...files,
+  ]);
+  const totals = tapTotals(tap) ?? { passed: 0, failed: 1 };
+  if (code !== 0 && totals.failed === 0) totals.failed = 1;
+  return totals;
+}
+
+async function browserTests(work: string): Promise<Totals> {
+  if (findTests('test/browser').length === 0) return { passed: 0, failed: 0 };
+  const results = join(work, 'browser.json');
+  const bin = join(root, 'node_modules/@web/test-runner/dist/bin.js');
+  const code = await run(process.execPath, ['--import', 'tsx', bin, '--config', 'test/web-test-runner.config.mjs'], {
+    BROWSER_RESULTS_FILE: results,
+  });
+  const totals: Totals = existsSync(results) ? JSON.parse(readFileSync(results, 'utf8')) : { passed: 0, failed: 1 };
+  if (code !== 0 && totals.failed === 0) totals.failed = 1;
+  return totals;
+}
+
+const only = process.argv.find((arg) => arg === '--node' || arg === '--browser');
+const work = mkdtempSync(join(tmpdir(), 'venue-booking-test-'));
+const sides: Totals[] = [];
+if (only !== '--browser') sides.push(await nodeTests(work));
+if (only !== '--node') sides.push(await browserTests(work));
+const passed = sides.reduce((sum, side) => sum + side.passed, 0);
+const failed = sides.reduce((sum, side) => sum + side.failed, 0);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);

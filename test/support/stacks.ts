@@ -1,0 +1,109 @@
+/**
+ * Isolated offline stacks for browser tests, served by the test runner's own dev server.
+ *
+ * A test asks for a fresh stack (`POST /__stacks` with sandbox options) and gets a base path; the
+ * widget's `api` attribute points at `<base>/api`, so every test books through the real proxy and
+ * the real sandbox without sharing their state with any other test. Two test-only doors sit beside
+ * the stack, never inside it:
+ *
+ * - `<base>/__upstream/…` reads the sandbox's API with a full-access app (to check what was stored);
+ * - `<base>/__faults` scripts the next upstream answers (`status`, `network`, `delay`), so fault
+ *   paths are driven by a misbehaving upstream, not by mocking our own code.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { createStack } from '../../proxy/stack.js';
+import type { SandboxOptions } from '../../proxy/sandbox/app.js';
+
+/** The full-access app every test stack's sandbox knows, for `__upstream` reads. */
+const INSPECTOR = { id: 'test-inspector', key: 'test-inspector-key', capabilities: 'all' as const };
+
+/** One scripted upstream fault: the next `times` upstream calls whose path contains `path`. */
+export interface Fault {
+  path: string;
+  /** An HTTP status to answer with, or `network` to fail the connection. */
+  status: number | 'network';
+  times?: number;
+  /** Milliseconds to wait before answering (before the fault, or before the real answer). */
+  delay?: number;
+}
+
+/** What a test posts to `/__stacks`. */
+export interface StackRequest {
+  sandbox?: Omit<SandboxOptions, 'publicUrl' | 'apps'>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}
+
+/** Creates the `/__stacks` middleware (Koa style, as @web/dev-server expects). */
+export function stacksMiddleware() {
+  const stacks = new Map<string, ReturnType<typeof getRequestListener>>();
+  let counter = 0;
+
+  async function create(request: IncomingMessage, response: ServerResponse) {
+    const options = JSON.parse((await readBody(request)) || '{}') as StackRequest;
+    const id = `s${++counter}`;
+    const basePath = `/__stacks/${id}`;
+    const faults: Fault[] = [];
+    const stack = createStack({
+      origin: `http://${request.headers.host}`,
+      basePath,
+      sandbox: { ...options.sandbox, apps: [INSPECTOR] },
+      // Faults wrap the upstream as the proxy sees it: the proxy under test stays untouched.
+      upstream: (sandbox) => async (upstreamRequest) => {
+      const index = faults.findIndex((fault) => upstreamRequest.url.includes(fault.path));
+      if (index >= 0) {
+        const fault = faults[index];
+        if (fault.times !== undefined && --fault.times <= 0) faults.splice(index, 1);
+        if (fault.delay) await sleep(fault.delay);
+        if (fault.status === 'network') throw new TypeError('fetch failed');
+        if (fault.status !== 200) return new Response('<html>upstream fault</html>', { status: fault.status, headers: { 'content-type': 'text/html' } });
+      }
+        return sandbox.fetch(upstreamRequest);
+      },
+    });
+    const listener = getRequestListener(async (incoming) => {
+      const url = new URL(incoming.url);
+      const local = url.pathname.slice(basePath.length);
+      if (local === '/__faults' && incoming.method === 'POST') {
+        faults.push(...((await incoming.json()) as Fault[]));
+        return Response.json({ ok: true });
+      }
+      if (local.startsWith('/__upstream/')) {
+        url.pathname = local.slice('/__upstream'.length);
+        const headers = new Headers(incoming.headers);
+        headers.set('Authorization', `${INSPECTOR.id}:${INSPECTOR.key}`);
+        return stack.sandbox.fetch(new Request(url, { method: incoming.method, headers, body: incoming.body, duplex: 'half' } as RequestInit));
+      }
+      return stack.fetch(incoming);
+    });
+    stacks.set(id, listener);
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify({ base: basePath, api: `${basePath}/api` }));
+  }
+
+  return async (context: { req: IncomingMessage; res: ServerResponse; respond: boolean; url: string }, next: () => Promise<void>) => {
+    const path = context.url.split('?')[0];
+    if (path === '/__stacks' && context.req.method === 'POST') {
+      context.status = 200; // Koa's default 404 would otherwise be logged as a missing file
+      context.respond = false;
+      return create(context.req, context.res);
+    }
+    const match = /^\/__stacks\/(s\d+)(\/|$)/.exec(path);
+    const listener = match && stacks.get(match[1]);
+    if (!listener) return next();
+    context.status = 200;
+    context.respond = false;
+    return listener(context.req, context.res);
+  };
+}

@@ -1,0 +1,81 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeAvailability } from '../../src/api/normalize.js';
+import { clearFrom, isReady, nextStep, parseSteps, planSubmission, reconcile } from '../../src/booking-flow.js';
+
+const guest = { first_name: ' Ada ', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123' };
+
+describe('booking flow', () => {
+  it('parses the steps attribute, keeping every field exactly once', () => {
+    assert.deepEqual(parseSteps('num_people,date,type,time,duration'), ['num_people', 'date', 'type', 'time', 'duration']);
+    assert.deepEqual(parseSteps('date, bogus ,date'), ['date', 'type', 'time', 'duration', 'num_people']);
+    assert.deepEqual(parseSteps(null), ['type', 'date', 'time', 'duration', 'num_people']);
+  });
+
+  it('finds the first unchosen step in order', () => {
+    const order = parseSteps('');
+    assert.equal(nextStep(order, {}), 'type');
+    assert.equal(nextStep(order, { type: 't', date: '2026-01-01' }), 'time');
+    assert.equal(nextStep(order, { type: 't', date: 'd', time: '19:00', duration: 90, num_people: 2 }), null);
+  });
+
+  it('clears a choice the new answer rejects, and never auto-chooses on the same answer', () => {
+    const order = parseSteps('');
+    const availability = normalizeAvailability({
+      validation: {
+        type: { valid: true, suggestedValues: [{ value: 't', valid: true }] },
+        time: { valid: false, suggestedValues: [{ value: '19:00', valid: false }, { value: '20:00', valid: true }] },
+      },
+    });
+    const result = reconcile(order, { type: 't', date: '2026-01-01', time: '19:00' }, availability);
+    assert.deepEqual(result.cleared, ['time']);
+    assert.equal(result.choices.time, undefined);
+    assert.equal(result.autoChosen, null);
+  });
+
+  it('auto-chooses a step with exactly one valid value', () => {
+    const availability = normalizeAvailability({
+      validation: { type: { suggestedValues: [{ value: 'only', valid: true }, { value: 'closed', valid: false }] } },
+    });
+    const result = reconcile(parseSteps(''), {}, availability);
+    assert.equal(result.autoChosen, 'type');
+    assert.equal(result.choices.type, 'only');
+  });
+
+  it('clears a step and those after it when going back', () => {
+    assert.deepEqual(clearFrom({ type: 't', date: 'd', time: '19:00' }, parseSteps(''), 'date'), { type: 't' });
+  });
+
+  it('is ready only when every field is chosen and the action can be submitted', () => {
+    const order = parseSteps('');
+    const all = { type: 't', date: '2026-01-01', time: '19:00', duration: 90, num_people: 2 };
+    assert.equal(isReady(order, all, normalizeAvailability({ action: 'reject' })), false);
+    assert.equal(isReady(order, all, normalizeAvailability({ action: 'may_enquire' })), true);
+    assert.equal(isReady(order, { ...all, time: undefined }, normalizeAvailability({ action: 'accept' })), false);
+  });
+
+  it('submits through the API with the accepted details, unconverted, plus the guest', () => {
+    const availability = normalizeAvailability({
+      action: 'accept',
+      bookingDetails: { venue_id: 'v1', venue_group: 'g', payments: [], type: 't', date: '2026-03-14T00:00:00', time: '19:00', duration: 90, num_people: '2' },
+      next: { api: '/api/bookings', web: 'https://book.example/book?v=1' },
+    });
+    const plan = planSubmission(availability, {}, 'v1', guest, { returnUrl: 'https://venue.example/' });
+    assert.equal(plan?.kind, 'api');
+    assert.deepEqual(plan?.kind === 'api' && plan.body, {
+      venue_id: 'v1', type: 't', date: '2026-03-14', time: '19:00', duration: 90, num_people: 2,
+      first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123',
+    });
+  });
+
+  it('redirects to the web URL with return_url when a deposit is needed or no API URL is given', () => {
+    for (const wire of [
+      { depositRequired: true, next: { api: '/api/bookings', web: 'https://book.example/book?v=1' } },
+      { next: { web: 'https://book.example/book' } },
+    ]) {
+      const plan = planSubmission(normalizeAvailability({ action: 'accept', ...wire }), {}, 'v1', guest, { returnUrl: 'https://venue.example/back?x=1' });
+      assert.equal(plan?.kind, 'web');
+      assert.match(plan?.kind === 'web' ? plan.url : '', /[?&]return_url=https%3A%2F%2Fvenue\.example%2Fback%3Fx%3D1$/);
+    }
+  });
+});

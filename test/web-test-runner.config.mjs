@@ -1,0 +1,36 @@
+// Browser tests: real Chromium through Playwright, served by @web/dev-server with the offline
+// stacks mounted (test/support/stacks.ts), so every test goes through the real proxy and sandbox.
+// Run it through `npm test` (or `npm run test:browser`), which loads tsx for the TypeScript imports.
+import { fileURLToPath } from 'node:url';
+import { defaultReporter } from '@web/test-runner';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { findChromium, CHROMIUM_ARGS } from './support/browser.mjs';
+import { countReporter } from './support/count-reporter.mjs';
+import { stacksMiddleware } from './support/stacks.ts';
+
+const rootDir = fileURLToPath(new URL('..', import.meta.url));
+const executablePath = findChromium();
+
+/** The browser runs away from London, so any use of the visitor's zone shows up as a failure. */
+const zone = (timezoneId) =>
+  playwrightLauncher({
+    product: 'chromium',
+    launchOptions: { executablePath, args: CHROMIUM_ARGS, headless: true },
+    createBrowserContext: ({ browser }) => browser.newContext({ timezoneId, locale: 'en-GB' }),
+  });
+
+export default {
+  rootDir,
+  files: process.env.BROWSER_TEST_FILES?.split(',') ?? ['test/browser/**/*.test.ts'],
+  nodeResolve: { exportConditions: ['browser', 'development'] },
+  concurrency: 2,
+  concurrentBrowsers: 1,
+  browserStartTimeout: 60_000,
+  testsFinishTimeout: 10 * 60_000,
+  testFramework: { config: { timeout: 20_000 } },
+  browsers: [zone(process.env.BROWSER_TIMEZONE ?? 'America/Los_Angeles')],
+  middleware: [stacksMiddleware()],
+  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) })],
+  reporters: [defaultReporter(), countReporter(process.env.BROWSER_RESULTS_FILE)],
+};
