@@ -20,6 +20,7 @@ import { makeClock, type Clock } from './time.js';
 import type { App, Seed, Venue } from './types.js';
 import { showBookingPage, submitBookingPage } from './web.js';
 import { registerResourceRoutes } from './resources.js';
+import { registerPeopleRoutes } from './people.js';
 import defaultSeed from './seed.json' with { type: 'json' };
 
 export type { Seed } from './types.js';
@@ -211,6 +212,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
 
   registerResourceRoutes(route);
+  registerPeopleRoutes(route);
 
   // --- the hosted web booking page (no credentials: a guest's browser opens it) ---
   const webContext = () => {
