@@ -147,7 +147,11 @@ export class Store {
   }
 }
 
-/** Statuses that hold a table: everything but rejected, deleted and lost. */
+/**
+ * Statuses that hold capacity: confirmed (complete) and enquiries being handled (in_progress).
+ * A `new` enquiry does not, so an overbooked slot keeps taking enquiries (may_enquire) without
+ * blocking itself further; rejected, deleted and lost bookings never do.
+ */
 export function holdsCapacity(b: Booking): boolean {
-  return b.status === 'new' || b.status === 'in_progress' || b.status === 'complete';
+  return b.status === 'in_progress' || b.status === 'complete';
 }
