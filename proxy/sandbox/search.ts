@@ -28,7 +28,7 @@ export const SORTS = ['date_asc', 'date_desc', 'created_date_asc', 'created_date
 export const NOTIFICATIONS: Record<string, (b: Booking, now: number, today: string) => boolean> = {
   follow_up: (b, _n, today) => b.follow_up !== null && b.follow_up < (londonInstant(addDays(today, 1), 0) ?? 0),
   for_today: (b, _n, today) => b.date === today && (b.status === 'new' || b.status === 'in_progress'),
-  untaken_two_hours: (b, now) => b.status === 'new' && !b.assigned_to && b.created_date <= now - 2 * 3_600_000,
+  untaken_two_hours: (b, now) => b.status === 'new' && !b.assigned_to && b.created_date < now - 2 * 3_600_000,
   messages: (b) => !!b.flags.unread_messages,
   customer_notes: (b) => b.status === 'complete' && !!b.flags.customer_notes_unread,
   packages_requested: (b) => !!b.flags.packages_requested && !b.deposits.some((d) => d.status === 'paid'),
@@ -196,8 +196,8 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
     if (!r) { bad(key, `${key} must be a time range such as 12:00 TO 17:00 or * TO 10:00`); continue; }
     const lo = r.lo ?? 0, hi = r.hi ?? 1439;
     if (key === 'start_time') preds.push((b) => { const t = parseTime(b.time) ?? -1; return t >= lo && t <= hi; });
-    // `time`: the booking is running at some moment of the range (start ≤ hi and end ≥ lo).
-    else preds.push((b) => { const t = parseTime(b.time) ?? -1; const end = b.duration > 0 ? t + b.duration : 1440; return t <= hi && end >= lo; });
+    // `time`: the booking is running at some moment of the range (start ≤ hi and end > lo).
+    else preds.push((b) => { const t = parseTime(b.time) ?? -1; const end = b.duration > 0 ? t + b.duration : 1440; return t <= hi && end > lo; });
   }
   if (params.notifications !== undefined) {
     const n = str(params, 'notifications') ?? '';
