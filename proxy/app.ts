@@ -1,87 +1,163 @@
 /**
- * The credential-holding proxy: a Fetch handler (Hono) that lets through only what a public
- * booking widget needs and adds `Authorization: APPID:KEY` upstream. It imports no `node:` module,
- * so the same handler runs in Node, in an edge runtime, inside Vite's dev server and in tests.
+ * The credential-holding proxy: a Fetch handler (Hono) that is an allow-list, not a pipe. It lets
+ * through only what a public booking widget needs, validates everything before the upstream sees
+ * it, adds `Authorization: APPID:KEY` upstream, and spends the App ID's shared hourly quota
+ * carefully (per-client limits, a read cache with coalescing, backing off when the upstream is
+ * short). It imports no `node:` module, so the same handler runs in Node, in an edge runtime
+ * (worker.ts), inside Vite's dev server and in tests.
+ *
+ * Order of the guards, cheapest first: address and method → Origin → CORS → per-client rate limit
+ * → body size → route (parameter validation, venue allow-list) → cache → upstream.
  */
-import { Hono } from 'hono';
-import type { Envelope, WireAvailability } from '../src/api/types.js';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { secureHeaders } from 'hono/secure-headers';
+import { registerBookings } from './bookings.js';
+import { ReadCache } from './cache.js';
+import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
+import { errorResponse, ProxyError } from './envelope.js';
+import { originGuard, requestGuard } from './guard.js';
+import { consoleLogger, redactingLogger } from './log.js';
+import { RateLimiter } from './rate-limit.js';
+import { registerReads } from './reads.js';
+import { toResponse, type Relayed } from './relay.js';
+import { registerReturnBridge } from './return-bridge.js';
+import { serveScript } from './script.js';
+import { Upstream } from './upstream.js';
 
-/** Settings of one proxy instance. See `config.ts` for how they are read from the environment. */
-export interface ProxyConfig {
-  /** Upstream base URL, ending in `/v4`. */
-  upstream: string;
-  appId: string;
-  apiKey: string;
-  /** The fetch that reaches the upstream; the sandbox's handler when embedded. */
-  fetch?: (request: Request) => Promise<Response>;
-  /** Venue ids the widget may book. */
-  venues: string[];
-  /** Upstream timeout in milliseconds. */
-  timeoutMs?: number;
-}
+export type { ProxyConfig } from './context.js';
 
-/** A running proxy: its Fetch handler. */
+/** A running proxy: its Fetch handler, plus its upstream client for health and tests. */
 export interface Proxy {
-  fetch(request: Request): Promise<Response>;
+  /** `env` is the host's per-request context (Node's incoming message, a Worker's env). */
+  fetch(request: Request, env?: unknown): Promise<Response>;
+  readonly upstream: Upstream;
 }
 
-/** Builds an error in the service's envelope, so clients parse one shape for every answer. */
-function envelope(request: Request, status: number, payload: unknown): Response {
-  const now = new Date().toISOString().slice(0, 19);
-  const body: Envelope = {
-    payload,
-    status,
-    requestTime: now,
-    responseTime: now,
-    statusText: status === 200 ? 'OK' : 'Error',
-    url: new URL(request.url).pathname,
-    method: request.method,
-    params: [],
-  };
-  return Response.json(body, { status });
-}
+/** The routes and their methods; a known path with another method gets 405 with `Allow`. */
+const ROUTES: [string, string[]][] = [
+  ['/api/venues/:venue/booking-availability', ['GET', 'POST']],
+  ['/api/venues/:venue/booking-rules', ['GET', 'POST']],
+  ['/api/venues/:venue/offers', ['GET']],
+  ['/api/venues/:venue/marketing-preferences', ['GET']],
+  ['/api/venues/:venue', ['GET']],
+  ['/api/venues', ['GET']],
+  ['/api/bookings', ['POST']],
+  ['/api/return', ['POST']],
+  ['/healthz', ['GET']],
+];
 
-/** Creates the proxy's Fetch handler. */
+/** Creates the proxy's Fetch handler. State (cache, limits, idempotency) lives in this instance. */
 export function createProxy(config: ProxyConfig): Proxy {
-  const upstreamFetch = config.fetch ?? ((request: Request) => fetch(request));
-  const base = config.upstream.replace(/\/$/, '');
-  const app = new Hono();
+  const now = config.now ?? (() => Date.now());
+  const logger = redactingLogger(config.logger ?? consoleLogger, [config.apiKey, `${config.appId}:${config.apiKey}`]);
+  const upstream = new Upstream({
+    base: config.upstream.replace(/\/+$/, ''),
+    appId: config.appId,
+    apiKey: config.apiKey,
+    fetch: config.fetch ?? ((request) => fetch(request)),
+    timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs,
+    logger,
+    now,
+    lowWater: config.lowWater ?? DEFAULTS.lowWater,
+  });
+  const reads = new ReadCache<Relayed>({ ttlMs: config.cacheTtlMs ?? DEFAULTS.cacheTtlMs, staleMs: config.staleMs ?? DEFAULTS.staleMs, maxEntries: 5000, now });
+  const groupVenues = new ReadCache<Set<string>>({ ttlMs: 300_000, staleMs: 3_600_000, maxEntries: 100, now });
+  const venues = new Set(config.venues);
+  const origins = new Set(config.origins ?? []);
+  const bookingSiteOrigin = config.bookingSite ? new URL(config.bookingSite).origin : null;
+  const limiter = new RateLimiter({ ...(config.rateLimit ?? DEFAULTS.rateLimit), now });
+  const bookingLimiter = new RateLimiter({ ...(config.bookingRateLimit ?? DEFAULTS.bookingRateLimit), now });
 
-  async function upstream(request: Request, path: string, init: { method: string; search?: string; body?: unknown }) {
-    const headers = new Headers({ Authorization: `${config.appId}:${config.apiKey}`, Accept: 'application/json' });
-    if (init.body !== undefined) headers.set('Content-Type', 'application/json');
-    const response = await upstreamFetch(
-      new Request(`${base}${path}${init.search ?? ''}`, {
-        method: init.method,
-        headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(config.timeoutMs ?? 10_000),
-      }),
-    );
-    return response;
+  /** Venues of a configured group, read once per 5 minutes (stale copies kept through outages). */
+  async function venuesOfGroup(group: string): Promise<Set<string>> {
+    const kept = groupVenues.peek(group, true);
+    if (kept?.source === 'HIT' || (kept && upstream.frugal())) return kept.value;
+    const { value } = await groupVenues.get(group, async () => {
+      const answer = await upstream.call('GET', '/venues', `?venue_group=${encodeURIComponent(group)}`);
+      if (!answer.ok || answer.status >= 300) return { value: kept?.value ?? new Set<string>(), cache: false };
+      const pages = (answer.body.payload as { pages?: { _id?: unknown }[] } | null)?.pages ?? [];
+      return { value: new Set(pages.map((page) => String(page?._id))), cache: true };
+    });
+    return value;
   }
 
-  const venueAllowed = (venue: string) => config.venues.includes(venue);
+  const ctx: ProxyContext = {
+    config, upstream, reads, logger, now,
+    async venueAllowed(id) {
+      if (venues.has(id)) return true;
+      for (const group of config.venueGroups ?? []) if ((await venuesOfGroup(group)).has(id)) return true;
+      return false;
+    },
+    send(request, relayed, headers) {
+      const base = config.publicUrl?.replace(/\/+$/, '') ?? new URL(request.url).origin;
+      return toResponse(relayed, {
+        bookingUrl: `${base}/api/bookings`, apiKey: config.apiKey, headers,
+        onLeak: () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' }),
+      });
+    },
+  };
 
-  app.get('/healthz', (c) => c.json({ ok: true }));
+  const ownOrigin = (request: Request) => new URL(config.publicUrl ?? request.url).origin;
+  const app = new Hono();
 
-  app.get('/api/venues/:venue/booking-availability', async (c) => {
-    const venue = c.req.param('venue');
-    if (!venueAllowed(venue)) return envelope(c.req.raw, 404, { message: 'Unknown venue' });
-    const search = new URL(c.req.url).search;
-    const response = await upstream(c.req.raw, `/venues/${venue}/booking-availability`, { method: 'GET', search });
-    const body = (await response.json()) as Envelope<WireAvailability>;
-    if (body.payload?.next?.api) body.payload.next.api = new URL('/api/bookings', c.req.url).href;
-    return c.json(body, response.status as 200);
+  app.onError((error, c) => {
+    if (error instanceof ProxyError) return errorResponse(c.req.raw, error.status, error.message, error.options);
+    logger.log({ level: 'error', msg: 'unexpected error', error: error instanceof Error ? error.name : 'unknown' });
+    return errorResponse(c.req.raw, 500, 'The booking proxy hit an unexpected error');
   });
+  app.notFound((c) => errorResponse(c.req.raw, 404, 'Not found', { errors: [{ code: 'not_found', message: 'No such route', fields: [] }] }));
 
-  app.post('/api/bookings', async (c) => {
-    const body = (await c.req.json()) as Record<string, unknown>;
-    if (!venueAllowed(String(body.venue_id))) return envelope(c.req.raw, 404, { message: 'Unknown venue' });
-    const response = await upstream(c.req.raw, '/bookings', { method: 'POST', body: { ...body, source: 'partner' } });
-    return c.json(await response.json(), response.status as 200);
+  // One structured line per request: method, path (ids only, never the query), status, timing.
+  app.use('*', async (c, next) => {
+    const started = now();
+    await next();
+    logger.log({
+      level: c.res.status >= 500 ? 'error' : 'info', msg: 'request', method: c.req.method.slice(0, 10),
+      path: new URL(c.req.url).pathname.slice(0, 120), status: c.res.status, ms: now() - started, cache: c.res.headers.get('x-cache') ?? undefined,
+    });
   });
+  app.use('*', secureHeaders({
+    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+    overwrite: false, // the widget script sets its own Cross-Origin-Resource-Policy
+  }));
+  app.use('*', requestGuard(['GET', 'POST', 'OPTIONS']));
+  app.use('/api/*', originGuard((origin, request) =>
+    origins.has(origin) || origin === ownOrigin(request) || (origin === bookingSiteOrigin && new URL(request.url).pathname === '/api/return')));
+  app.use('/api/*', cors({
+    origin: (origin) => (origins.has(origin) ? origin : null),
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'Idempotency-Key'],
+    exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed', 'X-Cache'],
+    maxAge: 600,
+  }));
+  app.use('/api/*', async (c: Context, next) => {
+    if (c.req.method === 'OPTIONS') return next();
+    const client = config.clientKey?.(c.req.raw, c.env) ?? 'shared';
+    const decision = limiter.hit(client);
+    const booking = c.req.method === 'POST' && new URL(c.req.url).pathname === '/api/bookings';
+    const bookingDecision = booking && decision.allowed ? bookingLimiter.hit(client) : null;
+    const { allowed, headers } = bookingDecision ?? decision;
+    if (!allowed) {
+      return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', { headers, ...(booking ? { stored: false } : {}) });
+    }
+    await next();
+    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+  });
+  app.use('/api/*', bodyLimit({
+    maxSize: config.bodyLimit ?? DEFAULTS.bodyLimit,
+    onError: (c) => errorResponse(c.req.raw, 413, 'The request body is too large', new URL(c.req.url).pathname === '/api/bookings' ? { stored: false } : {}),
+  }));
 
-  app.all('*', (c) => envelope(c.req.raw, 404, { message: 'Not found' }));
-  return { fetch: (request) => Promise.resolve(app.fetch(request)) };
+  app.get('/healthz', (c) => c.json({ ok: true, upstream: upstream.blocked() ? 'limited' : upstream.frugal() ? 'frugal' : 'ok' }, 200, { 'cache-control': 'no-store' }));
+  if (config.widgetScript) serveScript(app, config.widgetScript);
+  registerReads(app, ctx);
+  registerBookings(app, ctx);
+  registerReturnBridge(app, ctx);
+  for (const [path, methods] of ROUTES) {
+    app.all(path, (c) => errorResponse(c.req.raw, 405, `Use ${methods.join(' or ')} here`, { headers: { allow: methods.join(', ') } }));
+  }
+
+  return { upstream, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
 }

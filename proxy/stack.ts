@@ -42,13 +42,18 @@ export function unprefixed(request: Request, prefix: string): Request {
 /** Builds the proxy + embedded sandbox stack. */
 export function createStack(options: StackOptions): Stack {
   const basePath = options.basePath ?? '';
-  const sandbox = createSandbox({ ...options.sandbox, publicUrl: `${options.origin}${basePath}${SANDBOX_PREFIX}` });
+  const sandboxUrl = `${options.origin}${basePath}${SANDBOX_PREFIX}`;
+  const sandbox = createSandbox({ ...options.sandbox, publicUrl: sandboxUrl });
   const proxy = createProxy({
     upstream: 'http://sandbox.internal/v4',
     appId: SANDBOX_APP.id,
     apiKey: SANDBOX_APP.key,
     fetch: options.upstream?.(sandbox) ?? ((request) => sandbox.fetch(request)),
     venues: DEMO_VENUES,
+    // next.web may only point at the embedded sandbox's hosted booking page.
+    bookingSite: `${sandboxUrl}/book`,
+    // next.api must name the proxy as the browser sees it, mount path included.
+    publicUrl: `${options.origin}${basePath}`,
     ...options.proxy,
   });
   return {

@@ -1,0 +1,99 @@
+/**
+ * `POST /api/bookings`: a guest's booking with only the documented fields (§4.2), `source` forced
+ * to `partner`, `partner_source` from the settings or the widget, at most one upstream booking per
+ * `Idempotency-Key`. Every error answer says whether the booking was stored (`payload.stored`:
+ * true, false or 'unknown'), so the widget never loses what the guest typed and never books twice.
+ */
+import type { Context, Hono } from 'hono';
+import { ProxyError, throwIfInvalid } from './envelope.js';
+import type { ProxyContext } from './context.js';
+import { fingerprintOf, IdempotencyStore, type StoredAnswer } from './idempotency.js';
+import { jsonBody } from './reads.js';
+import { cleanError, envelopeText, faultRelay } from './relay.js';
+import { readFields, type Rule } from './validate.js';
+
+/** The documented fields of `POST /bookings`, with their forms. */
+const BOOKING: Record<string, Rule> = {
+  venue_id: { kind: 'id', required: true },
+  type: { kind: 'id', required: true },
+  date: { kind: 'date', required: true },
+  time: { kind: 'time', required: true },
+  num_people: { kind: 'int', required: true, min: 1, max: 1000 },
+  duration: { kind: 'duration' },
+  first_name: { kind: 'text', required: true, max: 100 },
+  last_name: { kind: 'text', required: true, max: 100 },
+  email: { kind: 'email' },
+  phone: { kind: 'phone' },
+  dob: { kind: 'date', past: true },
+  offer: { kind: 'id' },
+  notes: { kind: 'text', max: 2000, multiline: true },
+  package: { kind: 'id' },
+  newsletter_signup: { kind: 'bool' },
+  marketing_preferences: { kind: 'ids' },
+  custom_field_value: { kind: 'text', max: 500 },
+  partner_source: { kind: 'text', max: 100 },
+  // Accepted for compatibility and then overridden: a widget's booking is always `partner`.
+  source: { kind: 'text', max: 50 },
+};
+
+/** Keys of an availability answer's bookingDetails that the widget may echo; dropped, not forwarded. */
+const ECHOED = ['venue_group', 'payments'];
+
+/** Client-chosen idempotency keys: a UUID or similar opaque token. */
+const KEY_RE = /^[A-Za-z0-9_.:-]{8,128}$/;
+
+/** Registers the booking route. */
+export function registerBookings(app: Hono, ctx: ProxyContext): void {
+  const store = new IdempotencyStore({ ttlMs: 3_600_000, maxEntries: 10_000, now: ctx.now });
+
+  app.post('/api/bookings', async (c: Context) => {
+    const request = c.req.raw;
+    const path = new URL(request.url).pathname;
+    const notStored = (error: unknown) => {
+      if (error instanceof ProxyError) throw new ProxyError(error.status, error.message, { ...error.options, stored: false });
+      throw error;
+    };
+    const key = c.req.header('idempotency-key');
+    if (key !== undefined && !KEY_RE.test(key)) {
+      throw new ProxyError(400, 'The Idempotency-Key header is not valid', { stored: false, errors: [{ code: 'invalid_idempotency_key', message: 'Use 8 to 128 letters, digits or - _ . :', fields: ['Idempotency-Key'] }] });
+    }
+    const input = await jsonBody(c).catch(notStored);
+    const { values, errors } = readFields(input, BOOKING, { drop: ECHOED });
+    throwIfInvalid(errors, false);
+    if (!(await ctx.venueAllowed(values.venue_id as string))) {
+      throw new ProxyError(400, 'This venue is not available here', { stored: false, errors: [{ code: 'unknown_venue', message: 'This venue is not available here', fields: ['venue_id'] }] });
+    }
+    const body: Record<string, unknown> = { ...values, source: 'partner' };
+    const partnerSource = ctx.config.partnerSource ?? values.partner_source;
+    if (partnerSource === undefined) delete body.partner_source;
+    else body.partner_source = partnerSource;
+    if (ctx.upstream.blocked()) return ctx.send(request, faultRelay(path, 'POST', ctx.upstream.limitedFault(), false));
+
+    const work = async (): Promise<StoredAnswer> => {
+      const answer = await ctx.upstream.call('POST', '/bookings', '', body);
+      if (!answer.ok) {
+        const stored = answer.mayHaveActed ? 'unknown' : false;
+        const relayed = faultRelay(path, 'POST', answer, stored);
+        ctx.logger.log({ level: 'warn', msg: 'booking failed', venue: values.venue_id as string, fault: answer.kind, stored: String(stored) });
+        return { status: relayed.status, body: relayed.text, headers: relayed.headers ?? {}, keep: stored === 'unknown' };
+      }
+      if (answer.status >= 300) {
+        const payload = { ...cleanError(answer.body.payload, 'The booking was not accepted'), stored: false };
+        return { status: answer.status, body: envelopeText(path, 'POST', answer.status, payload), headers: {}, keep: false };
+      }
+      ctx.logger.log({ level: 'info', msg: 'booking created', venue: values.venue_id as string, status: answer.status });
+      return { status: answer.status, body: envelopeText(path, 'POST', answer.status, answer.body.payload), headers: {}, keep: true };
+    };
+
+    if (key === undefined) {
+      const answer = await work();
+      return ctx.send(request, { status: answer.status, text: answer.body, headers: answer.headers });
+    }
+    const result = await store.run(key, await fingerprintOf(JSON.stringify(body, Object.keys(body).sort())), work);
+    if ('conflict' in result) {
+      throw new ProxyError(409, 'This Idempotency-Key was already used for other booking details', { stored: false, errors: [{ code: 'idempotency_key_reused', message: 'Use a new Idempotency-Key for a different booking', fields: ['Idempotency-Key'] }] });
+    }
+    const { answer, replayed } = result;
+    return ctx.send(request, { status: answer.status, text: answer.body, headers: answer.headers }, replayed ? { 'Idempotent-Replayed': 'true' } : {});
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * What the proxy's route modules share: the resolved settings and the per-instance state (upstream
+ * client, caches, limiters). Kept apart from app.ts so route modules import types only from here.
+ */
+import type { ReadCache } from './cache.js';
+import type { Logger } from './log.js';
+import type { Relayed } from './relay.js';
+import type { Upstream } from './upstream.js';
+
+/** Settings of one proxy instance. See `config.ts` for how they are read from the environment. */
+export interface ProxyConfig {
+  /** Upstream base URL, ending in `/v4`. */
+  upstream: string;
+  appId: string;
+  apiKey: string;
+  /** The fetch that reaches the upstream; the sandbox's handler when embedded. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Venue ids the widget may use. */
+  venues: string[];
+  /** Venue groups whose venue list the widget may read; their venues are allowed too. */
+  venueGroups?: string[];
+  /** Origins (scheme://host[:port]) of the sites allowed to call the proxy from a browser. */
+  origins?: string[];
+  /** Public base URL of the proxy (where `/api` lives), for `next.api`; default: the request's origin. */
+  publicUrl?: string;
+  /** URL prefix of the hosted booking site; `next.web` is passed only when it starts with it. */
+  bookingSite?: string;
+  /** Return bridge targets: venue id (or `*` for any venue) → page URL of the venue. */
+  returnPages?: Record<string, string>;
+  /** `partner_source` sent with every booking; when unset the widget's value is passed on. */
+  partnerSource?: string;
+  /** Upstream timeout in milliseconds (default 10 000). */
+  timeoutMs?: number;
+  /** How long identical reads share one upstream answer, in ms (default 15 000). */
+  cacheTtlMs?: number;
+  /** How long past the TTL a cached answer may still be served when sparing the upstream (default 10 min). */
+  staleMs?: number;
+  /** Requests per client per window on `/api` (default 300 per minute). */
+  rateLimit?: { limit: number; windowMs: number };
+  /** Booking attempts per client per window (default 20 per 10 minutes). */
+  bookingRateLimit?: { limit: number; windowMs: number };
+  /** Upstream requests left in its window below which reads are served from cache (default 20). */
+  lowWater?: number;
+  /** Largest accepted request body in bytes (default 16 KiB). */
+  bodyLimit?: number;
+  /** Identifies the client for rate limiting (e.g. the socket address); default one shared bucket. */
+  clientKey?: (request: Request, env: unknown) => string | undefined;
+  /** Where structured logs go (default JSON lines on the console). */
+  logger?: Logger;
+  /** Clock, for tests. */
+  now?: () => number;
+  /** The widget bundle to serve at `/venue-booking.js`, when the host has it. */
+  widgetScript?: Uint8Array<ArrayBuffer>;
+}
+
+/** Defaults applied to every optional number. */
+export const DEFAULTS = {
+  timeoutMs: 10_000,
+  cacheTtlMs: 15_000,
+  staleMs: 600_000,
+  rateLimit: { limit: 300, windowMs: 60_000 },
+  bookingRateLimit: { limit: 20, windowMs: 600_000 },
+  lowWater: 20,
+  bodyLimit: 16 * 1024,
+} as const;
+
+/** The state route modules work with. */
+export interface ProxyContext {
+  config: ProxyConfig;
+  upstream: Upstream;
+  reads: ReadCache<Relayed>;
+  logger: Logger;
+  now: () => number;
+  /** True when the widget may use this venue (configured, or a venue of a configured group). */
+  venueAllowed(id: string): Promise<boolean>;
+  /** Sends a relayed answer (fills the booking URL, guards against leaking the key). */
+  send(request: Request, relayed: Relayed, headers?: Record<string, string>): Response;
+}

@@ -1,0 +1,73 @@
+/**
+ * `Idempotency-Key` for `POST /bookings`: one upstream booking per key. The first request runs; a
+ * concurrent repeat waits for it and gets the same answer; a later repeat gets the stored answer.
+ * A key reused with a different body is refused (409), so a leaked key cannot read another
+ * guest's booking. Answers that prove nothing was stored (`stored: false`) are forgotten, so the
+ * guest can correct the details and send again with the same key.
+ *
+ * State lives in the handler instance (per Node process; per isolate on an edge runtime — a repeat
+ * routed to another isolate is not deduplicated there, so deploy one instance or use a Durable
+ * Object if that matters).
+ */
+
+/** A stored answer: enough to rebuild the response. */
+export interface StoredAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+  /** Whether a repeat must get this answer (false: forget it once delivered). */
+  keep: boolean;
+}
+
+interface Slot {
+  fingerprint: string;
+  answer: Promise<StoredAnswer>;
+  expires: number;
+}
+
+/** Options of the store. */
+export interface IdempotencyOptions {
+  ttlMs: number;
+  maxEntries: number;
+  now: () => number;
+}
+
+/** The outcome of `run`. */
+export type IdempotentResult = { answer: StoredAnswer; replayed: boolean } | { conflict: true };
+
+/** SHA-256 of a text, hex; used so the store keeps no copy of the guest's details as a key. */
+export async function fingerprintOf(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Idempotency-Key bookkeeping. */
+export class IdempotencyStore {
+  private readonly slots = new Map<string, Slot>();
+
+  constructor(private readonly options: IdempotencyOptions) {}
+
+  /** Runs `work` once per key (and fingerprint); repeats share its answer. */
+  async run(key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<IdempotentResult> {
+    const now = this.options.now();
+    const existing = this.slots.get(key);
+    if (existing && existing.expires > now) {
+      if (existing.fingerprint !== fingerprint) return { conflict: true };
+      return { answer: await existing.answer, replayed: true };
+    }
+    const answer = work().then(
+      (result) => {
+        if (!result.keep && this.slots.get(key)?.answer === answer) this.slots.delete(key);
+        return result;
+      },
+      (error: unknown) => {
+        if (this.slots.get(key)?.answer === answer) this.slots.delete(key);
+        throw error;
+      },
+    );
+    this.slots.delete(key);
+    this.slots.set(key, { fingerprint, answer, expires: now + this.options.ttlMs });
+    while (this.slots.size > this.options.maxEntries) this.slots.delete(this.slots.keys().next().value!);
+    return { answer: await answer, replayed: false };
+  }
+}

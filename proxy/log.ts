@@ -1,0 +1,50 @@
+/**
+ * Structured logs: one JSON object per line, with no personal data (no query strings, bodies,
+ * names, emails or client addresses are ever passed in) and never the API key — the redacting
+ * wrapper removes the key from any line as a last line of defence.
+ */
+
+/** One log line. Values are scalars so a log pipeline can index them. */
+export interface LogEntry {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  msg: string;
+  [field: string]: string | number | boolean | null | undefined;
+}
+
+/** Where the proxy writes its logs; inject one to ship them elsewhere or to assert on them in tests. */
+export interface Logger {
+  log(entry: LogEntry): void;
+}
+
+/** The default: JSON lines on the console (stderr for warnings and errors). */
+export const consoleLogger: Logger = {
+  log(entry) {
+    const line = JSON.stringify({ time: new Date().toISOString(), ...entry });
+    if (entry.level === 'error' || entry.level === 'warn') console.error(line);
+    else console.log(line);
+  },
+};
+
+/** A logger that drops everything (benchmarks, quiet tests). */
+export const silentLogger: Logger = { log() {} };
+
+/** Wraps a logger so that none of `secrets` can appear in a line, whatever a caller passes in. */
+export function redactingLogger(inner: Logger, secrets: string[]): Logger {
+  const needles = secrets.filter((secret) => secret.length >= 4);
+  return {
+    log(entry) {
+      let dirty = false;
+      const clean: LogEntry = { ...entry };
+      for (const [key, value] of Object.entries(entry)) {
+        if (typeof value !== 'string') continue;
+        let text = value;
+        for (const needle of needles) if (text.includes(needle)) text = text.split(needle).join('[redacted]');
+        if (text !== value) {
+          clean[key] = text;
+          dirty = true;
+        }
+      }
+      inner.log(dirty ? { ...clean, redacted: true } : entry);
+    },
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * The read routes a public booking widget needs: availability (GET and POST), booking rules,
+ * offers, marketing preferences, public venue settings and the venue list of configured groups.
+ * Each validates its input, builds the upstream request from the validated values only, shares
+ * identical reads through the cache, and reshapes the answer to an allow-list of fields.
+ */
+import type { Context, Hono } from 'hono';
+import { ProxyError, throwIfInvalid } from './envelope.js';
+import type { ProxyContext } from './context.js';
+import { BOOKING_URL_SENTINEL, cleanError, envelopeText, faultRelay, type Relayed } from './relay.js';
+import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from './validate.js';
+
+/** Venue settings a public widget may read (§2.10): never labels, stages or anything about customers. */
+export const PUBLIC_SETTINGS = ['booking_types', 'opening_times', 'booking_unavailable', 'packages', 'preorder_menus'] as const;
+const VENUE_IDENTITY = ['_id', 'path', 'title', 'venue_group'];
+const RULE_KEYS = ['bookings_from', 'bookings_to', 'booking_available', 'booking_notes', 'max_duration', 'min_people', 'max_people', 'bookings_shut'];
+const PREFERENCE_KEYS = ['id', 'name', 'description', 'created_date'];
+const BOOKING_FIELDS = ['type', 'date', 'time', 'duration', 'num_people'] as const;
+
+const BOOKING_DETAILS: Record<string, Rule> = {
+  type: { kind: 'id' },
+  date: { kind: 'date' },
+  time: { kind: 'time' },
+  duration: { kind: 'duration' },
+  num_people: { kind: 'int', min: 1, max: 1000 },
+};
+const AVAILABILITY: Record<string, Rule> = {
+  ...BOOKING_DETAILS,
+  getOffers: { kind: 'bool' },
+  fields: { kind: 'choice', choices: BOOKING_FIELDS, list: true },
+};
+const RULES: Record<string, Rule> = { type: { kind: 'id', required: true }, date: { kind: 'date', required: true } };
+const SETTINGS: Record<string, Rule> = { fields: { kind: 'choice', choices: PUBLIC_SETTINGS, list: true } };
+const VENUE_LIST: Record<string, Rule> = { venue_group: { kind: 'id', required: true } };
+
+const pick = (value: unknown, keys: readonly string[]) => {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+  return Object.fromEntries(keys.filter((key) => key in value).map((key) => [key, (value as Record<string, unknown>)[key]]));
+};
+
+/** True when `web` is an http(s) URL under the configured booking site (no open redirect). */
+export function isBookingSiteUrl(web: unknown, site: string | undefined): boolean {
+  if (typeof web !== 'string' || !site) return false;
+  let url: URL;
+  let base: URL;
+  try {
+    url = new URL(web);
+    base = new URL(site);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password || url.origin !== base.origin) return false;
+  const prefix = base.pathname.replace(/\/+$/, '');
+  return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+}
+
+/** Reads the request's parameters: the query (GET) or a JSON object body (POST). */
+export async function inputOf(c: Context): Promise<Record<string, unknown>> {
+  const url = new URL(c.req.url);
+  const query = queryParams(url);
+  throwIfInvalid(query.errors);
+  if (c.req.method !== 'POST') return query.raw;
+  if (url.search) throw new ProxyError(400, 'Send parameters in the body or the query, not both');
+  return jsonBody(c);
+}
+
+/** Parses a JSON object body; anything else is a 415 or a 400. */
+export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
+  const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') throw new ProxyError(415, 'Send the details as JSON (Content-Type: application/json)');
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    throw new ProxyError(400, 'The request body is not valid JSON', { errors: [{ code: 'invalid_json', message: 'The request body is not valid JSON', fields: [] }] });
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ProxyError(400, 'The request body must be a JSON object', { errors: [{ code: 'invalid_body', message: 'The request body must be a JSON object', fields: [] }] });
+  }
+  return body as Record<string, unknown>;
+}
+
+/** The venue id of the path, refused unless the widget may use it. */
+export async function allowedVenue(ctx: ProxyContext, c: Context): Promise<string> {
+  const venue = c.req.param('venue') ?? '';
+  if (!ID_RE.test(venue)) throw new ProxyError(400, 'The venue id is not valid', { errors: [{ code: 'invalid_venue_id', message: 'The venue id is not valid', fields: ['venue_id'] }] });
+  if (!(await ctx.venueAllowed(venue))) throw new ProxyError(404, 'Unknown venue', { errors: [{ code: 'unknown_venue', message: 'This venue is not available here', fields: ['venue_id'] }] });
+  return venue;
+}
+
+/** One cached, coalesced upstream read. */
+export interface ReadSpec {
+  method: 'GET' | 'POST';
+  /** Upstream path (relative to `/v4`), built from validated ids only. */
+  path: string;
+  values: Record<string, Value>;
+  /** Reshapes a 2xx payload to what the widget may see. */
+  shape: (payload: unknown) => unknown;
+}
+
+/** Runs a read through the cache; serves stale answers when the upstream must be spared or fails. */
+export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec): Promise<Response> {
+  const request = c.req.raw;
+  const ourPath = new URL(request.url).pathname;
+  const search = canonicalQuery(spec.values);
+  const key = `${spec.method} ${spec.path}${search}`;
+  const stale = () => ctx.reads.peek(key, true);
+  if (ctx.upstream.frugal()) {
+    const kept = stale();
+    if (kept) return ctx.send(request, kept.value, { 'X-Cache': kept.source });
+  }
+  const { value, source } = await ctx.reads.get(key, async () => {
+    const answer = await ctx.upstream.call(spec.method, spec.path, search);
+    if (!answer.ok) return { value: faultRelay(ourPath, c.req.method, answer), cache: false };
+    const payload = answer.body.payload;
+    const relayed: Relayed = answer.status < 300
+      ? { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, spec.shape(payload)) }
+      : { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, cleanError(payload, 'The booking service refused the request')) };
+    return { value: relayed, cache: true };
+  });
+  if (value.status >= 500 || value.status === 429) {
+    const kept = stale();
+    if (kept) return ctx.send(request, kept.value, { 'X-Cache': 'STALE' });
+  }
+  return ctx.send(request, value, { 'X-Cache': source });
+}
+
+/** Availability answers with `next.api` pointing at the proxy and `next.web` only to the booking site. */
+function shapeAvailability(ctx: ProxyContext) {
+  return (payload: unknown) => {
+    if (!payload || typeof payload !== 'object') return payload;
+    const result = { ...(payload as Record<string, unknown>) };
+    const next = result.next as { api?: unknown; web?: unknown } | null | undefined;
+    if (next && typeof next === 'object') {
+      const safe: Record<string, string> = {};
+      if (next.api) safe.api = BOOKING_URL_SENTINEL;
+      if (isBookingSiteUrl(next.web, ctx.config.bookingSite)) safe.web = next.web as string;
+      else if (next.web) ctx.logger.log({ level: 'warn', msg: 'next.web dropped: not on the configured booking site' });
+      result.next = safe;
+    }
+    return result;
+  };
+}
+
+/** Registers every read route on `app`. */
+export function registerReads(app: Hono, ctx: ProxyContext): void {
+  const availability = async (c: Context) => {
+    const venue = await allowedVenue(ctx, c);
+    const { values, errors } = readFields(await inputOf(c), AVAILABILITY);
+    throwIfInvalid(errors);
+    // GET and POST share one canonical upstream GET, so they share cache entries too.
+    return cachedRead(ctx, c, { method: 'GET', path: `/venues/${venue}/booking-availability`, values, shape: shapeAvailability(ctx) });
+  };
+  app.get('/api/venues/:venue/booking-availability', availability);
+  app.post('/api/venues/:venue/booking-availability', availability);
+
+  const rules = async (c: Context) => {
+    const venue = await allowedVenue(ctx, c);
+    const { values, errors } = readFields(await inputOf(c), RULES);
+    throwIfInvalid(errors);
+    return cachedRead(ctx, c, { method: 'POST', path: `/venues/${venue}/booking-rules`, values, shape: (payload) => pick(payload, RULE_KEYS) });
+  };
+  app.get('/api/venues/:venue/booking-rules', rules);
+  app.post('/api/venues/:venue/booking-rules', rules);
+
+  app.get('/api/venues/:venue/offers', async (c) => {
+    const venue = await allowedVenue(ctx, c);
+    const { values, errors } = readFields(await inputOf(c), BOOKING_DETAILS);
+    throwIfInvalid(errors);
+    return cachedRead(ctx, c, { method: 'GET', path: `/venues/${venue}/offers`, values, shape: (payload) => (Array.isArray(payload) ? payload : []) });
+  });
+
+  app.get('/api/venues/:venue/marketing-preferences', async (c) => {
+    const venue = await allowedVenue(ctx, c);
+    throwIfInvalid(readFields(await inputOf(c), {}).errors);
+    return cachedRead(ctx, c, {
+      method: 'GET', path: `/venues/${venue}/marketing-preferences`, values: {},
+      shape: (payload) => {
+        const list = (payload as { marketing_preferences?: unknown } | null)?.marketing_preferences;
+        return { marketing_preferences: Array.isArray(list) ? list.map((item) => pick(item, PREFERENCE_KEYS)) : [] };
+      },
+    });
+  });
+
+  app.get('/api/venues/:venue', async (c) => {
+    const venue = await allowedVenue(ctx, c);
+    const { values, errors } = readFields(await inputOf(c), SETTINGS);
+    throwIfInvalid(errors);
+    const fields = typeof values.fields === 'string' ? values.fields.split(',') : [...PUBLIC_SETTINGS];
+    return cachedRead(ctx, c, {
+      method: 'GET', path: `/venues/${venue}`, values: { fields: fields.join(',') },
+      // Projected again here: an upstream that ignores `fields` still cannot leak labels or stages.
+      shape: (payload) => ({ venue: pick((payload as { venue?: unknown } | null)?.venue, [...VENUE_IDENTITY, ...fields]) }),
+    });
+  });
+
+  app.get('/api/venues', async (c) => {
+    const { values, errors } = readFields(await inputOf(c), VENUE_LIST);
+    throwIfInvalid(errors);
+    const group = values.venue_group as string;
+    if (!(ctx.config.venueGroups ?? []).includes(group)) {
+      throw new ProxyError(404, 'Unknown venue group', { errors: [{ code: 'unknown_venue_group', message: 'This venue group is not available here', fields: ['venue_group'] }] });
+    }
+    return cachedRead(ctx, c, { method: 'GET', path: '/venues', values, shape: shapeVenueList });
+  });
+}
+
+/** The venue list reduced to `_id`, `path` and `title` of each page. */
+export function shapeVenueList(payload: unknown): { pages: Record<string, unknown>[] } {
+  const pages = (payload as { pages?: unknown } | null)?.pages;
+  return { pages: Array.isArray(pages) ? pages.map((page) => pick(page, ['_id', 'path', 'title'])) : [] };
+}

@@ -1,0 +1,79 @@
+/**
+ * Rebuilds upstream answers for the client. Nothing of the upstream's response passes by
+ * reference: the envelope is rebuilt (our path, no upstream URL, no echoed params, no `revision`),
+ * no upstream header is copied, error payloads are reduced to `{ message, errors }`, and the
+ * serialized text is checked for the API key before it leaves.
+ */
+import { londonTimestamp, type FieldError } from './envelope.js';
+import type { Fault } from './upstream.js';
+
+/** A prepared answer: status and JSON text, as cached and as sent. */
+export interface Relayed {
+  status: number;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Stands in for the proxy's booking URL in cached availability answers; replaced per request by
+ * the proxy's public address, so one cache entry serves every host name the proxy answers on.
+ */
+export const BOOKING_URL_SENTINEL = '__venue_booking_proxy_booking_url__';
+const SENTINEL_JSON = JSON.stringify(BOOKING_URL_SENTINEL);
+
+const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : undefined);
+
+/** Reduces an upstream error payload to the documented error shape. */
+export function cleanError(payload: unknown, fallback: string): { message: string; errors: FieldError[] } {
+  const source = payload && typeof payload === 'object' ? (payload as { message?: unknown; errors?: unknown }) : {};
+  const errors = Array.isArray(source.errors)
+    ? source.errors.slice(0, 20).flatMap((error): FieldError[] => {
+        if (!error || typeof error !== 'object') return [];
+        const { code, message, fields } = error as Record<string, unknown>;
+        return [{
+          code: text(code, 60) ?? 'error',
+          message: text(message, 300) ?? '',
+          fields: Array.isArray(fields) ? fields.filter((field): field is string => typeof field === 'string').slice(0, 10).map((field) => field.slice(0, 60)) : [],
+        }];
+      })
+    : [];
+  return { message: text(source.message, 300) ?? fallback, errors };
+}
+
+/** Serializes a fresh envelope around `payload`. */
+export function envelopeText(path: string, method: string, status: number, payload: unknown, statusText = status < 400 ? 'OK' : 'Error'): string {
+  const now = londonTimestamp(Date.now());
+  return JSON.stringify({ payload, status, requestTime: now, responseTime: now, statusText, url: path.slice(0, 200), method, params: [] });
+}
+
+/** The relayed form of an upstream fault (never cached). */
+export function faultRelay(path: string, method: string, fault: Fault, stored?: boolean | 'unknown'): Relayed {
+  const payload: Record<string, unknown> = { message: fault.message, errors: [] };
+  if (stored !== undefined) payload.stored = stored;
+  return {
+    status: fault.status,
+    text: envelopeText(path, method, fault.status, payload),
+    headers: fault.retryAfterS ? { 'Retry-After': String(fault.retryAfterS) } : undefined,
+  };
+}
+
+/** Options of `toResponse`. */
+export interface SendOptions {
+  bookingUrl: string;
+  apiKey: string;
+  headers?: Record<string, string>;
+  onLeak: () => void;
+}
+
+/** Turns a relayed answer into a response, filling in the booking URL and refusing to leak the key. */
+export function toResponse(relayed: Relayed, options: SendOptions): Response {
+  let body = relayed.text;
+  if (body.includes(SENTINEL_JSON)) body = body.split(SENTINEL_JSON).join(JSON.stringify(options.bookingUrl));
+  if (options.apiKey.length >= 4 && body.includes(options.apiKey)) {
+    options.onLeak();
+    body = body.split(options.apiKey).join('[redacted]');
+  }
+  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  for (const [name, value] of Object.entries({ ...relayed.headers, ...options.headers })) headers.set(name, value);
+  return new Response(body, { status: relayed.status, headers });
+}

@@ -1,0 +1,178 @@
+/**
+ * The proxy's only door to the upstream v4 service. It adds `Authorization: APPID:KEY` to a request
+ * the proxy built itself (path from validated ids, query and body from validated values, no client
+ * header at all), bounds it with a timeout, and turns every way the upstream can fail into a
+ * `Fault` with a clean message. It also reads the upstream's `X-RateLimit-*` headers, so the proxy
+ * knows when to spare the shared hourly quota.
+ */
+import type { Logger } from './log.js';
+
+/** A parsed upstream answer that the proxy can relay. */
+export interface UpstreamAnswer {
+  ok: true;
+  status: number;
+  /** The parsed JSON body (the envelope). */
+  body: Record<string, unknown>;
+}
+
+/** Why no usable answer came back. */
+export type FaultKind = 'timeout' | 'unreachable' | 'server' | 'garbage' | 'auth' | 'limited';
+
+/** An upstream failure, already phrased for the guest (the details are only in the log). */
+export interface Fault {
+  ok: false;
+  kind: FaultKind;
+  status: number;
+  message: string;
+  /** Whether the upstream may have acted on the request (for bookings). */
+  mayHaveActed: boolean;
+  retryAfterS?: number;
+}
+
+/** Options of the upstream client. */
+export interface UpstreamOptions {
+  base: string;
+  appId: string;
+  apiKey: string;
+  fetch: (request: Request) => Promise<Response>;
+  timeoutMs: number;
+  logger: Logger;
+  now: () => number;
+  /** Below this many remaining upstream requests, reads are served from cache where possible. */
+  lowWater: number;
+}
+
+/** What the proxy knows about the upstream's quota. */
+export interface QuotaState {
+  limit: number | null;
+  remaining: number | null;
+  /** Epoch ms when the upstream's window resets. */
+  resetAt: number | null;
+  /** Epoch ms until which the upstream must not be called (after a 429). */
+  blockedUntil: number;
+}
+
+const MESSAGES: Record<FaultKind, string> = {
+  timeout: 'The booking service did not answer in time. Please try again.',
+  unreachable: 'The booking service could not be reached. Please try again.',
+  server: 'The booking service had a problem. Please try again.',
+  garbage: 'The booking service sent an answer that could not be read. Please try again.',
+  auth: 'The booking proxy is misconfigured. Please contact the venue.',
+  limited: 'The booking service is busy. Please try again shortly.',
+};
+
+class Timeout extends Error {}
+
+/** Calls the upstream with the proxy's credentials. */
+export class Upstream {
+  readonly quota: QuotaState = { limit: null, remaining: null, resetAt: null, blockedUntil: 0 };
+  /** Count of calls made (health output, tests, bench). */
+  calls = 0;
+
+  constructor(private readonly options: UpstreamOptions) {}
+
+  /** True while the upstream asked us to stop (429) and its window has not reset. */
+  blocked(): boolean {
+    return this.options.now() < this.quota.blockedUntil;
+  }
+
+  /** True when few upstream requests are left in the window: serve from cache where possible. */
+  frugal(): boolean {
+    if (this.blocked()) return true;
+    const { remaining, resetAt } = this.quota;
+    if (remaining === null) return false;
+    if (resetAt !== null && this.options.now() >= resetAt) return false;
+    return remaining <= this.options.lowWater;
+  }
+
+  /** Seconds until the upstream may be called again. */
+  retryAfterS(): number {
+    return Math.max(1, Math.ceil((this.quota.blockedUntil - this.options.now()) / 1000));
+  }
+
+  /** A fault without calling the upstream (it is blocked). */
+  limitedFault(): Fault {
+    return { ok: false, kind: 'limited', status: 429, message: MESSAGES.limited, mayHaveActed: false, retryAfterS: this.retryAfterS() };
+  }
+
+  /** Calls `method path+search` with an optional JSON body. */
+  async call(method: 'GET' | 'POST', path: string, search = '', body?: unknown): Promise<UpstreamAnswer | Fault> {
+    if (this.blocked()) return this.limitedFault();
+    const { options } = this;
+    const headers = new Headers({ Authorization: `${options.appId}:${options.apiKey}`, Accept: 'application/json' });
+    if (body !== undefined) headers.set('Content-Type', 'application/json');
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new Timeout());
+      }, options.timeoutMs);
+    });
+    const route = `${method} ${path}`;
+    const started = options.now();
+    this.calls++;
+    let response: Response;
+    let text: string;
+    try {
+      const request = new Request(`${options.base}${path}${search}`, {
+        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal,
+      });
+      // The body is read under the same deadline: a slow trickle is as bad as no answer.
+      [response, text] = await Promise.race([
+        options.fetch(request).then(async (res) => [res, await res.text()] as const),
+        timeout,
+      ]);
+    } catch (error) {
+      const kind: FaultKind = error instanceof Timeout ? 'timeout' : 'unreachable';
+      options.logger.log({ level: 'warn', msg: 'upstream failed', route, fault: kind, ms: options.now() - started, error: error instanceof Error ? error.name : 'unknown' });
+      // A timeout may have let the upstream act; a refused connection did not reach it.
+      return { ok: false, kind, status: kind === 'timeout' ? 504 : 502, message: MESSAGES[kind], mayHaveActed: kind === 'timeout' };
+    } finally {
+      clearTimeout(timer);
+    }
+    this.readQuota(response);
+    const fault = (kind: FaultKind, status: number, mayHaveActed: boolean, detail?: string): Fault => {
+      options.logger.log({ level: kind === 'auth' ? 'error' : 'warn', msg: 'upstream fault', route, fault: kind, upstreamStatus: response.status, detail: detail?.slice(0, 300) });
+      return { ok: false, kind, status, message: MESSAGES[kind], mayHaveActed, ...(kind === 'limited' ? { retryAfterS: this.retryAfterS() } : {}) };
+    };
+    if (response.status === 429) {
+      this.quota.blockedUntil = options.now() + this.blockFor(response) * 1000;
+      return fault('limited', 429, false);
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    const envelope = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    if (response.status === 401 || response.status === 403) {
+      const payload = envelope?.payload as { message?: unknown } | undefined;
+      return fault('auth', 502, false, `upstream ${response.status}: ${typeof payload?.message === 'string' ? payload.message : 'no message'} (check VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY and the app's capabilities)`);
+    }
+    if (response.status >= 500) return fault('server', 502, true);
+    if (!envelope || !('payload' in envelope)) return fault('garbage', 502, response.ok, `status ${response.status}, ${text.length} bytes`);
+    options.logger.log({ level: 'debug', msg: 'upstream', route, upstreamStatus: response.status, ms: options.now() - started });
+    return { ok: true, status: response.status, body: envelope };
+  }
+
+  /** Seconds to stay away after a 429: Retry-After, else the window reset, else a minute. */
+  private blockFor(response: Response): number {
+    const retryAfter = Number(response.headers.get('retry-after'));
+    if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter, 3600);
+    if (this.quota.resetAt !== null && this.quota.resetAt > this.options.now()) {
+      return Math.min(3600, Math.ceil((this.quota.resetAt - this.options.now()) / 1000));
+    }
+    return 60;
+  }
+
+  private readQuota(response: Response): void {
+    const limit = Number(response.headers.get('x-ratelimit-limit') ?? NaN);
+    const remaining = Number(response.headers.get('x-ratelimit-remaining') ?? NaN);
+    const reset = Date.parse(response.headers.get('x-ratelimit-reset') ?? '');
+    if (Number.isFinite(limit)) this.quota.limit = limit;
+    if (Number.isFinite(remaining)) this.quota.remaining = remaining;
+    if (Number.isFinite(reset)) this.quota.resetAt = reset;
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Input validation before any upstream call. Every route declares its parameters as rules; anything
+ * not declared is refused, and every value is checked for its form (ids, `YYYY-MM-DD`, `HH:mm`,
+ * whole numbers, lengths, email). Values come out canonical (trimmed strings, real numbers), so the
+ * upstream only ever sees what the proxy rebuilt, never the client's raw text.
+ */
+import type { FieldError } from './envelope.js';
+
+/** The forms a parameter can take. */
+export type Kind = 'id' | 'date' | 'time' | 'int' | 'duration' | 'bool' | 'text' | 'email' | 'phone' | 'ids' | 'choice';
+
+/** How one parameter is checked. */
+export interface Rule {
+  kind: Kind;
+  required?: boolean;
+  /** Inclusive bounds for numbers; maximum length for text. */
+  min?: number;
+  max?: number;
+  /** Text only: newlines allowed (notes). */
+  multiline?: boolean;
+  /** `choice`: the allowed values (a comma list of them is accepted when `list` is set). */
+  choices?: readonly string[];
+  list?: boolean;
+  /** Dates only: must not be after today (date of birth). */
+  past?: boolean;
+}
+
+/** A canonical value after validation. */
+export type Value = string | number | boolean | string[];
+
+/** Ids of the service are Mongo-style hex; the proxy accepts the wider safe alphabet of config.ts. */
+export const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
+const EMAIL_RE = /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+const PHONE_RE = /^\+?[0-9 ().-]{6,25}$/;
+// Control characters (newlines only where allowed), bidi overrides and other invisible formatting.
+const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
+const NEWLINE_RE = /[\r\n\t]/;
+
+/** True for a real calendar date in `YYYY-MM-DD` form. */
+export function isDate(value: string): boolean {
+  const match = DATE_RE.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < 2000 || year > 2100 || month < 1 || month > 12 || day < 1) return false;
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+}
+
+const label = (name: string) => (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
+const problem = (name: string, code: string, message: string): FieldError => ({ code, message, fields: [name] });
+
+/** A scalar as text: strings trimmed, finite numbers and booleans spelled out; else undefined. */
+function scalar(raw: unknown): string | undefined {
+  if (typeof raw === 'string') return raw.trim();
+  if (typeof raw === 'number' && Number.isFinite(raw)) return String(raw);
+  if (typeof raw === 'boolean') return String(raw);
+  return undefined;
+}
+
+/** Checks one present value; returns the canonical value or pushes an error. */
+function check(name: string, raw: unknown, rule: Rule, errors: FieldError[], today: string): Value | undefined {
+  const invalid = (message: string) => void errors.push(problem(name, `invalid_${name}`, message));
+  if (rule.kind === 'ids') {
+    const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
+    if (!items || items.length > (rule.max ?? 20) || !items.every((item) => typeof item === 'string' && ID_RE.test(item.trim()))) {
+      return invalid(`${label(name)} must be a list of ids`);
+    }
+    return items.map((item) => (item as string).trim());
+  }
+  const text = scalar(raw);
+  if (text === undefined) return invalid(`${label(name)} must be a single value`);
+  switch (rule.kind) {
+    case 'id':
+      return ID_RE.test(text) ? text : invalid(`${label(name)} is not a valid id`);
+    case 'date': {
+      // The live service echoes dates as YYYY-MM-DDT00:00:00; the widget may send that back.
+      const date = text.replace(/T00:00(:00)?$/, '');
+      if (!isDate(date)) return invalid(`${label(name)} must be a date in the form YYYY-MM-DD`);
+      if (rule.past && date > today) return invalid(`${label(name)} must be in the past`);
+      return date;
+    }
+    case 'time':
+      return TIME_RE.test(text) ? text : invalid(`${label(name)} must be a 24-hour time in the form HH:mm`);
+    case 'int': {
+      const n = /^-?\d{1,7}$/.test(text) ? Number(text) : NaN;
+      if (!Number.isSafeInteger(n) || n < (rule.min ?? 0) || n > (rule.max ?? 1000)) {
+        return invalid(`${label(name)} must be a whole number from ${rule.min ?? 0} to ${rule.max ?? 1000}`);
+      }
+      return n;
+    }
+    case 'duration': {
+      // Minutes in practice, decimal hours in one spec table: any value a suggestion gave is sent back.
+      const n = /^(-1|\d{1,4}(\.\d{1,2})?)$/.test(text) ? Number(text) : NaN;
+      return Number.isFinite(n) && n <= 1440 ? n : invalid(`${label(name)} must be a number of minutes (or -1 for until close)`);
+    }
+    case 'bool':
+      if (text === 'true' || text === '1') return true;
+      if (text === 'false' || text === '0') return false;
+      return invalid(`${label(name)} must be true or false`);
+    case 'choice': {
+      const items = rule.list ? text.split(',').map((item) => item.trim()) : [text];
+      if (items.length === 0 || items.length > 20 || !items.every((item) => rule.choices!.includes(item))) {
+        return invalid(`${label(name)} must be ${rule.list ? 'a comma list' : 'one'} of ${rule.choices!.join(', ')}`);
+      }
+      return [...new Set(items)].join(',');
+    }
+    case 'email':
+      return text.length <= 254 && EMAIL_RE.test(text) ? text : invalid(`${label(name)} is not a valid email address`);
+    case 'phone':
+      return PHONE_RE.test(text) ? text : invalid(`${label(name)} is not a valid phone number`);
+    case 'text': {
+      if (text.length > (rule.max ?? 100)) return invalid(`${label(name)} is too long (at most ${rule.max ?? 100} characters)`);
+      if (CONTROL_RE.test(text) || (!rule.multiline && NEWLINE_RE.test(text))) return invalid(`${label(name)} contains characters that are not allowed`);
+      return text;
+    }
+  }
+}
+
+/** What `readFields` returns: canonical values and every problem found. */
+export interface Read {
+  values: Record<string, Value>;
+  errors: FieldError[];
+}
+
+/**
+ * Validates `input` against `rules`: unknown names are errors (or silently dropped when listed in
+ * `drop`), missing required ones are errors, empty strings count as absent.
+ */
+export function readFields(input: Record<string, unknown>, rules: Record<string, Rule>, options: { drop?: string[]; today?: string } = {}): Read {
+  const values: Record<string, Value> = {};
+  const errors: FieldError[] = [];
+  const today = options.today ?? new Date().toISOString().slice(0, 10);
+  for (const [name, raw] of Object.entries(input)) {
+    if (options.drop?.includes(name)) continue;
+    const rule = Object.prototype.hasOwnProperty.call(rules, name) ? rules[name] : undefined;
+    if (!rule) {
+      errors.push(problem(name.slice(0, 40), 'unknown_field', `${name.slice(0, 40)} is not accepted here`));
+      continue;
+    }
+    if (raw === undefined || raw === null || raw === '') continue;
+    const value = check(name, raw, rule, errors, today);
+    if (value !== undefined) values[name] = value;
+  }
+  for (const [name, rule] of Object.entries(rules)) {
+    if (rule.required && !(name in values) && !errors.some((error) => error.fields.includes(name))) {
+      errors.push(problem(name, `missing_${name}`, `${label(name)} is required`));
+    }
+  }
+  return { values, errors };
+}
+
+/**
+ * Reads a query string into one value per name; a repeated name is an error (which of two values
+ * a server honours is a classic smuggling trick).
+ */
+export function queryParams(url: URL): Read & { raw: Record<string, string> } {
+  const raw: Record<string, string> = Object.create(null);
+  const errors: FieldError[] = [];
+  for (const [name, value] of url.searchParams) {
+    if (name in raw) errors.push(problem(name.slice(0, 40), 'repeated_parameter', `${name.slice(0, 40)} is given more than once`));
+    raw[name] = value;
+  }
+  return { raw, values: {}, errors };
+}
+
+/** Canonical query text of validated values: sorted names, so equal requests share a cache entry. */
+export function canonicalQuery(values: Record<string, Value>): string {
+  const search = new URLSearchParams();
+  for (const name of Object.keys(values).sort()) {
+    const value = values[name]!;
+    search.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
