@@ -12,7 +12,7 @@ import { handlingOf, packagesOf, parseNewBooking, plainDate, preferencesOf, stor
 import type { AvailabilityContext } from './availability.js';
 import { ApiError, int, list, type Params } from './http.js';
 import type { Store } from './store.js';
-import { durationLabel, londonTimestamp } from './time.js';
+import { durationLabel, londonTimestamp, weekdayOf, type Weekday } from './time.js';
 import type { Booking, BookingType, Package, PreorderItem, Venue } from './types.js';
 
 /** HTML-escapes text for element content and double-quoted attributes. */
@@ -78,11 +78,15 @@ function deposit(t: BookingType, people: number): number {
 }
 
 const money = (n: number) => `£${n.toFixed(2)}`;
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAY_NAMES: Record<Weekday, string> = {
+  sunday: 'Sunday', monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday',
+};
 
 function summary(venue: Venue, t: BookingType, p: Params): string {
   const duration = int(p.duration);
   const date = plainDate(p.date);
-  const dateText = date ? new Date(`${date}T12:00:00Z`).toLocaleDateString('en-GB', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }) : '';
+  const dateText = date ? `${WEEKDAY_NAMES[weekdayOf(date)]} ${Number(date.slice(8))} ${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}` : '';
   return `<dl><dt>Venue</dt><dd>${escapeHtml(venue.title)}</dd><dt>Booking</dt><dd>${escapeHtml(t.name)}</dd>`
     + `<dt>Date</dt><dd>${escapeHtml(dateText)}</dd><dt>Time</dt><dd>${escapeHtml(p.time)}</dd>`
     + `<dt>Guests</dt><dd>${escapeHtml(p.num_people)}</dd>`
