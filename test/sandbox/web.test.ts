@@ -13,7 +13,7 @@ function formFields(html: string): Record<string, string> {
   return out;
 }
 
-async function openPage(opts: { dialect?: 'spec' | 'live' } = {}, q: Record<string, unknown>, venue = V1, extra = '') {
+async function openPage(opts: { dialect?: 'spec' | 'live' } = {}, q: Record<string, unknown>, venue: string = V1, extra = '') {
   const s = setup({ publicUrl: 'http://localhost:5173/sandbox', ...opts });
   const p = (await s.get(avail(venue, q as any))).payload;
   assert.ok(p.next?.web, JSON.stringify(p.validation));
