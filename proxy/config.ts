@@ -1,24 +1,35 @@
 /**
  * Reads the proxy's settings from an environment (Node's `process.env`, a Worker's `env`), and
  * validates them at start so a misconfigured proxy refuses to start with a clear message instead
- * of failing on the first guest's booking.
+ * of failing on the first guest's booking. Runtime-free: node.ts and worker.ts both use it.
  */
-import type { ProxyConfig } from './app.js';
+import type { ProxyConfig } from './context.js';
 
-/** Environment variables the proxy reads. */
+/** Environment variables the proxy reads (all optional; see the README's settings table). */
 export interface ProxyEnv {
   VENUE_BOOKING_APP_ID?: string;
   VENUE_BOOKING_API_KEY?: string;
   VENUE_BOOKING_UPSTREAM?: string;
   VENUE_BOOKING_ORIGINS?: string;
   VENUE_BOOKING_VENUES?: string;
-  [name: string]: string | undefined;
+  VENUE_BOOKING_VENUE_GROUPS?: string;
+  VENUE_BOOKING_BOOKING_SITE?: string;
+  VENUE_BOOKING_RETURN_PAGE?: string;
+  VENUE_BOOKING_PARTNER_SOURCE?: string;
+  VENUE_BOOKING_PUBLIC_URL?: string;
+  VENUE_BOOKING_TIMEOUT_MS?: string;
+  VENUE_BOOKING_CACHE_TTL_MS?: string;
+  VENUE_BOOKING_RATE_LIMIT?: string;
+  [name: string]: unknown;
 }
 
-/** Settings read from the environment; `embedded` when no credentials were given. */
+/**
+ * Settings read from the environment. `embedded` when no credentials were given: the proxy then
+ * runs on the embedded sandbox, and `settings` only overrides the stack's defaults.
+ */
 export type EnvConfig =
-  | { embedded: true; origins: string[]; venues: string[] }
-  | ({ embedded: false } & ProxyConfig & { origins: string[] });
+  | { embedded: true; settings: Partial<ProxyConfig>; warnings: string[] }
+  | { embedded: false; settings: ProxyConfig; warnings: string[] };
 
 /** A settings error: every problem found, so the operator fixes them in one go. */
 export class ConfigError extends Error {
@@ -28,26 +39,94 @@ export class ConfigError extends Error {
   }
 }
 
-const list = (value: string | undefined) => (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+const text = (env: ProxyEnv, name: string) => (typeof env[name] === 'string' ? (env[name] as string).trim() : '');
+const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
+
+function httpUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password ? url : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Validates the environment and returns the settings, or throws a `ConfigError`. */
 export function configFromEnv(env: ProxyEnv): EnvConfig {
   const problems: string[] = [];
-  const appId = env.VENUE_BOOKING_APP_ID?.trim() ?? '';
-  const apiKey = env.VENUE_BOOKING_API_KEY?.trim() ?? '';
-  const origins = list(env.VENUE_BOOKING_ORIGINS);
-  const venues = list(env.VENUE_BOOKING_VENUES);
-  for (const venue of venues) if (!/^[A-Za-z0-9_-]{1,64}$/.test(venue)) problems.push(`VENUE_BOOKING_VENUES: "${venue}" is not a venue id`);
-  for (const origin of origins) if (!/^https?:\/\/[^/]+$/.test(origin)) problems.push(`VENUE_BOOKING_ORIGINS: "${origin}" is not an origin like https://example.com`);
+  const warnings: string[] = [];
+  const settings: Partial<ProxyConfig> = {};
+
+  const ids = (name: string) => {
+    const values = list(text(env, name));
+    for (const value of values) if (!ID_RE.test(value)) problems.push(`${name}: "${value}" is not an id`);
+    return values;
+  };
+  const integer = (name: string, min: number, max: number) => {
+    const raw = text(env, name);
+    if (!raw) return undefined;
+    const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!(value >= min && value <= max)) problems.push(`${name} must be a whole number from ${min} to ${max}`);
+    return value;
+  };
+  const url = (name: string) => {
+    const raw = text(env, name);
+    if (!raw) return undefined;
+    const parsed = httpUrl(raw);
+    if (!parsed) problems.push(`${name}: "${raw}" is not an http(s) URL`);
+    return parsed ? raw.replace(/\/+$/, '') : undefined;
+  };
+
+  const venues = ids('VENUE_BOOKING_VENUES');
+  const venueGroups = ids('VENUE_BOOKING_VENUE_GROUPS');
+  if (venues.length) settings.venues = venues;
+  if (venueGroups.length) settings.venueGroups = venueGroups;
+  const origins = list(text(env, 'VENUE_BOOKING_ORIGINS'));
+  for (const origin of origins) if (httpUrl(origin)?.origin !== origin) problems.push(`VENUE_BOOKING_ORIGINS: "${origin}" is not an origin like https://example.com`);
+  if (origins.length) settings.origins = origins;
+  settings.bookingSite = url('VENUE_BOOKING_BOOKING_SITE');
+  settings.publicUrl = url('VENUE_BOOKING_PUBLIC_URL');
+  settings.timeoutMs = integer('VENUE_BOOKING_TIMEOUT_MS', 100, 120_000);
+  settings.cacheTtlMs = integer('VENUE_BOOKING_CACHE_TTL_MS', 0, 3_600_000);
+  const perMinute = integer('VENUE_BOOKING_RATE_LIMIT', 1, 1_000_000);
+  if (perMinute !== undefined) settings.rateLimit = { limit: perMinute, windowMs: 60_000 };
+  const partnerSource = text(env, 'VENUE_BOOKING_PARTNER_SOURCE');
+  if (partnerSource.length > 100 || /[\u0000-\u001f]/.test(partnerSource)) problems.push('VENUE_BOOKING_PARTNER_SOURCE must be at most 100 printable characters');
+  else if (partnerSource) settings.partnerSource = partnerSource;
+
+  // One URL for every venue, or `venueId=url` pairs; `{venue}` in a URL is replaced by the venue id.
+  const returnPage = text(env, 'VENUE_BOOKING_RETURN_PAGE');
+  if (returnPage) {
+    const pages: Record<string, string> = {};
+    for (const item of list(returnPage)) {
+      const [venue, page] = /^[A-Za-z0-9_-]+=/.test(item) ? [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)] : ['*', item];
+      if (!httpUrl(page!.replace('{venue}', 'x'))) problems.push(`VENUE_BOOKING_RETURN_PAGE: "${page}" is not an http(s) URL`);
+      else pages[venue!] = page!;
+    }
+    settings.returnPages = pages;
+  }
+  for (const key of Object.keys(settings) as (keyof ProxyConfig)[]) if (settings[key] === undefined) delete settings[key];
+
+  const appId = text(env, 'VENUE_BOOKING_APP_ID');
+  const apiKey = text(env, 'VENUE_BOOKING_API_KEY');
   if (!appId && !apiKey) {
     if (problems.length) throw new ConfigError(problems);
-    return { embedded: true, origins, venues };
+    return { embedded: true, settings, warnings };
   }
   if (!appId) problems.push('VENUE_BOOKING_APP_ID is missing (the API key is set)');
   if (!apiKey) problems.push('VENUE_BOOKING_API_KEY is missing (the App ID is set)');
-  const upstream = env.VENUE_BOOKING_UPSTREAM?.trim() ?? '';
-  if (!/^https?:\/\/.+\/v4\/?$/.test(upstream)) problems.push('VENUE_BOOKING_UPSTREAM must be the service base URL ending in /v4');
-  if (venues.length === 0) problems.push('VENUE_BOOKING_VENUES must list the venue ids the widget may book');
+  if (/[\s:]/.test(appId)) problems.push('VENUE_BOOKING_APP_ID must not contain spaces or a colon');
+  if (/\s/.test(apiKey)) problems.push('VENUE_BOOKING_API_KEY must not contain spaces');
+  const upstream = text(env, 'VENUE_BOOKING_UPSTREAM').replace(/\/+$/, '');
+  const upstreamUrl = httpUrl(upstream);
+  if (!upstreamUrl || !upstreamUrl.pathname.endsWith('/v4') || upstreamUrl.search) {
+    problems.push('VENUE_BOOKING_UPSTREAM must be the service base URL ending in /v4, e.g. https://api.example.com/v4');
+  } else if (upstreamUrl.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(upstreamUrl.hostname)) {
+    problems.push('VENUE_BOOKING_UPSTREAM must use https (the key travels in a header)');
+  }
+  if (!venues.length && !venueGroups.length) problems.push('VENUE_BOOKING_VENUES (or VENUE_BOOKING_VENUE_GROUPS) must list the venues the widget may book');
+  if (!settings.bookingSite) warnings.push('VENUE_BOOKING_BOOKING_SITE is not set: next.web is dropped, so bookings needing a deposit or pre-orders cannot be handed off');
   if (problems.length) throw new ConfigError(problems);
-  return { embedded: false, appId, apiKey, upstream: upstream.replace(/\/$/, ''), venues, origins };
+  return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings };
 }

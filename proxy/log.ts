@@ -16,9 +16,10 @@ export interface Logger {
   log(entry: LogEntry): void;
 }
 
-/** The default: JSON lines on the console (stderr for warnings and errors). */
+/** The default: JSON lines on the console (stderr for warnings and errors; `debug` dropped). */
 export const consoleLogger: Logger = {
   log(entry) {
+    if (entry.level === 'debug') return;
     const line = JSON.stringify({ time: new Date().toISOString(), ...entry });
     if (entry.level === 'error' || entry.level === 'warn') console.error(line);
     else console.log(line);

@@ -27,7 +27,8 @@ export interface StackOptions {
 
 /** A running offline stack. */
 export interface Stack {
-  fetch(request: Request): Promise<Response>;
+  /** `env` is passed to the proxy (the host's per-request context, e.g. Node's incoming message). */
+  fetch(request: Request, env?: unknown): Promise<Response>;
   sandbox: Sandbox;
   proxy: Proxy;
 }
@@ -59,13 +60,13 @@ export function createStack(options: StackOptions): Stack {
   return {
     sandbox,
     proxy,
-    fetch(request) {
+    fetch(request, env) {
       const { pathname } = new URL(request.url);
       const local = pathname.slice(basePath.length);
       if (local === SANDBOX_PREFIX || local.startsWith(`${SANDBOX_PREFIX}/`)) {
         return sandbox.fetch(unprefixed(request, basePath + SANDBOX_PREFIX));
       }
-      return proxy.fetch(basePath ? unprefixed(request, basePath) : request);
+      return proxy.fetch(basePath ? unprefixed(request, basePath) : request, env);
     },
   };
 }
