@@ -7,13 +7,12 @@
  */
 
 import { computeAvailability, durationMinutes, type AvailabilityContext, type Dialect } from './availability.js';
-import { ApiError, bool, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from './http.js';
+import { ApiError, bool, EMAIL_RE, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from './http.js';
 import { availableToPartners, isVisible, matches } from './offers.js';
 import type { Store } from './store.js';
 import { isDate, londonDate, londonTimestamp, parseInstant, parseTime, utcTimestamp } from './time.js';
 import type { Booking, BookingStatus, Venue } from './types.js';
 
-const EMAIL_RE = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
 const PHONE_RE = /^\+?[0-9 ()-]{6,20}$/;
 
 /** Reads a date that may come back from availability as `YYYY-MM-DDT00:00:00` (live dialect). */

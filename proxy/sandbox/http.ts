@@ -157,6 +157,9 @@ export function list(value: unknown): string[] {
   return items.flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(',') : [])).map((s) => s.trim()).filter(Boolean);
 }
 
+/** A plausible email address (one @, a dot in the domain, no spaces or markup). */
+export const EMAIL_RE = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
+
 /** 24-character lowercase hex id. */
 export const isHexId = (v: unknown): v is string => typeof v === 'string' && /^[0-9a-f]{24}$/.test(v);
 

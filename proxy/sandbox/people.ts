@@ -6,12 +6,11 @@
 
 import type { Ctx, Route } from './app.js';
 import { parseCapability } from './auth.js';
-import { ApiError, badField, bool, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from './http.js';
+import { ApiError, badField, bool, EMAIL_RE, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from './http.js';
 import { topK } from './search.js';
 import { isDate, londonDate, londonTimestamp } from './time.js';
 import type { GroupUser, User } from './types.js';
 
-const EMAIL_RE = /^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/;
 
 /** Users search page size (§8) and CSV page size. */
 export const USERS_PAGE = 30;
