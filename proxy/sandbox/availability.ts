@@ -81,8 +81,9 @@ const ACTION_RANK: Record<Action, number> = { accept: 3, enquire: 2, may_enquire
 
 interface FieldValidation { valid: boolean; errors?: FieldError[]; suggestedValues: unknown[]; rules?: { min: number | null; max: number | null } }
 
-const planCache = new Map<string, DayPlan>();
-const occupancyCache = new Map<string, { revision: number; all: Int32Array; byType: Map<string, Int32Array> }>();
+// Caches hang off the venue object and the store, so two sandboxes (or seeds reusing ids) never share entries.
+const planCaches = new WeakMap<Venue, Map<string, DayPlan>>();
+const occupancyCaches = new WeakMap<Store, Map<string, { revision: number; all: Int32Array; byType: Map<string, Int32Array> }>>();
 
 const BUCKET = 5;
 const BUCKETS = (2 * 1440) / BUCKET + 24;
@@ -135,7 +136,9 @@ export function dateClosedReason(venue: Venue, t: BookingType, date: string): { 
 
 /** The slots a type offers on a business day, with DST handled on real instants. Cached. */
 function dayPlan(venue: Venue, t: BookingType, date: string): DayPlan {
-  const key = `${venue._id}|${t.id}|${date}`;
+  let planCache = planCaches.get(venue);
+  if (!planCache) planCaches.set(venue, (planCache = new Map()));
+  const key = `${t.id}|${date}`;
   const cached = planCache.get(key);
   if (cached) return cached;
   const midnight = londonInstant(date, 0)!;
@@ -173,6 +176,8 @@ function dayPlan(venue: Venue, t: BookingType, date: string): DayPlan {
 
 /** People holding the venue (and each type) per 5-minute bucket of a business day. Cached per store revision. */
 function occupancy(store: Store, venue: Venue, date: string, midnight: number) {
+  let occupancyCache = occupancyCaches.get(store);
+  if (!occupancyCache) occupancyCaches.set(store, (occupancyCache = new Map()));
   const key = `${venue._id}|${date}`;
   const cached = occupancyCache.get(key);
   if (cached && cached.revision === store.revision) return cached;

@@ -90,3 +90,17 @@ describe('robustness', () => {
     assert.equal(a.sandbox.store.bookings.length, b.sandbox.store.bookings.length + 1);
   });
 });
+
+describe('isolation of computed caches', () => {
+  it('a custom seed reusing the demo ids gets its own availability', async () => {
+    const { default: seed } = await import('../../proxy/sandbox/seed.json', { with: { type: 'json' } });
+    const demo = setup();
+    assert.equal((await demo.get(avail(V1, { type: T.expressLunch, date: '2026-03-23', num_people: 2, time: '12:00' }))).payload.valid, true);
+    const closed = structuredClone(seed) as any;
+    closed.venues[0].opening_times.monday.status = false;
+    const custom = setup({ seed: closed });
+    const p = (await custom.get(avail(V1, { type: T.expressLunch, date: '2026-03-23', num_people: 2, time: '12:00' }))).payload;
+    assert.equal(p.valid, false);
+    assert.match(p.validation.date.errors[0].message, /closed on Mondays/);
+  });
+});
