@@ -52,10 +52,22 @@ export function clearFrom(choices: Choices, order: readonly Step[], field: Step)
   return next;
 }
 
-/** What `reconcile` did: the surviving choices and the fields it cleared. */
+/**
+ * A choice the service no longer accepts: what was chosen, why it was refused (the service's own
+ * words when it gave any) and the nearest values it does accept, so the guest can recover in one
+ * click instead of starting over.
+ */
+export interface Problem {
+  field: Step;
+  value: string | number;
+  reason: string | null;
+  alternatives: (string | number)[];
+}
+
+/** What `reconcile` did: the surviving choices, the refused ones and any automatic choice. */
 export interface Reconciled {
   choices: Choices;
-  cleared: Step[];
+  problems: Problem[];
   /** A field chosen automatically because it had exactly one valid value. */
   autoChosen: Step | null;
 }
@@ -69,30 +81,80 @@ function stillValid(availability: Availability, field: Step, value: string | num
   return match ? match.valid : true;
 }
 
+function minutes(time: string): number {
+  const [hours, rest] = time.split(':').map(Number);
+  return hours * 60 + rest;
+}
+
+/**
+ * The valid values nearest to a refused one: for a time, the four closest start times that day
+ * (in time order); for a date, the next three bookable dates (or the closest earlier ones).
+ */
+export function alternatives(availability: Availability, field: Step, value: string | number): (string | number)[] {
+  const valid = validSuggestions(availability, field).map((item) => item.value).filter((item) => item !== value);
+  if (field === 'time') {
+    const wanted = minutes(String(value));
+    return valid
+      .map(String)
+      .sort((a, b) => Math.abs(minutes(a) - wanted) - Math.abs(minutes(b) - wanted))
+      .slice(0, 4)
+      .sort((a, b) => minutes(a) - minutes(b));
+  }
+  if (field === 'date') {
+    const dates = valid.map(String);
+    const after = dates.filter((date) => date > String(value));
+    return (after.length ? after : dates.reverse()).slice(0, 3);
+  }
+  return [];
+}
+
+/** Why the service refuses a value: the suggestion's message, else the field's first error. */
+export function reasonFor(availability: Availability, field: Step, value: string | number): string | null {
+  const state = availability.fields[field];
+  const suggestion = state?.suggestions.find((item) => item.value === value);
+  return suggestion?.message ?? state?.errors.find((error) => error.message)?.message ?? null;
+}
+
 /**
  * Brings the choices in line with a fresh availability answer: clears every chosen field the
- * service now rejects, then, if the next open step has exactly one valid value, chooses it.
+ * service now rejects (reporting why, with alternatives), then, if the next open step has exactly
+ * one valid value, chooses it. Nothing is auto-chosen on an answer that refused a choice: its
+ * suggestions were computed with the refused value.
  */
 export function reconcile(order: readonly Step[], choices: Choices, availability: Availability): Reconciled {
   const kept: Choices = { ...choices };
-  const cleared: Step[] = [];
+  const problems: Problem[] = [];
   for (const field of order) {
     const value = kept[field];
     if (value !== undefined && !stillValid(availability, field, value)) {
       delete kept[field];
-      cleared.push(field);
+      problems.push({ field, value, reason: reasonFor(availability, field, value), alternatives: alternatives(availability, field, value) });
     }
   }
   let autoChosen: Step | null = null;
   const step = nextStep(order, kept);
-  if (step && cleared.length === 0) {
+  if (step && problems.length === 0) {
     const valid = validSuggestions(availability, step);
     if (valid.length === 1) {
       kept[step] = valid[0].value as never;
       autoChosen = step;
     }
   }
-  return { choices: kept, cleared, autoChosen };
+  return { choices: kept, problems, autoChosen };
+}
+
+/**
+ * Routes a party larger than the chosen type allows: drops the type so the service can say which
+ * type (typically an enquiry-only one such as private hire) takes that many people.
+ */
+export function forLargerParty(choices: Choices): Choices {
+  const { type: _type, num_people: _people, ...rest } = choices;
+  return rest;
+}
+
+/** A stable key of the choices, so equal choices never cause a second availability call. */
+export function choicesKey(choices: Choices): string {
+  return BOOKING_FIELDS.map((field) => `${field}=${choices[field] ?? ''}`).join('&');
 }
 
 /**
@@ -128,9 +190,32 @@ export type Submission =
   | { kind: 'api'; body: BookingRequest }
   | { kind: 'web'; url: string };
 
+/** Whether the booking must be finished on the booking site (deposit, or no API URL in `next`). */
+export function needsRedirect(availability: Availability): boolean {
+  return availability.depositRequired || !availability.next.api;
+}
+
+/** Why a guest detail is refused: the widget words each code in the guest's language. */
+export type GuestError = 'required' | 'email' | 'phone' | 'dob';
+
 /**
- * Decides how to submit: through the API when `next` has an API URL and no deposit or pre-orders
- * are needed; otherwise by sending the guest to `next.web` with a `return_url`. The API body is the
+ * Checks the guest's details before anything is sent, so mistakes are explained next to the field
+ * rather than by a 400 from the service. `dob` says whether the venue asks for a date of birth.
+ */
+export function checkGuest(guest: GuestDetails, dob: 'required' | 'optional' | '', today: string): Partial<Record<keyof GuestDetails, GuestError>> {
+  const errors: Partial<Record<keyof GuestDetails, GuestError>> = {};
+  for (const name of ['first_name', 'last_name', 'email', 'phone'] as const) if (!guest[name].trim()) errors[name] = 'required';
+  if (!errors.email && !/^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/.test(guest.email.trim())) errors.email = 'email';
+  if (!errors.phone && !/^\+?[0-9 ()-]{6,20}$/.test(guest.phone.trim())) errors.phone = 'phone';
+  const birth = guest.dob ?? '';
+  if (dob === 'required' && !birth) errors.dob = 'required';
+  else if (birth && (!/^\d{4}-\d{2}-\d{2}$/.test(birth) || birth > today)) errors.dob = 'dob';
+  return errors;
+}
+
+/**
+ * Decides how to submit: through the API when `next` has an API URL and no deposit is needed
+ * (optional pre-orders can be added later); otherwise by sending the guest to `next.web` with a `return_url`. The API body is the
  * accepted `bookingDetails` (values sent back unconverted) plus the guest's details.
  */
 export function planSubmission(
@@ -141,13 +226,15 @@ export function planSubmission(
   options: { returnUrl: string; offer?: string; partnerSource?: string },
 ): Submission | null {
   const { next } = availability;
-  const mustRedirect = availability.depositRequired || availability.preordersAvailable || !next.api;
-  if (mustRedirect) {
+  if (needsRedirect(availability)) {
     if (!next.web) return null;
     const separator = next.web.includes('?') ? '&' : '?';
-    return { kind: 'web', url: `${next.web}${separator}return_url=${encodeURIComponent(options.returnUrl)}` };
+    const offer = options.offer ? `&offer=${encodeURIComponent(options.offer)}` : '';
+    return { kind: 'web', url: `${next.web}${separator}return_url=${encodeURIComponent(options.returnUrl)}${offer}` };
   }
-  const { venue_group: _group, payments: _payments, ...accepted } = availability.details;
+  // Every accepted field goes back as the service gave it (venue_group and payments included):
+  // that is the API-URL flow of the spec, and it keeps the duration in the service's own unit.
+  const accepted = availability.details;
   const body: BookingRequest = {
     ...accepted,
     venue_id: String(accepted.venue_id ?? venue),
@@ -166,5 +253,6 @@ export function planSubmission(
   if (guest.marketing_preferences?.length) body.marketing_preferences = guest.marketing_preferences;
   if (options.offer) body.offer = options.offer;
   if (options.partnerSource) body.partner_source = options.partnerSource;
+  body.source = 'partner';
   return { kind: 'api', body };
 }

@@ -1,22 +1,38 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { Task } from '@lit/task';
+import { Task, TaskStatus } from '@lit/task';
 import { createApiClient, ApiError, type ApiClient } from './api/client.js';
 import { normalizeAvailability, type Availability, type Choices, type Suggestion } from './api/normalize.js';
-import type { WireBookingCreated } from './api/types.js';
+import type { WireBookingCreated, WireMarketingPreference, WireOffer, WireVenue } from './api/types.js';
 import {
+  alternatives,
+  checkGuest,
+  choicesKey,
   choose,
   chosenAction,
+  forLargerParty,
   isReady,
+  needsRedirect,
   nextStep,
   parseSteps,
   planSubmission,
+  reasonFor,
   reconcile,
   type GuestDetails,
+  type GuestError,
+  type Problem,
   type Step,
 } from './booking-flow.js';
+import { addMonths, moveFocus } from './calendar.js';
+import { durationMinutes, endTimeOf, formatDuration } from './format.js';
 import { enGB, type Strings } from './i18n/en-GB.js';
+import { loadStrings } from './i18n/index.js';
+import { renderCalendar } from './parts/calendar.js';
+import { renderConfirmation } from './parts/confirmation.js';
+import { renderDetails } from './parts/details.js';
+import { renderOptions } from './parts/options.js';
+import { loadBooking, readReturn, returnUrlFor, saveBooking, withoutReturn, type SavedBooking } from './session.js';
 import { styles } from './styles.js';
-import { formatVenueDate, formatVenueTime } from './venue-time.js';
+import { addPlainDays, formatVenueDate, formatVenueTime, venueToday } from './venue-time.js';
 
 /** The confirmation the widget shows once a booking is stored. */
 export interface BookingConfirmation {
@@ -25,24 +41,96 @@ export interface BookingConfirmation {
   status: 'confirmed' | 'enquiry';
 }
 
+/** Booking details without any personal data, as events carry them. */
+export interface BookingSummary {
+  venue_id: string;
+  type?: string;
+  date?: string;
+  time?: string;
+  duration?: number;
+  num_people?: number;
+  offer?: string;
+}
+
+/** Guest details a host page may prefill (by property only, never through attributes or URLs). */
+export type GuestPrefill = Partial<Pick<GuestDetails, 'first_name' | 'last_name' | 'email' | 'phone'>>;
+
+/** A step shown to the guest: the venue picker, a booking field, or the end of the flow. */
+export type ShownStep = 'venue' | Step | 'details' | 'redirect' | 'confirmation';
+
+/** `detail` of each event the widget fires. */
+export interface VenueBookingEventDetails {
+  'vb-step': { step: ShownStep };
+  'vb-change': { field: 'venue' | Step | 'offer'; value: string | number | null };
+  'vb-submit': { booking: BookingSummary };
+  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary };
+  'vb-redirect': { url: string; booking: BookingSummary };
+  'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' };
+}
+
+type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
+
 /**
  * `<venue-booking>`: steps a guest through a booking at a venue, on the availability answers of
- * the v4 booking service reached through the credential-holding proxy.
+ * the v4 booking service reached through the credential-holding proxy, and confirms it in place
+ * (or hands the guest to the venue's booking site when a deposit is needed, and reads the return).
  *
- * @attr venue - The venue id.
+ * @summary An accessible, themeable booking flow for restaurants and bars.
+ *
+ * @attr venue - The venue id, or a comma-separated list of ids (a venue picker comes first).
+ * @attr venue-group - A venue group id: its venues (`GET /venues?venue_group=`) are offered in a picker.
  * @attr api - Base URL of the proxy's `/api` (default `/api`, same origin).
  * @attr steps - The order of the steps, a comma list of type, date, time, duration, num_people.
+ * @attr locale - `en-GB` (built in), `fr`, `de`, `es` or `nl` (loaded on demand); dates, times and durations follow it.
+ * @attr theme - `light` (default), `dark`, or `auto` (follows `prefers-color-scheme`).
+ * @attr mode - `inline` (default) or `popup`: a button that opens the flow in a modal `<dialog>`.
+ * @attr return-url - Where the booking site sends the guest back (default: the current page).
+ * @attr hide-offers - Hides offers and offer badges.
+ * @attr partner-source - A free-text label stored with the booking for reporting (`partner_source`).
+ * @attr ask-dob - `required` or `optional`: asks for the guest's date of birth (for venues with age rules).
+ * @attr analytics - Pushes GA4-style events (`vb_step`, `vb_change`, …) without personal data to `window.dataLayer`.
+ * @attr type - Prefills the booking type id.
+ * @attr date - Prefills the date (`yyyy-MM-dd`, venue time).
+ * @attr time - Prefills the time (`HH:mm`, venue time).
+ * @attr duration - Prefills the duration, in the unit the service suggests.
+ * @attr num-people - Prefills the party size.
+ *
+ * @prop {Date | null} now - The clock (default real time): "today" is London's date at this instant.
+ * @prop {GuestPrefill | null} guest - Prefills the guest's name, email and phone (property only).
+ *
+ * @fires {CustomEvent<{step}>} vb-step - A new step is shown after a guest action.
+ * @fires {CustomEvent<{field, value}>} vb-change - The guest chose a value.
+ * @fires {CustomEvent<{booking}>} vb-submit - The booking was sent (no personal data).
+ * @fires {CustomEvent<{reference, status, booking}>} vb-complete - The booking is stored (no personal data).
+ * @fires {CustomEvent<{url, booking}>} vb-redirect - Cancelable; the guest is about to leave for the booking site.
+ * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed; the guest sees a message and can retry.
  *
  * @csspart step - The section of the current step.
- * @csspart option - A choice button.
+ * @csspart summary - The list of choices made so far.
+ * @csspart option - A choice button; with `selected` and `unavailable` tokens.
+ * @csspart badge - The offer badge on a choice.
+ * @csspart calendar - The month calendar of the date step.
+ * @csspart calendar-nav - The previous and next month buttons.
+ * @csspart day - A day button; with `available`, `unavailable`, `selected` and `today` tokens.
+ * @csspart problem - The note explaining a refused or cleared choice, with alternatives.
+ * @csspart offers - The offers list of the details step.
+ * @csspart offer - One offer.
  * @csspart form - The guest details form.
- * @csspart submit - The submit button.
+ * @csspart consent - The marketing preferences.
+ * @csspart submit - The submit (or continue to the booking site) button.
  * @csspart confirmation - The confirmation shown once the booking is stored.
+ * @csspart ics - The .ics download link.
+ * @csspart google-calendar - The Google Calendar link.
+ * @csspart open - The button that opens the popup.
+ * @csspart dialog - The popup's `<dialog>`.
  *
  * @cssproperty --vb-accent - Accent colour of chosen values and the main button.
  * @cssproperty --vb-accent-text - Text colour on the accent colour.
- * @cssproperty --vb-background - Background of the widget (default transparent).
+ * @cssproperty --vb-background - Background of the widget (default transparent; the dialog's is opaque).
  * @cssproperty --vb-text - Text colour (default inherited from the page).
+ * @cssproperty --vb-muted - Colour of secondary text.
+ * @cssproperty --vb-border - Colour of borders.
+ * @cssproperty --vb-error - Colour of error messages.
  * @cssproperty --vb-radius - Corner radius of buttons.
  * @cssproperty --vb-font - Font family (default inherited from the page).
  */
@@ -51,77 +139,300 @@ export class VenueBooking extends LitElement {
 
   static override properties = {
     venue: { type: String },
+    venueGroup: { type: String, attribute: 'venue-group' },
     api: { type: String },
     steps: { type: String },
+    locale: { type: String },
+    theme: { type: String, reflect: true },
+    mode: { type: String, reflect: true },
+    returnUrl: { type: String, attribute: 'return-url' },
+    hideOffers: { type: Boolean, attribute: 'hide-offers' },
+    partnerSource: { type: String, attribute: 'partner-source' },
+    askDob: { type: String, attribute: 'ask-dob' },
+    analytics: { type: Boolean },
+    type: { type: String },
+    date: { type: String },
+    time: { type: String },
+    duration: { type: Number },
+    numPeople: { type: Number, attribute: 'num-people' },
+    now: { attribute: false },
+    guest: { attribute: false },
+    _venue: { state: true },
     _choices: { state: true },
+    _problems: { state: true },
     _editing: { state: true },
-    _cleared: { state: true },
+    _offer: { state: true },
     _guest: { state: true },
     _guestErrors: { state: true },
     _submitting: { state: true },
     _submitError: { state: true },
     _confirmation: { state: true },
+    _strings: { state: true },
+    _focusDate: { state: true },
   };
 
-  /** The venue id. */
+  /** The venue id, or a comma-separated list of venue ids. */
   declare venue: string;
+  /** A venue group id whose venues are offered in a picker. */
+  declare venueGroup: string;
   /** Base URL of the proxy's `/api`. */
   declare api: string;
   /** The order of the steps, as a comma list of booking fields. */
   declare steps: string;
+  /** The language of the widget (BCP 47). */
+  declare locale: string;
+  /** `light`, `dark` or `auto`. */
+  declare theme: 'light' | 'dark' | 'auto';
+  /** `inline` or `popup`. */
+  declare mode: 'inline' | 'popup';
+  /** Where the booking site sends the guest back; default the current page. */
+  declare returnUrl: string;
+  /** Hides offers and offer badges. */
+  declare hideOffers: boolean;
+  /** Label stored with the booking as `partner_source`. */
+  declare partnerSource: string;
+  /** Whether to ask for a date of birth: `required`, `optional` or empty. */
+  declare askDob: 'required' | 'optional' | '';
+  /** Whether to push events to `window.dataLayer`. */
+  declare analytics: boolean;
+  /** Prefilled booking type id. */
+  declare type: string;
+  /** Prefilled date, `yyyy-MM-dd`. */
+  declare date: string;
+  /** Prefilled time, `HH:mm`. */
+  declare time: string;
+  /** Prefilled duration, in the service's unit. */
+  declare duration: number | undefined;
+  /** Prefilled party size. */
+  declare numPeople: number | undefined;
+  /** The clock; null means real time. "Today" is always London's date at this instant. */
+  declare now: Date | null;
+  /** Guest details to prefill. */
+  declare guest: GuestPrefill | null;
 
+  declare private _venue: string | null;
   declare private _choices: Choices;
-  declare private _editing: Step | null;
-  declare private _cleared: Step[];
+  declare private _problems: Problem[];
+  declare private _editing: ShownStep | null;
+  declare private _offer: string | null;
   declare private _guest: GuestDetails;
-  declare private _guestErrors: Partial<Record<keyof GuestDetails, string>>;
+  declare private _guestErrors: FieldErrors;
   declare private _submitting: boolean;
   declare private _submitError: ApiError | null;
   declare private _confirmation: BookingConfirmation | null;
+  declare private _strings: Strings;
+  declare private _focusDate: string | null;
 
-  private _strings: Strings = enGB;
   private _client: ApiClient | null = null;
   private _clientBase = '';
-  /** One key per booking attempt, reused by a retry so the proxy never books twice. */
-  private _idempotencyKey = crypto.randomUUID();
+  /** One key per booking attempt, reused by a retry of the same details so nothing is booked twice. */
+  private _attempt = { key: '', body: '' };
+  /** The venue's name, from the create response or the venue list (for the summary and calendar). */
+  private _venueTitle = '';
+  /** Set once the guest acts: events and focus moves happen only after that. */
+  private _interacted = false;
+  /** Set by a guest action: the next settled render moves focus to the step heading. */
+  private _focusPending = false;
+  private _shownStep: ShownStep | null = null;
+  private _lastStep: ShownStep | null = null;
+  /** Set when this page load is the guest's return from the booking site. */
+  private _returned = false;
+
+  private _venues = new Task(this, {
+    task: async ([api, venue, group], { signal }): Promise<WireVenue[]> => {
+      const ids = venueIds(venue);
+      if (!group && ids.length < 2) return [];
+      const client = this._clientFor(api);
+      if (group) {
+        const payload = await client.get<{ pages?: WireVenue[] }>('venues', { venue_group: group }, signal);
+        return payload.pages ?? [];
+      }
+      // One round trip: the venues are read in parallel, and a venue that cannot be read keeps its id.
+      return Promise.all(
+        ids.map((id) =>
+          client
+            .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(id)}`, { fields: 'booking_types' }, signal)
+            .then((payload) => ({ ...payload.venue, _id: id }))
+            .catch(() => ({ _id: id })),
+        ),
+      );
+    },
+    args: () => [this.api, this.venue, this.venueGroup] as const,
+    onComplete: (venues) => {
+      if (venues.length === 1 && !this._venue) this._venue = venues[0]._id;
+    },
+    onError: (error) => this._fail(error, 'venues'),
+  });
 
   private _availability = new Task(this, {
-    task: async ([api, venue, choices], { signal }) => {
-      if (!venue) return null;
-      const wire = await this._clientFor(api).availability(venue, choices, signal);
-      return normalizeAvailability(wire);
+    task: async ([api, venue, key, offers], { signal }) => {
+      if (!venue || this._confirmation) return null;
+      const query = { ...this._choices, ...(offers ? { getOffers: true } : {}) };
+      void key;
+      return normalizeAvailability(await this._clientFor(api).availability(venue, query, signal));
     },
-    args: () => [this.api, this.venue, this._choices] as const,
+    args: () => [this.api, this._currentVenue, choicesKey(this._choices), !this.hideOffers] as const,
     onComplete: (availability) => {
       if (availability) this._reconcile(availability);
     },
+    onError: (error) => this._fail(error, 'availability'),
+  });
+
+  /** Marketing preferences, read in parallel with the first availability call. */
+  private _preferences = new Task(this, {
+    task: async ([api, venue], { signal }): Promise<WireMarketingPreference[]> => {
+      if (!venue) return [];
+      const payload = await this._clientFor(api)
+        .get<{ marketing_preferences?: WireMarketingPreference[] }>(`venues/${encodeURIComponent(venue)}/marketing-preferences`, {}, signal)
+        .catch(() => null);
+      return payload?.marketing_preferences ?? [];
+    },
+    args: () => [this.api, this._currentVenue] as const,
+  });
+
+  /** The offers eligible for the chosen details, read once every field is chosen. */
+  private _offers = new Task(this, {
+    task: async ([api, venue, ready, hidden], { signal }): Promise<WireOffer[]> => {
+      if (!venue || !ready || hidden) return [];
+      const { type, num_people, date, time, duration } = this._choices;
+      const query = { type, num_people, date, time, duration } as Record<string, string | number>;
+      for (const name of Object.keys(query)) if (query[name] === undefined) delete query[name];
+      const payload = await this._clientFor(api).get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, query, signal).catch(() => []);
+      return Array.isArray(payload) ? payload : (payload.offers ?? []);
+    },
+    args: () => [this.api, this._currentVenue, nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '', this.hideOffers] as const,
   });
 
   constructor() {
     super();
     this.venue = '';
+    this.venueGroup = '';
     this.api = '/api';
     this.steps = '';
+    this.locale = 'en-GB';
+    this.theme = 'light';
+    this.mode = 'inline';
+    this.returnUrl = '';
+    this.hideOffers = false;
+    this.partnerSource = '';
+    this.askDob = '';
+    this.analytics = false;
+    this.type = '';
+    this.date = '';
+    this.time = '';
+    this.duration = undefined;
+    this.numPeople = undefined;
+    this.now = null;
+    this.guest = null;
+    this._venue = null;
     this._choices = {};
+    this._problems = [];
     this._editing = null;
-    this._cleared = [];
-    this._guest = { first_name: '', last_name: '', email: '', phone: '' };
+    this._offer = null;
+    this._guest = { first_name: '', last_name: '', email: '', phone: '', dob: '', notes: '', marketing_preferences: [] };
     this._guestErrors = {};
     this._submitting = false;
     this._submitError = null;
     this._confirmation = null;
+    this._strings = enGB;
+    this._focusDate = null;
   }
+
+  // --- derived values ---
 
   private get _order(): Step[] {
     return parseSteps(this.steps);
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('venue') && changed.get('venue') !== undefined) {
-      this._choices = {};
-      this._confirmation = null;
+  private get _multi(): boolean {
+    return Boolean(this.venueGroup) || venueIds(this.venue).length > 1;
+  }
+
+  private get _currentVenue(): string {
+    return this._multi ? (this._venue ?? '') : (venueIds(this.venue)[0] ?? '');
+  }
+
+  /** The key this widget's state is saved under: its id, else its venue (or group). */
+  private get _storageKey(): string {
+    return this.id || this.venueGroup || this.venue;
+  }
+
+  private get _intlLocale(): string {
+    return this._strings === enGB ? 'en-GB' : this.locale;
+  }
+
+  private get _today(): string {
+    return venueToday(this.now ?? new Date());
+  }
+
+  private get _summary(): BookingSummary {
+    const { type, date, time, duration, num_people } = this._choices;
+    return { venue_id: this._currentVenue, type, date, time, duration, num_people, ...(this._offer ? { offer: this._offer } : {}) };
+  }
+
+  // --- lifecycle ---
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (typeof location === 'undefined') return;
+    const saved = loadBooking(this._storageKey);
+    const back = readReturn(location.href, this._storageKey, Boolean(saved?.redirected));
+    if (back) {
+      history.replaceState(history.state, '', withoutReturn(location.href));
+      this._returned = true;
+      this._confirmation = back;
+      saveBooking(this._storageKey, { venue: saved?.venue ?? null, choices: saved?.choices ?? {}, offer: saved?.offer ?? null, confirmation: back });
+    }
+    if (saved) {
+      this._venue = saved.venue;
+      this._choices = saved.choices;
+      this._offer = saved.offer;
+      this._confirmation ??= saved.confirmation ?? null;
     }
   }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('locale')) {
+      const locale = this.locale;
+      void loadStrings(locale || 'en-GB').then((strings) => {
+        if (this.locale === locale) this._strings = strings;
+      });
+    }
+    if (changed.has('guest') && this.guest) this._guest = { ...this._guest, ...this.guest };
+    // Prefill attributes set choices the guest has not made (a restored booking wins).
+    const prefill: Choices = {};
+    if (changed.has('type') && this.type) prefill.type = this.type;
+    if (changed.has('date') && this.date) prefill.date = this.date;
+    if (changed.has('time') && this.time) prefill.time = this.time;
+    if (changed.has('duration') && this.duration !== undefined && !Number.isNaN(this.duration)) prefill.duration = this.duration;
+    if (changed.has('numPeople') && this.numPeople !== undefined && !Number.isNaN(this.numPeople)) prefill.num_people = this.numPeople;
+    if (Object.keys(prefill).length) this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
+  }
+
+  protected override updated(changed: PropertyValues): void {
+    if (this._interacted && (changed.has('_choices') || changed.has('_venue') || changed.has('_offer') || changed.has('_confirmation'))) {
+      this._save();
+    }
+    const step = this._shownStep;
+    if (step && step !== this._lastStep) {
+      this._lastStep = step;
+      if (this._interacted || (this._returned && step === 'confirmation')) {
+        this._emit('vb-step', { step });
+        this._announce(this._headingText());
+      }
+      if (this._returned && step === 'confirmation') {
+        this._returned = false;
+        const { reference, status } = this._confirmation!;
+        this._emit('vb-complete', { reference, status, booking: this._summary });
+      }
+    }
+    if (this._focusPending && step && this._availability.status !== TaskStatus.PENDING) {
+      this._focusPending = false;
+      this.renderRoot.querySelector<HTMLElement>('#step-title')?.focus();
+    }
+  }
+
+  // --- internals ---
 
   private _clientFor(api: string): ApiClient {
     if (!this._client || this._clientBase !== api) {
@@ -131,195 +442,523 @@ export class VenueBooking extends LitElement {
     return this._client;
   }
 
-  private _reconcile(availability: Availability): void {
-    const result = reconcile(this._order, this._choices, availability);
-    if (result.cleared.length > 0) this._cleared = result.cleared;
-    if (result.cleared.length > 0 || result.autoChosen) this._choices = result.choices;
+  private _save(): void {
+    const value: SavedBooking = { venue: this._venue, choices: this._choices, offer: this._offer, confirmation: this._confirmation };
+    saveBooking(this._storageKey, value);
   }
 
-  private _onChoose(step: Step, suggestion: Suggestion): void {
-    this._cleared = [];
+  private _emit<K extends keyof VenueBookingEventDetails>(name: K, detail: VenueBookingEventDetails[K], cancelable = false): boolean {
+    if (this.analytics) {
+      const layer = ((globalThis as { dataLayer?: unknown[] }).dataLayer ??= []);
+      layer.push({ event: name.replace('-', '_'), ...detail });
+    }
+    return this.dispatchEvent(vbEvent(name, detail, cancelable));
+  }
+
+  /** Says something through the live region (its text node is not managed by the template). */
+  private _announce(text: string): void {
+    const region = this.renderRoot.querySelector('#live');
+    if (!region) return;
+    region.textContent = '';
+    // A fresh node after a tick makes screen readers read repeated text again.
+    setTimeout(() => (region.textContent = text), 50);
+  }
+
+  private _headingText(): string {
+    return this.renderRoot.querySelector('#step-title')?.textContent?.trim() ?? '';
+  }
+
+  private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): void {
+    const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
+    if (apiError.kind === 'aborted') return;
+    this._emit('vb-error', { kind: apiError.kind, status: apiError.status, during });
+  }
+
+  private _reconcile(availability: Availability): void {
+    const result = reconcile(this._order, this._choices, availability);
+    if (result.problems.length > 0) this._problems = result.problems;
+    if (result.problems.length > 0 || result.autoChosen) this._choices = result.choices;
+  }
+
+  /** A guest action: later renders may move focus and fire events. */
+  private _act(): void {
+    this._interacted = true;
+    this._focusPending = true;
+  }
+
+  private _onChoose(step: Step, value: string | number): void {
+    this._act();
+    this._problems = [];
     this._editing = null;
-    this._choices = choose(this._choices, step, suggestion.value);
+    this._choices = choose(this._choices, step, value);
+    this._emit('vb-change', { field: step, value });
+  }
+
+  private _onChooseVenue(id: string): void {
+    this._act();
+    this._editing = null;
+    this._problems = [];
+    if (id !== this._venue) {
+      // Booking types, durations and offers belong to one venue; date, time and party size carry over.
+      const { type: _type, duration: _duration, ...rest } = this._choices;
+      this._choices = rest;
+      this._offer = null;
+    }
+    this._venue = id;
+    this._venueTitle = '';
+    this._emit('vb-change', { field: 'venue', value: id });
+  }
+
+  private _onEdit(step: ShownStep): void {
+    this._act();
+    this._editing = step;
+    if (step === 'date') this._focusDate = this._choices.date ?? null;
+  }
+
+  private _onLargerParty(): void {
+    this._act();
+    this._problems = [];
+    this._choices = forLargerParty(this._choices);
+    this._editing = 'num_people';
+  }
+
+  private _onRetryAvailability(): void {
+    this._act();
+    void this._availability.run();
   }
 
   private _onInput(event: Event): void {
     const input = event.target as HTMLInputElement;
+    if (input.name === 'marketing_preferences') {
+      const chosen = new Set(this._guest.marketing_preferences);
+      if (input.checked) chosen.add(input.value);
+      else chosen.delete(input.value);
+      this._guest = { ...this._guest, marketing_preferences: [...chosen] };
+      return;
+    }
     this._guest = { ...this._guest, [input.name]: input.value };
+    // Once a field was flagged, re-check it as the guest types so the message goes away promptly.
+    if (this._guestErrors[input.name as keyof GuestDetails]) this._recheck(input.name as keyof GuestDetails);
   }
 
-  private _validateGuest(): boolean {
-    const s = this._strings;
-    const errors: Partial<Record<keyof GuestDetails, string>> = {};
-    const { first_name, last_name, email, phone } = this._guest;
-    if (!first_name.trim()) errors.first_name = s.required(s.firstName);
-    if (!last_name.trim()) errors.last_name = s.required(s.lastName);
-    if (!email.trim()) errors.email = s.required(s.email);
-    else if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.trim())) errors.email = s.invalidEmail;
-    if (!phone.trim()) errors.phone = s.required(s.phone);
-    else if (!/^[+\d][\d\s()-]{5,}$/.test(phone.trim())) errors.phone = s.invalidPhone;
+  private _onBlur(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    if (input.value) this._recheck(input.name as keyof GuestDetails);
+  }
+
+  private _recheck(name: keyof GuestDetails): void {
+    const errors = { ...this._guestErrors };
+    const code = checkGuest(this._guest, this.askDob, this._today)[name];
+    if (code) errors[name] = code;
+    else delete errors[name];
     this._guestErrors = errors;
-    return Object.keys(errors).length === 0;
+  }
+
+  private _onOffer(id: string | null): void {
+    this._interacted = true;
+    this._offer = id;
+    this._emit('vb-change', { field: 'offer', value: id });
   }
 
   private async _onSubmit(event: Event): Promise<void> {
     event.preventDefault();
     const availability = this._availability.value;
-    if (this._submitting || !availability || !this._validateGuest()) return;
-    const plan = planSubmission(availability, this._choices, this.venue, this._guest, { returnUrl: location.href });
-    if (!plan) return;
-    if (plan.kind === 'web') {
-      location.assign(plan.url);
+    if (this._submitting || !availability) return;
+    this._interacted = true;
+    const errors = checkGuest(this._guest, this.askDob, this._today);
+    this._guestErrors = errors;
+    if (Object.keys(errors).length > 0) {
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
+    const offer = this._offer && (this._offers.value ?? []).some((item) => item._id === this._offer) ? this._offer : undefined;
+    const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
+      returnUrl: '',
+      offer,
+      partnerSource: this.partnerSource || undefined,
+    });
+    if (!plan || plan.kind !== 'api') return;
+    const fingerprint = JSON.stringify(plan.body);
+    if (fingerprint !== this._attempt.body) this._attempt = { key: crypto.randomUUID(), body: fingerprint };
     this._submitting = true;
     this._submitError = null;
+    this._emit('vb-submit', { booking: this._summary });
     try {
-      const created: WireBookingCreated = await this._clientFor(this.api).createBooking(plan.body, this._idempotencyKey);
-      const status = created.bookingStatus === 'received' ? 'enquiry' : 'confirmed';
-      this._confirmation = { reference: String(created.booking?.reference ?? ''), status };
-      this._idempotencyKey = crypto.randomUUID();
+      const created: WireBookingCreated = await this._clientFor(this.api).createBooking(plan.body, this._attempt.key);
+      const handled = String(created.bookingStatus ?? '').toLowerCase();
+      const confirmed = handled === 'confirmed' || handled === 'complete' || (!handled && chosenAction(availability, this._choices) === 'accept');
+      this._venueTitle = created.venue?.title ?? this._venueTitle;
+      this._confirmation = { reference: String(created.booking?.reference ?? ''), status: confirmed ? 'confirmed' : 'enquiry' };
+      this._attempt = { key: '', body: '' };
+      this._focusPending = true;
+      this._emit('vb-complete', { ...this._confirmation, booking: this._summary });
     } catch (error) {
       this._submitError = error instanceof ApiError ? error : new ApiError('server', String(error));
+      this._fail(error, 'submit');
     } finally {
       this._submitting = false;
     }
   }
 
-  private _label(step: Step, suggestion: Suggestion): string {
-    const value = suggestion.value;
-    const locale = 'en-GB';
+  private _onRedirect(): void {
+    const availability = this._availability.value;
+    if (!availability || typeof location === 'undefined') return;
+    this._interacted = true;
+    const returnUrl = returnUrlFor(this.returnUrl, location.href, this._storageKey);
+    const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, { returnUrl, offer: this._offer ?? undefined });
+    if (!plan || plan.kind !== 'web') return;
+    if (!this._emit('vb-redirect', { url: plan.url, booking: this._summary }, true)) return;
+    saveBooking(this._storageKey, { venue: this._venue, choices: this._choices, offer: this._offer, redirected: true });
+    location.assign(plan.url);
+  }
+
+  private _onAgain(): void {
+    this._act();
+    this._confirmation = null;
+    this._choices = {};
+    this._offer = null;
+    this._problems = [];
+    this._editing = null;
+    this._guest = { ...this._guest, notes: '', marketing_preferences: [] };
+    saveBooking(this._storageKey, null);
+  }
+
+  private _onCalendarKey(event: KeyboardEvent): void {
+    const focus = this._focusDate ?? this._defaultFocus(this._availability.value);
+    const next = moveFocus(focus, event.key, event.shiftKey, this._today, this._maxDate(this._availability.value));
+    if (!next) return;
+    event.preventDefault();
+    this._focusDate = next;
+    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-date="${next}"]`)?.focus());
+  }
+
+  private _onMonth(delta: number): void {
+    const focus = this._focusDate ?? this._defaultFocus(this._availability.value);
+    const next = addMonths(focus, delta);
+    const max = this._maxDate(this._availability.value);
+    this._focusDate = next < this._today ? this._today : next > max ? max : next;
+  }
+
+  private _onPickDate(date: string, valid: boolean): void {
+    this._focusDate = date;
+    if (valid) this._onChoose('date', date);
+  }
+
+  private _maxDate(availability: Availability | null | undefined): string {
+    const dates = availability?.fields.date?.suggestions.map((item) => String(item.value)) ?? [];
+    return dates.length ? dates[dates.length - 1] : addPlainDays(this._today, 365);
+  }
+
+  private _defaultFocus(availability: Availability | null | undefined): string {
+    const first = availability?.fields.date?.suggestions.find((item) => item.valid)?.value;
+    return this._choices.date ?? (first ? String(first) : this._today);
+  }
+
+  // --- public methods ---
+
+  /** Opens the popup (in `mode="popup"`). */
+  open(): void {
+    const dialog = this.renderRoot.querySelector('dialog');
+    if (!dialog || dialog.open) return;
+    dialog.showModal();
+    this.renderRoot.querySelector<HTMLElement>('#step-title')?.focus();
+  }
+
+  /** Closes the popup; focus returns to its button. */
+  close(): void {
+    this.renderRoot.querySelector('dialog')?.close();
+  }
+
+  // --- rendering ---
+
+  /** Formats a value of a field for people. */
+  private _format(step: Step | 'venue', value: string | number, label?: string | null): string {
+    const locale = this._intlLocale;
     switch (step) {
       case 'date':
         return formatVenueDate(String(value), locale, { weekday: 'short', day: 'numeric', month: 'short' });
       case 'time':
-        return formatVenueTime(this._choices.date ?? '2026-01-01', String(value), locale);
+        return formatVenueTime(String(value), locale);
       case 'num_people':
         return this._strings.people(Number(value));
+      case 'duration':
+        return Number(value) === -1 ? this._strings.untilClose : formatDuration(durationMinutes(Number(value)), locale);
+      case 'venue':
+        return venueName(this._venues.value?.find((venue) => venue._id === value)) || String(value);
       default:
-        return suggestion.label ?? String(value);
+        return label ?? this._typeName(String(value)) ?? String(value);
     }
   }
 
-  private _renderSummary(availability: Availability | null) {
+  private _typeName(id: string): string | null {
+    return this._availability.value?.fields.type?.suggestions.find((item) => item.value === id)?.label ?? null;
+  }
+
+  private _describe(step: Step, suggestion: Suggestion) {
+    const s = this._strings;
+    let detail: string | null = null;
+    if (!suggestion.valid) detail = suggestion.message ?? s.unavailable;
+    else if (step === 'time' && suggestion.action) detail = s.actions[suggestion.action];
+    else if (step === 'duration') {
+      const end = suggestion.endTime ?? (this._choices.time && Number(suggestion.value) > 0 ? endTimeOf(this._choices.time, durationMinutes(Number(suggestion.value))) : null);
+      if (end) detail = s.endsAt(formatVenueTime(end, this._intlLocale));
+    }
+    return {
+      label: this._format(step, suggestion.value, suggestion.label),
+      detail,
+      badge: !this.hideOffers && suggestion.offers.length ? s.offer : null,
+    };
+  }
+
+  private _renderSummary() {
+    const s = this._strings;
     const chosen = this._order.filter((step) => this._choices[step] !== undefined);
-    if (chosen.length === 0) return nothing;
-    return html`<ul class="summary" aria-label="Your choices">
-      ${chosen.map((step) => {
-        const value = this._choices[step]!;
-        const suggestion = availability?.fields[step]?.suggestions.find((item) => item.value === value);
-        const text = this._label(step, suggestion ?? { value, label: null, valid: true, message: null, action: null, offers: [], endTime: null });
-        return html`<li>
-          ${this._strings.fieldNames[step]}: <strong>${text}</strong>
-          <button class="link" type="button" @click=${() => (this._editing = step)} aria-label="${this._strings.change} ${this._strings.fieldNames[step]}">${this._strings.change}</button>
-        </li>`;
-      })}
+    const venue = this._multi && this._venue ? this._venue : null;
+    if (chosen.length === 0 && !venue) return nothing;
+    const item = (step: Step | 'venue', value: string | number) =>
+      html`<li>
+        ${s.fieldNames[step]}: <strong>${this._format(step, value)}</strong>
+        <button class="link" type="button" @click=${() => this._onEdit(step)} aria-label="${s.change}: ${s.fieldNames[step]}">${s.change}</button>
+      </li>`;
+    return html`<ul class="summary" part="summary" aria-label=${s.summary}>
+      ${venue ? item('venue', venue) : nothing}
+      ${chosen.map((step) => item(step, this._choices[step]!))}
     </ul>`;
   }
 
-  private _renderStep(step: Step, availability: Availability) {
-    const suggestions = availability.fields[step]?.suggestions ?? [];
-    return html`<section part="step" aria-labelledby="step-title" data-step=${step}>
-      <h2 id="step-title" tabindex="-1">${this._strings.stepTitles[step]}</h2>
-      ${suggestions.length === 0
-        ? html`<p class="note">${this._strings.noOptions}</p>`
-        : html`<ul class="options">
-            ${suggestions.map(
-              (suggestion) => html`<li>
-                <button
-                  class="option"
-                  part="option"
-                  type="button"
-                  data-value=${String(suggestion.value)}
-                  aria-pressed=${this._choices[step] === suggestion.value ? 'true' : 'false'}
-                  ?disabled=${!suggestion.valid}
-                  @click=${() => this._onChoose(step, suggestion)}
-                >
-                  ${this._label(step, suggestion)}
-                  ${suggestion.valid ? nothing : html`<small>${suggestion.message ?? this._strings.unavailable}</small>`}
-                </button>
-              </li>`,
-            )}
-          </ul>`}
+  private _renderProblems() {
+    if (this._problems.length === 0) return nothing;
+    const s = this._strings;
+    return html`${this._problems.map(
+      (problem) => html`<div class="problem" part="problem" role="status">
+        <p>${s.problem(s.fieldNames[problem.field], this._format(problem.field, problem.value))} ${problem.reason ?? ''}</p>
+        ${this._renderAlternatives(problem.field, problem.alternatives)}
+      </div>`,
+    )}`;
+  }
+
+  private _renderAlternatives(field: Step, values: (string | number)[]) {
+    if (values.length === 0) return nothing;
+    return html`<p class="alternatives">
+      ${this._strings.nearest}
+      ${values.map((value) => html`<button type="button" class="option small" data-alternative=${field} data-value=${String(value)} @click=${() => this._onChoose(field, value)}>${this._format(field, value)}</button>`)}
+    </p>`;
+  }
+
+  /** The guest's choices are complete but the service refuses the booking: why, and what else works. */
+  private _renderReject(availability: Availability) {
+    const s = this._strings;
+    const { date, time } = this._choices;
+    const reason = this._order.map((field) => reasonFor(availability, field, this._choices[field]!)).find(Boolean) ?? s.rejected;
+    return html`<section part="step problem" class="problem" aria-labelledby="step-title" data-step="reject">
+      <h2 id="step-title" tabindex="-1">${s.rejected}</h2>
+      <p>${reason}</p>
+      ${time ? this._renderAlternatives('time', alternatives(availability, 'time', time)) : nothing}
+      ${date ? this._renderAlternatives('date', alternatives(availability, 'date', date)) : nothing}
     </section>`;
   }
 
-  private _renderField(name: keyof GuestDetails, label: string, type: string, autocomplete: string) {
-    const error = this._guestErrors[name];
-    return html`<label>
-      ${label}
-      <input
-        name=${name}
-        type=${type}
-        autocomplete=${autocomplete}
-        .value=${String(this._guest[name] ?? '')}
-        aria-invalid=${error ? 'true' : 'false'}
-        aria-describedby=${error ? `${name}-error` : nothing}
-        @input=${this._onInput}
-      />
-      ${error ? html`<span class="field-error" id="${name}-error">${error}</span>` : nothing}
-    </label>`;
+  private _renderVenues() {
+    const s = this._strings;
+    const venues = this._venues.value ?? [];
+    return html`<section part="step" aria-labelledby="step-title" data-step="venue">
+      <h2 id="step-title" tabindex="-1">${s.stepTitles.venue}</h2>
+      <ul class="options" role="list">
+        ${venues.map(
+          (venue) => html`<li>
+            <button class="option" part=${`option${venue._id === this._venue ? ' selected' : ''}`} type="button" data-value=${venue._id} aria-pressed=${venue._id === this._venue ? 'true' : 'false'} @click=${() => this._onChooseVenue(venue._id)}>
+              <span>${venueName(venue) || venue._id}</span>
+            </button>
+          </li>`,
+        )}
+      </ul>
+    </section>`;
   }
 
-  private _renderDetails(availability: Availability) {
+  private _renderStep(step: Step, availability: Availability) {
+    const s = this._strings;
+    const field = availability.fields[step];
+    const suggestions = field?.suggestions ?? [];
+    let body;
+    if (step === 'date') {
+      body = renderCalendar({
+        focus: this._focusDate ?? this._defaultFocus(availability),
+        selected: this._choices.date,
+        today: this._today,
+        min: this._today,
+        max: this._maxDate(availability),
+        days: new Map(suggestions.map((item) => [String(item.value), item])),
+        locale: this._intlLocale,
+        strings: s,
+        onPick: (date, valid) => this._onPickDate(date, valid),
+        onKey: (event) => this._onCalendarKey(event),
+        onMonth: (delta) => this._onMonth(delta),
+      });
+    } else {
+      const max = field?.max ?? null;
+      const shown = step === 'num_people' && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
+      body = html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
+        ${renderOptions(shown, this._choices[step], (item) => this._describe(step, item), (item) => this._onChoose(step, item.value))}
+        ${step === 'num_people' && max !== null && this._choices.type
+          ? html`<p><button type="button" class="link" data-larger-party @click=${this._onLargerParty}>${s.largerParty(max)}</button></p>`
+          : nothing}`;
+    }
+    return html`<section part="step" aria-labelledby="step-title" data-step=${step}>
+      <h2 id="step-title" tabindex="-1">${s.stepTitles[step]}</h2>
+      ${body}
+    </section>`;
+  }
+
+  private _renderRedirect() {
+    const s = this._strings;
+    return html`<section part="step" aria-labelledby="step-title" data-step="redirect">
+      <h2 id="step-title" tabindex="-1">${s.redirectTitle}</h2>
+      <p>${s.redirectNote}</p>
+      <button class="primary" part="submit" type="button" @click=${this._onRedirect}>${s.continueToSite}</button>
+    </section>`;
+  }
+
+  private _renderDetailsStep(availability: Availability) {
     const s = this._strings;
     const action = chosenAction(availability, this._choices);
-    const label = this._submitting ? s.submitting : action === 'accept' ? s.bookNow : s.sendEnquiry;
-    return html`<form part="form" novalidate @submit=${this._onSubmit}>
-      <h2 tabindex="-1">${s.detailsTitle}</h2>
-      ${this._renderField('first_name', s.firstName, 'text', 'given-name')}
-      ${this._renderField('last_name', s.lastName, 'text', 'family-name')}
-      ${this._renderField('email', s.email, 'email', 'email')}
-      ${this._renderField('phone', s.phone, 'tel', 'tel')}
-      ${this._submitError ? html`<p class="error" role="alert">${s.errors[this._submitError.kind] || this._submitError.message}</p>` : nothing}
-      <div><button class="primary" part="submit" type="submit" ?disabled=${this._submitting}>${this._submitError ? s.retry : label}</button></div>
-    </form>`;
+    const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
+    const error = this._submitError;
+    return renderDetails({
+      strings: s,
+      locale: this._intlLocale,
+      guest: this._guest,
+      errors: this._guestErrors,
+      dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
+      today: this._today,
+      offers: this.hideOffers ? [] : (this._offers.value ?? []),
+      offer: this._offer,
+      preferences: this._preferences.value ?? [],
+      submitLabel: error?.retryable ? s.retry : label,
+      submitting: this._submitting,
+      error: error ? (error.kind === 'invalid' && error.message ? `${s.errors.invalid} ${error.message}` : s.errors[error.kind]) : null,
+      onInput: (event) => this._onInput(event),
+      onBlur: (event) => this._onBlur(event),
+      onOffer: (id) => this._onOffer(id),
+      onSubmit: (event) => void this._onSubmit(event),
+    });
   }
 
   private _renderConfirmation(confirmation: BookingConfirmation) {
     const s = this._strings;
-    return html`<section part="confirmation" role="status">
-      <h2 tabindex="-1">${confirmation.status === 'confirmed' ? s.confirmedTitle : s.enquiryTitle}</h2>
-      ${confirmation.status === 'enquiry' ? html`<p>${s.enquiryBody}</p>` : nothing}
-      <p>${s.reference}: <strong class="reference">${confirmation.reference}</strong></p>
-    </section>`;
+    const { date, time, duration, num_people, type } = this._choices;
+    const lines: [string, string][] = [];
+    const venue = this._venueTitle || this._format('venue', this._currentVenue);
+    if (this._multi || this._venueTitle) lines.push([s.fieldNames.venue, venue]);
+    if (type) lines.push([s.fieldNames.type, this._format('type', type)]);
+    if (date) lines.push([s.fieldNames.date, formatVenueDate(date, this._intlLocale)]);
+    if (time) lines.push([s.fieldNames.time, this._format('time', time)]);
+    if (duration !== undefined) lines.push([s.fieldNames.duration, this._format('duration', duration)]);
+    if (num_people !== undefined) lines.push([s.fieldNames.num_people, this._format('num_people', num_people)]);
+    const minutes = duration === undefined ? null : durationMinutes(duration);
+    return renderConfirmation({
+      strings: s,
+      reference: confirmation.reference,
+      status: confirmation.status,
+      summary: lines,
+      event: date && time
+        ? { reference: confirmation.reference, title: s.calendarTitle(venue), date, time, minutes, location: venue, description: `${s.reference}: ${confirmation.reference}` }
+        : null,
+      now: this.now ?? new Date(),
+      onAgain: () => this._onAgain(),
+    });
+  }
+
+  private _renderError(error: unknown) {
+    const s = this._strings;
+    const kind = error instanceof ApiError ? error.kind : 'server';
+    return html`<div class="problem" part="problem">
+      <p class="error" role="alert">${s.errors[kind] || s.errors.server}</p>
+      <button class="primary" type="button" data-retry @click=${this._onRetryAvailability}>${s.retry}</button>
+    </div>`;
   }
 
   /** The flow on the latest answer; while a newer answer is on its way, no stale options show. */
-  private _renderFlow(availability: Availability, busy = false) {
-    const step = this._editing ?? nextStep(this._order, this._choices);
-    if (busy) return html`${this._renderSummary(availability)}<p class="note" aria-busy="true">${this._strings.loading}</p>`;
-    return html`
-      ${this._renderSummary(availability)}
-      ${this._cleared.length
-        ? html`<p class="note" role="status">${this._strings.cleared(this._cleared.map((field) => this._strings.fieldNames[field]).join(', '))}</p>`
-        : nothing}
-      ${step
-        ? this._renderStep(step, availability)
-        : isReady(this._order, this._choices, availability)
-          ? this._renderDetails(availability)
-          : html`<p class="note">${this._strings.noOptions}</p>`}
-    `;
-  }
-
-  override render() {
-    if (this._confirmation) return this._renderConfirmation(this._confirmation);
+  private _renderFlow() {
     const s = this._strings;
+    if (this._confirmation) {
+      this._shownStep = 'confirmation';
+      return this._renderConfirmation(this._confirmation);
+    }
+    if (this._multi && (!this._venue || this._editing === 'venue')) {
+      if (this._venues.status === TaskStatus.ERROR) return this._renderError(this._venues.error);
+      if (!this._venues.value?.length) return html`<p class="note" aria-busy="true">${s.loading}</p>`;
+      this._shownStep = 'venue';
+      return this._renderVenues();
+    }
     return this._availability.render({
-      initial: () => html`<p class="note">${s.loading}</p>`,
-      pending: () => (this._availability.value ? this._renderFlow(this._availability.value, true) : html`<p class="note">${s.loading}</p>`),
-      complete: (availability) => (availability ? this._renderFlow(availability) : nothing),
-      error: (error) => {
-        const kind = error instanceof ApiError ? error.kind : 'server';
-        return html`<p class="error" role="alert">${s.errors[kind]}</p>
-          <button class="primary" type="button" @click=${() => this._availability.run()}>${s.retry}</button>`;
+      initial: () => html`<p class="note" aria-busy="true">${s.loading}</p>`,
+      pending: () => html`${this._renderSummary()}<p class="note" aria-busy="true">${s.loading}</p>`,
+      error: (error) => html`${this._renderSummary()}${this._renderError(error)}`,
+      complete: (availability) => {
+        if (!availability) return nothing;
+        const editing = this._editing && this._editing !== 'venue' && this._editing !== 'details' ? (this._editing as Step) : null;
+        const step = editing ?? nextStep(this._order, this._choices);
+        let body;
+        if (step) {
+          this._shownStep = step;
+          body = this._renderStep(step, availability);
+        } else if (isReady(this._order, this._choices, availability)) {
+          this._shownStep = needsRedirect(availability) ? 'redirect' : 'details';
+          body = needsRedirect(availability) ? this._renderRedirect() : this._renderDetailsStep(availability);
+        } else {
+          this._shownStep = null;
+          body = this._renderReject(availability);
+        }
+        return html`${this._renderSummary()}${this._renderProblems()}${body}`;
       },
     });
   }
+
+  private _renderPopup(flow: unknown) {
+    const s = this._strings;
+    return html`<button class="primary" part="open" type="button" aria-haspopup="dialog" @click=${this.open}>${s.open}</button>
+      <dialog part="dialog" aria-labelledby="step-title" @close=${() => this.renderRoot.querySelector<HTMLElement>('[part="open"]')?.focus()}>
+        <button type="button" class="close link" @click=${this.close} aria-label=${s.close}>×</button>
+        ${flow}
+      </dialog>`;
+  }
+
+  override render() {
+    this._shownStep = null;
+    const flow = this._renderFlow();
+    const live = html`<div id="live" class="visually-hidden" role="status" aria-live="polite"></div>`;
+    return html`${this.mode === 'popup' ? this._renderPopup(flow) : flow}${live}`;
+  }
+}
+
+/** A widget event: bubbling and composed, so a host page hears it through the shadow root. */
+function vbEvent<K extends keyof VenueBookingEventDetails>(name: K, detail: VenueBookingEventDetails[K], cancelable: boolean): CustomEvent {
+  return new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable });
+}
+
+/** The ids of a `venue` attribute: one id or a comma-separated list. */
+function venueIds(venue: string | null | undefined): string[] {
+  return (venue ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+}
+
+/** A venue's name for people: its title, else its path made readable. */
+function venueName(venue: WireVenue | undefined): string {
+  if (!venue) return '';
+  if (venue.title || venue.name) return String(venue.title ?? venue.name);
+  return (venue.path ?? '').replace(/[-_]+/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
 }
 
 declare global {
   interface HTMLElementTagNameMap {
     'venue-booking': VenueBooking;
+  }
+  interface HTMLElementEventMap {
+    'vb-step': CustomEvent<VenueBookingEventDetails['vb-step']>;
+    'vb-change': CustomEvent<VenueBookingEventDetails['vb-change']>;
+    'vb-submit': CustomEvent<VenueBookingEventDetails['vb-submit']>;
+    'vb-complete': CustomEvent<VenueBookingEventDetails['vb-complete']>;
+    'vb-redirect': CustomEvent<VenueBookingEventDetails['vb-redirect']>;
+    'vb-error': CustomEvent<VenueBookingEventDetails['vb-error']>;
   }
 }

@@ -1,38 +1,84 @@
 /**
  * Venue time. Every date and time the guest sees or sends is the venue's (Europe/London), whatever
  * the visitor's own zone, so calendar dates are plain `yyyy-MM-dd` strings and never come from
- * local `Date` getters. Instants are only turned into London wall-clock values through date-fns-tz.
+ * local `Date` getters. Plain-date arithmetic runs on UTC noon, which no zone rule can move; an
+ * instant becomes London wall-clock values only through `Intl` with `timeZone: 'Europe/London'`.
+ * (date-fns and date-fns-tz are avoided on purpose: `Intl` already knows London's rules, and they
+ * cost kilobytes of the bundle budget.)
  */
-import { addDays, format as formatPlain, parseISO } from 'date-fns';
-import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 
 /** The zone of every venue the service knows. */
 export const VENUE_ZONE = 'Europe/London';
 
+const pad = (value: number) => String(value).padStart(2, '0');
+
+/** `yyyy-MM-dd` of a UTC-noon `Date` built by `fromPlainDate`. */
+export function toPlainDate(date: Date): string {
+  return `${date.getUTCFullYear()}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
+}
+
+/** A plain date as a `Date` at UTC noon: safe for day arithmetic and weekday lookups. */
+export function fromPlainDate(date: string): Date {
+  const [year, month, day] = date.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day, 12));
+}
+
 /** London's calendar date at `now`, as `yyyy-MM-dd`. */
 export function venueToday(now: Date = new Date()): string {
-  return formatInTimeZone(now, VENUE_ZONE, 'yyyy-MM-dd');
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: VENUE_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
 /** Adds whole days to a plain date without touching any time zone. */
 export function addPlainDays(date: string, days: number): string {
-  return formatPlain(addDays(parseISO(date), days), 'yyyy-MM-dd');
+  const value = fromPlainDate(date);
+  value.setUTCDate(value.getUTCDate() + days);
+  return toPlainDate(value);
 }
 
-/** The instant of a London wall-clock date and time (for calendar files and links). */
+const londonParts = new Intl.DateTimeFormat('en-GB', {
+  timeZone: VENUE_ZONE, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+});
+
+/** London's offset from UTC at an instant, in milliseconds (0 in winter, one hour in summer). */
+function londonOffset(at: number): number {
+  const parts: Record<string, number> = {};
+  for (const part of londonParts.formatToParts(new Date(at))) parts[part.type] = Number(part.value);
+  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
+/**
+ * The instant of a London wall-clock date and time (for calendar files and links). The offset is
+ * read twice so a time just after a clock change uses the offset in force at that time.
+ */
 export function venueInstant(date: string, time: string): Date {
-  return fromZonedTime(`${date}T${time}:00`, VENUE_ZONE);
+  const wall = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 0, minutesOf(time));
+  const first = wall - londonOffset(wall);
+  return new Date(wall - londonOffset(first));
+}
+
+/** Minutes since midnight of an `HH:mm` time. */
+export function minutesOf(time: string): number {
+  const [hours, minutes] = time.split(':').map(Number);
+  return hours * 60 + minutes;
 }
 
 /**
  * Formats a plain date for people, in the given locale, as the venue's calendar day. The date is
- * anchored at London noon so no visitor zone can move it to a neighbouring day.
+ * formatted at UTC noon in UTC, so no visitor zone can move it to a neighbouring day.
  */
 export function formatVenueDate(date: string, locale: string, style: Intl.DateTimeFormatOptions = { dateStyle: 'full' }): string {
-  return new Intl.DateTimeFormat(locale, { ...style, timeZone: VENUE_ZONE }).format(venueInstant(date, '12:00'));
+  return new Intl.DateTimeFormat(locale, { ...style, timeZone: 'UTC' }).format(fromPlainDate(date));
 }
 
-/** Formats an `HH:mm` London time for people, in the given locale. */
-export function formatVenueTime(date: string, time: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: VENUE_ZONE }).format(venueInstant(date, time));
+/**
+ * Formats an `HH:mm` London wall-clock time for people, in the given locale (12 or 24 h as the
+ * locale has it). It is a wall-clock value, so it is formatted as such (in UTC), never through an
+ * instant that a clock change could shift.
+ */
+export function formatVenueTime(time: string, locale: string): string {
+  const minutes = minutesOf(time);
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, 0, minutes)));
 }

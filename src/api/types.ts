@@ -129,3 +129,28 @@ export interface WireErrorPayload {
   /** Set by our proxy on booking errors: whether the booking may have been stored upstream. */
   stored?: boolean | 'unknown';
 }
+
+/** An offer (§2.9), reduced to what the widget shows and submits. */
+export interface WireOffer {
+  _id: string;
+  title?: string;
+  description?: string;
+  start_date?: string | null;
+  expiry_date?: string | null;
+  [extra: string]: unknown;
+}
+
+/** A marketing preference of a venue (§2.7). */
+export interface WireMarketingPreference {
+  id: string;
+  name?: string;
+  description?: string;
+}
+
+/** A venue as the widget names it in its venue picker (§4.9 list items, or a venue record). */
+export interface WireVenue {
+  _id: string;
+  path?: string;
+  title?: string;
+  name?: string;
+}

@@ -92,7 +92,7 @@ export function stacksMiddleware() {
     response.end(JSON.stringify({ base: basePath, api: `${basePath}/api` }));
   }
 
-  return async (context: { req: IncomingMessage; res: ServerResponse; respond: boolean; url: string }, next: () => Promise<void>) => {
+  return async (context: { req: IncomingMessage; res: ServerResponse; respond: boolean; url: string; status?: number }, next: () => Promise<void>) => {
     const path = context.url.split('?')[0];
     if (path === '/__stacks' && context.req.method === 'POST') {
       context.status = 200; // Koa's default 404 would otherwise be logged as a missing file

@@ -8,6 +8,15 @@ import type { Fault, StackRequest } from './stacks.js';
 /** The demo venue of the default seed. */
 export const DEMO_VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 
+/** Booking type ids of the demo venue. */
+export const TYPES = {
+  table: '64a1f0c2e4b0a1b2c3d4e601',
+  brunch: '64a1f0c2e4b0a1b2c3d4e602',
+  privateHire: '64a1f0c2e4b0a1b2c3d4e603',
+  expressLunch: '64a1f0c2e4b0a1b2c3d4e604',
+  bar: '64a1f0c2e4b0a1b2c3d4e605',
+} as const;
+
 /** A fresh proxy + sandbox stack, isolated from every other test. */
 export interface TestStack {
   base: string;
@@ -32,6 +41,13 @@ export async function upstream<T = any>(stack: TestStack, path: string): Promise
   return body.payload;
 }
 
+/** The bookings the sandbox stored for an email address. */
+export async function storedBookings(stack: TestStack, email: string): Promise<any[]> {
+  const fields = 'reference,first_name,last_name,num_people,email,phone,date,time,duration,type,status,notes,partner_source,source';
+  const found = await upstream(stack, `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=${fields}`);
+  return found.bookings;
+}
+
 /** Waits until `check` returns a truthy value, or fails with `what`. */
 export async function until<T>(check: () => T | null | undefined | false, what: string, timeout = 8000): Promise<T> {
   const start = performance.now();
@@ -43,6 +59,19 @@ export async function until<T>(check: () => T | null | undefined | false, what: 
   }
 }
 
+/** A unique guest for one test. */
+export function guest(name = 'ada') {
+  return { first_name: 'Ada', last_name: 'Lovelace', email: `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`, phone: '+44 7700 900123' };
+}
+
+/** How many requests this page has made whose URL contains `part` (Resource Timing: nothing mocked). */
+export function requestsTo(part: string): string[] {
+  return performance
+    .getEntriesByType('resource')
+    .map((entry) => entry.name)
+    .filter((name) => name.includes(part));
+}
+
 /** Drives one `<venue-booking>` element. */
 export class WidgetPage {
   constructor(readonly element: VenueBooking) {}
@@ -51,54 +80,116 @@ export class WidgetPage {
     return this.element.shadowRoot!;
   }
 
-  /** The step currently shown, once its options are rendered. */
+  /** The step currently shown, once it is rendered (`details`, `redirect`, `reject`, or a field). */
   async step(): Promise<string> {
-    const section = await until(() => this.root.querySelector<HTMLElement>('[part~="step"][data-step]'), 'a step');
-    return section.dataset.step!;
+    return until(() => this.currentStep(), 'a step');
+  }
+
+  /** The step shown right now, or null while loading. */
+  currentStep(): string | null {
+    if (this.root.querySelector('[part~="confirmation"]')) return 'confirmation';
+    if (this.root.querySelector('[part~="form"]')) return 'details';
+    return this.root.querySelector<HTMLElement>('[part~="step"][data-step]')?.dataset.step ?? null;
   }
 
   /** Waits for the given step to be shown. */
   async waitForStep(step: string): Promise<void> {
-    await until(() => this.root.querySelector(`[part~="step"][data-step="${step}"]`), `step ${step}`);
+    await until(() => this.currentStep() === step, `step ${step} (showing ${this.currentStep()})`);
   }
 
-  /** The option buttons of the current step. */
+  /** The option buttons of the current step (day buttons on the date step). */
   options(): HTMLButtonElement[] {
-    return [...this.root.querySelectorAll<HTMLButtonElement>('[part~="step"] [part~="option"]')];
+    return [...this.root.querySelectorAll<HTMLButtonElement>('[part~="step"] [part~="option"], [part~="step"] [part~="day"]')];
+  }
+
+  /** Whether an option can be chosen. */
+  static enabled(button: HTMLButtonElement): boolean {
+    return !button.disabled && button.getAttribute('aria-disabled') !== 'true';
+  }
+
+  /** The value of an option (a day's date, or an option's value). */
+  static value(button: HTMLButtonElement): string {
+    return button.dataset.date ?? button.dataset.value!;
   }
 
   /** Clicks the first enabled option that satisfies `predicate`. */
   async choose(step: string, predicate: (button: HTMLButtonElement) => boolean = () => true): Promise<string> {
     await this.waitForStep(step);
-    const button = await until(() => this.options().find((option) => !option.disabled && predicate(option)), `an option of ${step}`);
-    const value = button.dataset.value!;
+    const button = await until(() => this.options().find((option) => WidgetPage.enabled(option) && predicate(option)), `an option of ${step}`);
+    const value = WidgetPage.value(button);
     button.click();
     return value;
   }
 
+  /** Chooses the option whose value is `value`, paging the calendar to its month when needed. */
+  async chooseValue(step: string, value: string | number): Promise<void> {
+    await this.waitForStep(step);
+    if (step === 'date') await this.showMonth(String(value));
+    await this.choose(step, (button) => WidgetPage.value(button) === String(value));
+  }
+
+  /** Pages the calendar until the month of `date` is shown. */
+  async showMonth(date: string): Promise<void> {
+    for (let guard = 0; guard < 24; guard++) {
+      const days = [...this.root.querySelectorAll<HTMLButtonElement>('[part~="day"]')];
+      if (days.some((day) => day.dataset.date === date)) return;
+      const forward = days.length === 0 || days[days.length - 1].dataset.date! < date;
+      const navs = this.root.querySelectorAll<HTMLButtonElement>('[part~="calendar-nav"]');
+      navs[forward ? 1 : 0].click();
+      await this.element.updateComplete;
+    }
+    throw new Error(`Could not page the calendar to ${date}`);
+  }
+
+  /** Waits until the shown step is no longer `step` (an answer arrived). */
+  async leave(step: string): Promise<void> {
+    await until(() => {
+      const now = this.currentStep();
+      return now !== null && now !== step;
+    }, `the step after ${step}`);
+  }
+
   /**
-   * Answers whatever step is shown, in whatever order, until the details form appears: with the
-   * first enabled option matching `prefer[step]`, else the first enabled option. Steps the widget
-   * chose by itself (one valid value) are simply never shown.
+   * Answers whatever step is shown, in whatever order, until the details form (or the redirect
+   * step) appears: with the first enabled option matching `prefer[step]`, else the first enabled
+   * option. Steps the widget chose by itself (one valid value) are simply never shown.
    */
   async completeSteps(prefer: Partial<Record<string, (button: HTMLButtonElement) => boolean>> = {}): Promise<string[]> {
     const answered: string[] = [];
     for (let guard = 0; guard < 12; guard++) {
-      const next = await until(
-        () => this.root.querySelector('[part~="form"]') ? 'details' : this.root.querySelector<HTMLElement>('[part~="step"][data-step]')?.dataset.step,
-        'a step or the details form',
-      );
-      if (next === 'details') return answered;
+      const next = await this.step();
+      if (next === 'details' || next === 'redirect' || next === 'reject' || next === 'confirmation') return answered;
       await this.choose(next, prefer[next]);
       answered.push(next);
-      await until(() => this.root.querySelector(`[part~="step"][data-step="${next}"]`) === null || this.root.querySelector('[part~="form"]'), `the step after ${next}`);
+      await this.leave(next);
     }
     throw new Error(`Never reached the details form; answered ${answered.join(', ')}`);
   }
 
+  /** Chooses exact values for fields, in whatever order the steps come. */
+  async book(values: Partial<Record<string, string | number>>): Promise<string[]> {
+    const prefer: Record<string, (button: HTMLButtonElement) => boolean> = {};
+    for (const [field, value] of Object.entries(values)) prefer[field] = (button) => WidgetPage.value(button) === String(value);
+    const answered: string[] = [];
+    for (let guard = 0; guard < 12; guard++) {
+      const next = await this.step();
+      if (next === 'details' || next === 'redirect' || next === 'reject' || next === 'confirmation') return answered;
+      if (next === 'date' && values.date) await this.showMonth(String(values.date));
+      await this.choose(next, prefer[next]);
+      answered.push(next);
+      await this.leave(next);
+    }
+    throw new Error(`Never reached the end of the steps; answered ${answered.join(', ')}`);
+  }
+
+  /** The details form. */
+  async form(): Promise<HTMLFormElement> {
+    return until(() => this.root.querySelector<HTMLFormElement>('[part~="form"]'), 'the details form');
+  }
+
   /** Fills the guest details form. */
   async fillDetails(details: Record<string, string>): Promise<void> {
-    const form = await until(() => this.root.querySelector<HTMLFormElement>('[part~="form"]'), 'the details form');
+    const form = await this.form();
     for (const [name, value] of Object.entries(details)) {
       const input = form.querySelector<HTMLInputElement>(`[name="${name}"]`)!;
       input.value = value;
@@ -107,14 +198,80 @@ export class WidgetPage {
     await this.element.updateComplete;
   }
 
+  /** Ticks a marketing preference or picks an offer by its id. */
+  async tick(name: 'marketing_preferences' | 'offer', value: string): Promise<void> {
+    const form = await this.form();
+    const input = await until(() => form.querySelector<HTMLInputElement>(`[name="${name}"][value="${value}"]`), `${name} ${value}`);
+    input.click();
+    await this.element.updateComplete;
+  }
+
+  /** The submit button (or the continue-to-the-booking-site button). */
+  submitButton(): HTMLButtonElement {
+    return this.root.querySelector<HTMLButtonElement>('[part~="submit"]')!;
+  }
+
   /** Submits the details form. */
   submit(): void {
-    this.root.querySelector<HTMLButtonElement>('[part~="submit"]')!.click();
+    this.submitButton().click();
   }
 
   /** The reference shown by the confirmation, once shown. */
   async reference(): Promise<string> {
     const node = await until(() => this.root.querySelector('[part~="confirmation"] .reference'), 'the confirmation');
     return node.textContent!.trim();
+  }
+
+  /** The confirmation: `confirmed` or `enquiry`. */
+  confirmationStatus(): string | null {
+    return this.root.querySelector<HTMLElement>('[part~="confirmation"]')?.dataset.status ?? null;
+  }
+
+  /** The text of the problem notes (refused choices, errors). */
+  problems(): string {
+    return [...this.root.querySelectorAll('[part~="problem"]')].map((node) => node.textContent!.replace(/\s+/g, ' ').trim()).join(' | ');
+  }
+
+  /** The alternative buttons offered for a refused field. */
+  alternatives(field: string): HTMLButtonElement[] {
+    return [...this.root.querySelectorAll<HTMLButtonElement>(`[data-alternative="${field}"]`)];
+  }
+
+  /** The retry button of an error. */
+  retryButton(): HTMLButtonElement | null {
+    return this.root.querySelector<HTMLButtonElement>('[data-retry]');
+  }
+
+  /** The alert text, if any. */
+  alert(): string {
+    return this.root.querySelector('[role="alert"]')?.textContent?.trim() ?? '';
+  }
+
+  /** The element that has focus inside the widget, if any. */
+  focused(): HTMLElement | null {
+    return this.root.activeElement as HTMLElement | null;
+  }
+
+  /** The current step's heading. */
+  heading(): HTMLElement | null {
+    return this.root.querySelector<HTMLElement>('#step-title');
+  }
+
+  /** The day buttons of the calendar. */
+  days(): HTMLButtonElement[] {
+    return [...this.root.querySelectorAll<HTMLButtonElement>('[part~="day"]')];
+  }
+
+  /** The day button of a date. */
+  day(date: string): HTMLButtonElement | null {
+    return this.root.querySelector<HTMLButtonElement>(`[part~="day"][data-date="${date}"]`);
+  }
+
+  /** Presses a key on the focused element of the widget (a real keydown event). */
+  async press(key: string, shiftKey = false): Promise<void> {
+    const target = this.focused() ?? this.element;
+    target.dispatchEvent(new KeyboardEvent('keydown', { key, shiftKey, bubbles: true, composed: true }));
+    await this.element.updateComplete;
+    await new Promise((resolve) => requestAnimationFrame(resolve));
   }
 }

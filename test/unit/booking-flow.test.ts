@@ -28,7 +28,7 @@ describe('booking flow', () => {
       },
     });
     const result = reconcile(order, { type: 't', date: '2026-01-01', time: '19:00' }, availability);
-    assert.deepEqual(result.cleared, ['time']);
+    assert.deepEqual(result.problems, [{ field: 'time', value: '19:00', reason: null, alternatives: ['20:00'] }]);
     assert.equal(result.choices.time, undefined);
     assert.equal(result.autoChosen, null);
   });
@@ -63,8 +63,8 @@ describe('booking flow', () => {
     const plan = planSubmission(availability, {}, 'v1', guest, { returnUrl: 'https://venue.example/' });
     assert.equal(plan?.kind, 'api');
     assert.deepEqual(plan?.kind === 'api' && plan.body, {
-      venue_id: 'v1', type: 't', date: '2026-03-14', time: '19:00', duration: 90, num_people: 2,
-      first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123',
+      venue_id: 'v1', venue_group: 'g', payments: [], type: 't', date: '2026-03-14', time: '19:00', duration: 90, num_people: 2,
+      first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123', source: 'partner',
     });
   });
 

@@ -1,0 +1,70 @@
+/**
+ * Add-to-calendar links for a stored booking: an iCalendar file (RFC 5545) as a data URL and a
+ * Google Calendar template link. Both carry instants in UTC computed from the venue's London wall
+ * time, so the event lands at the right hour in the guest's calendar wherever they are.
+ */
+import { venueInstant } from './venue-time.js';
+
+/** What a calendar entry needs. */
+export interface CalendarEvent {
+  reference: string;
+  title: string;
+  date: string;
+  time: string;
+  /** Length in minutes; -1 or unknown gives a two-hour entry. */
+  minutes: number | null;
+  location: string;
+  description: string;
+}
+
+const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+
+function span(event: CalendarEvent): [Date, Date] {
+  const start = venueInstant(event.date, event.time);
+  const minutes = event.minutes && event.minutes > 0 ? event.minutes : 120;
+  return [start, new Date(start.getTime() + minutes * 60_000)];
+}
+
+/** Escapes text for an iCalendar property value. */
+function icsText(value: string): string {
+  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/([,;])/g, '\\$1');
+}
+
+/** The `.ics` file contents. `now` stamps the entry (DTSTAMP). */
+export function icsFile(event: CalendarEvent, now: Date): string {
+  const [start, end] = span(event);
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//venue-booking//EN',
+    'BEGIN:VEVENT',
+    `UID:${event.reference}@venue-booking`,
+    `DTSTAMP:${stamp(now)}`,
+    `DTSTART:${stamp(start)}`,
+    `DTEND:${stamp(end)}`,
+    `SUMMARY:${icsText(event.title)}`,
+    `LOCATION:${icsText(event.location)}`,
+    `DESCRIPTION:${icsText(event.description)}`,
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}
+
+/** A data URL of the `.ics` file, for an `<a download>`. */
+export function icsDataUrl(event: CalendarEvent, now: Date): string {
+  return `data:text/calendar;charset=utf-8,${encodeURIComponent(icsFile(event, now))}`;
+}
+
+/** A Google Calendar "create event" link. */
+export function googleCalendarUrl(event: CalendarEvent): string {
+  const [start, end] = span(event);
+  const query = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: event.title,
+    dates: `${stamp(start)}/${stamp(end)}`,
+    details: event.description,
+    location: event.location,
+  });
+  return `https://calendar.google.com/calendar/render?${query}`;
+}

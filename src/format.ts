@@ -1,0 +1,37 @@
+/**
+ * People-facing wording of values through `Intl` (durations, end times, offer validity), kept apart
+ * from templates so every locale formats the same way and unit tests can pin the results.
+ */
+import { formatVenueDate, minutesOf } from './venue-time.js';
+
+/**
+ * Minutes of a duration as the service sent it. The spec sends decimal hours to availability and
+ * the live service minutes; the safe client rule is to send the value back unconverted, so this is
+ * only for labels: values of 12 or less, or with a fraction, are hours (no booking lasts 12
+ * minutes), -1 is "until close" (returned as -1).
+ */
+export function durationMinutes(value: number): number {
+  if (value === -1) return -1;
+  return value <= 12 || !Number.isInteger(value) ? Math.round(value * 60) : value;
+}
+
+/** "1 hr 30 min" in the locale's words, through `Intl.NumberFormat` units. */
+export function formatDuration(minutes: number, locale: string): string {
+  const unit = (value: number, name: 'hour' | 'minute') =>
+    new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  return [hours ? unit(hours, 'hour') : '', rest || !hours ? unit(rest, 'minute') : ''].filter(Boolean).join(' ');
+}
+
+/** The wall-clock end of a booking starting at `time` and lasting `minutes`, as `HH:mm`. */
+export function endTimeOf(time: string, minutes: number): string {
+  const end = (minutesOf(time) + minutes) % 1440;
+  return `${String(Math.floor(end / 60)).padStart(2, '0')}:${String(end % 60).padStart(2, '0')}`;
+}
+
+/** An offer's validity window in words, from its `start_date` / `expiry_date` (ISO strings). */
+export function offerValidity(start: string | null | undefined, expiry: string | null | undefined, locale: string): { from: string | null; to: string | null } {
+  const date = (value: string | null | undefined) => (value && /^\d{4}-\d{2}-\d{2}/.test(value) ? formatVenueDate(value.slice(0, 10), locale, { dateStyle: 'medium' }) : null);
+  return { from: date(start), to: date(expiry) };
+}

@@ -1,0 +1,106 @@
+/**
+ * The last step: the eligible offers (pickable), the guest's details with inline validation, the
+ * venue's marketing preferences as unticked boxes, and the submit button worded by what happens
+ * on submit (instant booking, enquiry, request).
+ */
+import { html, nothing } from 'lit';
+import type { WireMarketingPreference, WireOffer } from '../api/types.js';
+import type { GuestDetails, GuestError } from '../booking-flow.js';
+import { offerValidity } from '../format.js';
+import type { Strings } from '../i18n/en-GB.js';
+
+/** What the details form renders. */
+export interface DetailsProps {
+  strings: Strings;
+  locale: string;
+  guest: GuestDetails;
+  errors: Partial<Record<keyof GuestDetails, GuestError>>;
+  dob: 'required' | 'optional' | '';
+  today: string;
+  offers: WireOffer[];
+  offer: string | null;
+  preferences: WireMarketingPreference[];
+  submitLabel: string;
+  submitting: boolean;
+  error: string | null;
+  onInput: (event: Event) => void;
+  onBlur: (event: Event) => void;
+  onOffer: (id: string | null) => void;
+  onSubmit: (event: Event) => void;
+}
+
+type TextField = 'first_name' | 'last_name' | 'email' | 'phone' | 'dob';
+
+function field(props: DetailsProps, name: TextField, label: string, type: string, autocomplete: string, required = true) {
+  const code = props.errors[name];
+  const message = code ? (code === 'required' ? props.strings.guestErrors.required(label) : props.strings.guestErrors[code]) : null;
+  return html`<div class="field">
+    <label for="vb-${name}">${label}</label>
+    <input
+      id="vb-${name}"
+      name=${name}
+      type=${type}
+      autocomplete=${autocomplete}
+      max=${type === 'date' ? props.today : nothing}
+      ?required=${required}
+      .value=${String(props.guest[name] ?? '')}
+      aria-invalid=${message ? 'true' : 'false'}
+      aria-describedby=${message ? `vb-${name}-error` : nothing}
+      @input=${props.onInput}
+      @blur=${props.onBlur}
+    />
+    ${message ? html`<span class="field-error" id="vb-${name}-error">${message}</span>` : nothing}
+  </div>`;
+}
+
+function offers(props: DetailsProps) {
+  const s = props.strings;
+  if (props.offers.length === 0) return nothing;
+  return html`<fieldset part="offers">
+    <legend>${s.offersTitle}</legend>
+    <label class="check"><input type="radio" name="offer" value="" .checked=${props.offer === null} @change=${() => props.onOffer(null)} /> ${s.noOffer}</label>
+    ${props.offers.map((offer) => {
+      const validity = offerValidity(offer.start_date, offer.expiry_date, props.locale);
+      return html`<label class="check offer" part="offer">
+        <input type="radio" name="offer" value=${offer._id} .checked=${props.offer === offer._id} @change=${() => props.onOffer(offer._id)} />
+        <span><strong>${offer.title ?? s.offer}</strong>
+          ${offer.description ? html`<br /><span>${offer.description}</span>` : nothing}
+          ${validity.from || validity.to ? html`<br /><small class="note">${s.offerValid(validity.from, validity.to)}</small>` : nothing}</span>
+      </label>`;
+    })}
+  </fieldset>`;
+}
+
+/** Renders the details form. */
+export function renderDetails(props: DetailsProps) {
+  const s = props.strings;
+  const chosen = new Set(props.guest.marketing_preferences ?? []);
+  return html`<form part="form" novalidate @submit=${props.onSubmit} aria-labelledby="step-title">
+    <h2 id="step-title" tabindex="-1">${s.detailsTitle}</h2>
+    ${offers(props)}
+    <div class="fields">
+      ${field(props, 'first_name', s.firstName, 'text', 'given-name')}
+      ${field(props, 'last_name', s.lastName, 'text', 'family-name')}
+      ${field(props, 'email', s.email, 'email', 'email')}
+      ${field(props, 'phone', s.phone, 'tel', 'tel')}
+      ${props.dob ? field(props, 'dob', s.dob, 'date', 'bday', props.dob === 'required') : nothing}
+    </div>
+    <div class="field">
+      <label for="vb-notes">${s.notes}</label>
+      <textarea id="vb-notes" name="notes" rows="3" maxlength="2000" .value=${props.guest.notes ?? ''} @input=${props.onInput}></textarea>
+    </div>
+    ${props.preferences.length
+      ? html`<fieldset part="consent">
+          <legend>${s.marketingTitle}</legend>
+          ${props.preferences.map(
+            (preference) => html`<label class="check">
+              <input type="checkbox" name="marketing_preferences" value=${preference.id} .checked=${chosen.has(preference.id)} @change=${props.onInput} />
+              <span>${preference.name ?? preference.id}${preference.description ? html`<br /><small class="note">${preference.description}</small>` : nothing}</span>
+            </label>`,
+          )}
+        </fieldset>`
+      : nothing}
+    ${props.error ? html`<p class="error" role="alert">${props.error}</p>` : nothing}
+    <div><button class="primary" part="submit" type="submit" ?disabled=${props.submitting} aria-disabled=${props.submitting ? 'true' : 'false'}>${props.submitting ? s.submitting : props.submitLabel}</button></div>
+  </form>`;
+}
