@@ -13,6 +13,9 @@ export const SANDBOX_PREFIX = '/sandbox';
 /** Venues of the default seed that the embedded proxy lets the widget book. */
 export const DEMO_VENUES = ['64a1f0c2e4b0a1b2c3d4e501', '64a1f0c2e4b0a1b2c3d4e502', '64a1f0c2e4b0a1b2c3d4e503'];
 
+/** The venue group of the default seed's demo venues. */
+export const DEMO_GROUP = '64a1f0c2e4b0a1b2c3d4e500';
+
 /** Options of the offline stack. */
 export interface StackOptions {
   /** Absolute URL of the stack's root as the browser sees it, e.g. `http://localhost:5173`. */
@@ -51,6 +54,8 @@ export function createStack(options: StackOptions): Stack {
     apiKey: SANDBOX_APP.key,
     fetch: options.upstream?.(sandbox) ?? ((request) => sandbox.fetch(request)),
     venues: DEMO_VENUES,
+    // The demo group, so the widget's venue picker (`venue-group`) can list its venues.
+    venueGroups: [DEMO_GROUP],
     // next.web may only point at the embedded sandbox's hosted booking page.
     bookingSite: `${sandboxUrl}/book`,
     // next.api must name the proxy as the browser sees it, mount path included.
