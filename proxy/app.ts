@@ -105,7 +105,8 @@ export function createProxy(config: ProxyConfig): Proxy {
   app.onError((error, c) => {
     if (error instanceof ProxyError) return errorResponse(c.req.raw, error.status, error.message, error.options);
     logger.log({ level: 'error', msg: 'unexpected error', error: error instanceof Error ? error.name : 'unknown' });
-    return errorResponse(c.req.raw, 500, 'The booking proxy hit an unexpected error');
+    const booking = c.req.method === 'POST' && new URL(c.req.url).pathname === '/api/bookings';
+    return errorResponse(c.req.raw, 500, 'The booking proxy hit an unexpected error', booking ? { stored: 'unknown' } : {});
   });
   app.notFound((c) => errorResponse(c.req.raw, 404, 'Not found', { errors: [{ code: 'not_found', message: 'No such route', fields: [] }] }));
 
