@@ -1,22 +1,29 @@
 /**
- * `npm start`: Vite serves the demo pages and mounts the whole offline stack (proxy + embedded
- * sandbox) in the same process, so a newcomer books a table with no credentials and no second
- * terminal. `npm run build`: the script-tag bundle `dist/venue-booking.js`, Lit included.
+ * `npm start`: Vite serves the demo gallery (demo/*.html) and mounts the whole offline stack
+ * (proxy + embedded sandbox) in the same process, so a newcomer books a table with no credentials
+ * and no second terminal. `npm run build`: the script-tag bundle `dist/venue-booking.js`, Lit
+ * included. `npm run demo:build` (`--mode demo`): the gallery as a static site in dist/demo, which
+ * `npm run demo:preview` serves with the same stack — the production build under the strict CSP.
  */
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { defineConfig, type Plugin } from 'vite';
 import { createStack, SANDBOX_PREFIX } from './proxy/stack.js';
+import { STRICT_CSP, STRICT_CSP_PAGES } from './demo/csp-policy.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
+const demo = `${root}demo/`;
 
 /** Paths the stack answers; everything else is Vite's. */
 const STACK_PATHS = ['/api/', '/healthz', `${SANDBOX_PREFIX}/`];
 
+type Middlewares = { use: (fn: (req: any, res: any, next: () => void) => void) => void };
+
 /** Mounts the proxy and sandbox on Vite's dev and preview servers. */
 function offlineStack(): Plugin {
   let listener: ReturnType<typeof getRequestListener> | null = null;
-  const mount = (middlewares: { use: (fn: (req: any, res: any, next: () => void) => void) => void }) => {
+  const mount = (middlewares: Middlewares) => {
     middlewares.use((req, res, next) => {
       if (!STACK_PATHS.some((path) => req.url?.startsWith(path))) return next();
       // The sandbox must know its public address for next.web: take it from the first request.
@@ -31,19 +38,55 @@ function offlineStack(): Plugin {
   };
 }
 
-export default defineConfig(({ command }) => ({
-  // The demo gallery is the dev server's root; the build reads src/ directly.
-  root: command === 'serve' ? `${root}demo` : root,
-  plugins: [offlineStack()],
-  server: { fs: { allow: [root] } },
-  build: {
-    outDir: `${root}dist`,
-    emptyOutDir: false, // dist/lib comes from tsc in the same `npm run build`
-    target: 'es2022',
-    lib: {
-      entry: `${root}src/index.ts`,
-      formats: ['es'],
-      fileName: () => 'venue-booking.js',
-    },
-  },
-}));
+/**
+ * Sends the strict Content-Security-Policy header with demo/strict-csp.html, so the page proves in
+ * `npm start` what the browser test proves: the widget books under `default-src 'none'`.
+ */
+function strictCspPages(): Plugin {
+  const protect = (middlewares: Middlewares) => {
+    middlewares.use((req, res, next) => {
+      const path = req.url?.split('?')[0];
+      if (path && STRICT_CSP_PAGES.includes(path)) res.setHeader('Content-Security-Policy', STRICT_CSP);
+      next();
+    });
+  };
+  return {
+    name: 'venue-booking-strict-csp-pages',
+    configureServer: (server) => protect(server.middlewares),
+    configurePreviewServer: (server) => protect(server.middlewares),
+  };
+}
+
+/** Every gallery page, as Rollup inputs for the demo build. */
+function galleryPages(): Record<string, string> {
+  const pages = readdirSync(demo).filter((name) => name.endsWith('.html'));
+  return Object.fromEntries(pages.map((name) => [name.replace(/\.html$/, ''), `${demo}${name}`]));
+}
+
+export default defineConfig(({ command, mode }) => {
+  const gallery = command === 'serve' || mode === 'demo';
+  return {
+    // The demo gallery is the dev server's root; the library build reads src/ directly.
+    root: gallery ? demo : root,
+    plugins: [offlineStack(), strictCspPages()],
+    server: { fs: { allow: [root] } },
+    build:
+      mode === 'demo'
+        ? {
+            outDir: `${root}dist/demo`, // left out of the npm package (package.json "files")
+            emptyOutDir: true,
+            target: 'es2022',
+            rollupOptions: { input: galleryPages() },
+          }
+        : {
+            outDir: `${root}dist`,
+            emptyOutDir: false, // dist/lib comes from tsc in the same `npm run build`
+            target: 'es2022',
+            lib: {
+              entry: `${root}src/index.ts`,
+              formats: ['es'],
+              fileName: () => 'venue-booking.js',
+            },
+          },
+  };
+});
