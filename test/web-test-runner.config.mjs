@@ -8,6 +8,7 @@ import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { findChromium, CHROMIUM_ARGS } from './support/browser.mjs';
 import { countReporter } from './support/count-reporter.mjs';
 import { stacksMiddleware } from './support/stacks.ts';
+import { demoPagesMiddleware } from './support/demo-server.ts';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const executablePath = findChromium();
@@ -30,7 +31,7 @@ export default {
   testsFinishTimeout: 10 * 60_000,
   testFramework: { config: { timeout: 20_000 } },
   browsers: [zone(process.env.BROWSER_TIMEZONE ?? 'America/Los_Angeles')],
-  middleware: [stacksMiddleware()],
+  middleware: [stacksMiddleware(), demoPagesMiddleware()],
   plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) })],
   reporters: [defaultReporter(), countReporter(process.env.BROWSER_RESULTS_FILE)],
 };
