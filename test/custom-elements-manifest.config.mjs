@@ -1,0 +1,36 @@
+// Custom Elements Manifest analyzer settings, for `npm run analyze` (the packed
+// dist/custom-elements.json) and for the README tables (test/support/api-tables.ts), so both read
+// the element's JSDoc (@attr, @fires, @csspart, @cssproperty) the same way.
+
+/**
+ * Keeps the manifest to the public surface. The analyzer's Lit plugin reads `static properties`
+ * but not `state: true`, so the element's private reactive state would show up as attributes
+ * (`_choices`…) that editors then suggest; private members are implementation, not API.
+ */
+function publicSurfaceOnly() {
+  return {
+    name: 'venue-booking-public-surface-only',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const module of customElementsManifest.modules ?? []) {
+        for (const declaration of module.declarations ?? []) {
+          if (declaration.kind !== 'class') continue;
+          const hidden = (member) => member.privacy === 'private' || member.privacy === 'protected' || /^[_#]/.test(member.name);
+          const hiddenFields = new Set((declaration.members ?? []).filter(hidden).map((member) => member.name));
+          declaration.members = (declaration.members ?? []).filter((member) => !hidden(member) && !member.static);
+          if (declaration.attributes) {
+            declaration.attributes = declaration.attributes.filter((attribute) => !hiddenFields.has(attribute.fieldName) && !/^_/.test(attribute.name));
+          }
+        }
+      }
+    },
+  };
+}
+
+export default {
+  globs: ['src/**/*.ts'],
+  exclude: ['src/**/*.test.ts', 'src/**/*.d.ts'],
+  outdir: 'dist', // packed with the npm package; package.json `customElements` points here
+  litelement: true,
+  packagejson: false, // package.json already names the manifest; the analyzer must not rewrite it
+  plugins: [publicSurfaceOnly()],
+};
