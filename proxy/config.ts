@@ -126,7 +126,7 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
     problems.push('VENUE_BOOKING_UPSTREAM must use https (the key travels in a header)');
   }
   if (!venues.length && !venueGroups.length) problems.push('VENUE_BOOKING_VENUES (or VENUE_BOOKING_VENUE_GROUPS) must list the venues the widget may book');
-  if (!settings.bookingSite) warnings.push('VENUE_BOOKING_BOOKING_SITE is not set: next.web is dropped, so bookings needing a deposit or pre-orders cannot be handed off');
+  if (!settings.bookingSite) warnings.push('VENUE_BOOKING_BOOKING_SITE is not set: next.web is passed only when it is an https URL on the same site as the upstream');
   if (problems.length) throw new ConfigError(problems);
   return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings };
 }

@@ -38,18 +38,38 @@ const pick = (value: unknown, keys: readonly string[]) => {
   return Object.fromEntries(keys.filter((key) => key in value).map((key) => [key, (value as Record<string, unknown>)[key]]));
 };
 
-/** True when `web` is an http(s) URL under the configured booking site (no open redirect). */
-export function isBookingSiteUrl(web: unknown, site: string | undefined): boolean {
-  if (typeof web !== 'string' || !site) return false;
+/**
+ * The site part of a host name: the last two labels, or three under a two-letter country code
+ * with a generic second level (`book.venue.co.uk` → `venue.co.uk`); a loopback host as it is.
+ */
+function siteOf(hostname: string): string {
+  const labels = hostname.split('.');
+  const keep = labels.length > 2 && labels.at(-1)!.length === 2 && /^(co|com|org|net|ac|gov|ltd|plc)$/.test(labels.at(-2)!) ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}
+
+/**
+ * True when `web` is a URL the guest may be sent to (no open redirect): under the configured
+ * booking site, or, when none is configured, an https URL on the same site as the upstream (the
+ * service's booking site and API share a domain; a loopback upstream allows its own host).
+ */
+export function isBookingSiteUrl(web: unknown, site: string | undefined, upstream?: string): boolean {
+  if (typeof web !== 'string') return false;
   let url: URL;
   let base: URL;
   try {
     url = new URL(web);
-    base = new URL(site);
+    base = new URL(site ?? upstream ?? '');
   } catch {
     return false;
   }
-  if (url.username || url.password || url.origin !== base.origin) return false;
+  if (url.username || url.password) return false;
+  if (!site) {
+    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(base.hostname);
+    if (loopback) return url.hostname === base.hostname && /^https?:$/.test(url.protocol);
+    return url.protocol === 'https:' && siteOf(url.hostname) === siteOf(base.hostname);
+  }
+  if (url.origin !== base.origin) return false;
   const prefix = base.pathname.replace(/\/+$/, '');
   return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
 }
@@ -134,7 +154,7 @@ function shapeAvailability(ctx: ProxyContext) {
     if (next && typeof next === 'object') {
       const safe: Record<string, string> = {};
       if (next.api) safe.api = BOOKING_URL_SENTINEL;
-      if (isBookingSiteUrl(next.web, ctx.config.bookingSite)) safe.web = next.web as string;
+      if (isBookingSiteUrl(next.web, ctx.config.bookingSite, ctx.config.upstream)) safe.web = next.web as string;
       else if (next.web) ctx.logger.log({ level: 'warn', msg: 'next.web dropped: not on the configured booking site' });
       result.next = safe;
     }
