@@ -1,0 +1,178 @@
+/**
+ * The npm package as an adopter gets it: `npm pack`, then install the tarball into an empty
+ * project and use it there — import in Node (server rendering, no `window`), type-check a strict
+ * TypeScript consumer and the README's React 19 snippet, start both bins.
+ *
+ * The tarball is built in a copy of the checkout (sharing node_modules through a symlink), so
+ * this test never rewrites the `dist/` that other tests and engineers are using at the same time.
+ * The consumer installs from the npm cache first (`--prefer-offline`): after `npm ci` every
+ * dependency is there, so the test needs no network on CI.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { elementOf, type Manifest } from '../support/api-tables.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const TYPESCRIPT = join(root, 'node_modules/typescript/bin/tsc');
+/** What the checkout copy needs to build: everything but the bulky and the generated. */
+const SKIP = new Set(['node_modules', '.git', 'dist', '.test-results', 'test']);
+
+const work = mkdtempSync(join(tmpdir(), 'venue-booking-pack-'));
+const checkout = join(work, 'checkout');
+const consumer = join(work, 'consumer');
+let tarball = '';
+let packed: string[] = [];
+
+function sh(command: string, args: string[], cwd: string): string {
+  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(' ')} failed (${result.status}) in ${cwd}\n${result.stdout}\n${result.stderr}`);
+  }
+  return result.stdout;
+}
+
+/** Runs tsc in the consumer project; returns its diagnostics (empty when it type-checks). */
+function typecheck(project: string): string {
+  const result = spawnSync(process.execPath, [TYPESCRIPT, '-p', project, '--pretty', 'false'], { cwd: consumer, encoding: 'utf8' });
+  return result.status === 0 ? '' : `${result.stdout}${result.stderr}` || `tsc exited ${result.status}`;
+}
+
+/** The first fenced block of `lang` under the README heading that contains `heading`. */
+function readmeSnippet(heading: RegExp, lang: string): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const sections = readme.split(/^(?=#{2,4} )/m);
+  const section = sections.find((text) => heading.test(text.split('\n')[0]!));
+  assert.ok(section, `README has a section matching ${heading}`);
+  const block = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section!);
+  assert.ok(block, `README section ${heading} has a \`\`\`${lang} block`);
+  return block![1]!;
+}
+
+/** Starts a bin on a free port, waits for its "listening on http://localhost:N" line. */
+async function startBin(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(join(consumer, 'node_modules/.bin', name), args, { cwd: consumer, env: { ...process.env, ...env } });
+  let output = '';
+  const base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 20_000);
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout!.on('data', read);
+    child.stderr!.on('data', read);
+    child.on('exit', (code) => reject(new Error(`${name} exited ${code}:\n${output}`)));
+  });
+  return { child, base };
+}
+
+describe('the packed npm package, installed into an empty project', () => {
+  before(() => {
+    mkdirSync(checkout);
+    cpSync(root, checkout, { recursive: true, filter: (source) => !SKIP.has(source.slice(root.length).split('/')[0]!) });
+    mkdirSync(join(checkout, 'test'));
+    cpSync(join(root, 'test/custom-elements-manifest.config.mjs'), join(checkout, 'test/custom-elements-manifest.config.mjs'));
+    symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'), 'dir');
+    // `prepack` runs `npm run build`; running it explicitly keeps its log out of `npm pack --json`.
+    sh('npm', ['run', 'build', '--silent'], checkout);
+    const [info] = JSON.parse(sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], checkout)) as { filename: string; files: { path: string }[] }[];
+    tarball = join(work, info!.filename);
+    packed = info!.files.map((file) => file.path);
+
+    mkdirSync(consumer);
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+    const reactTypes = JSON.parse(readFileSync(join(root, 'node_modules/@types/react/package.json'), 'utf8')).version as string;
+    sh('npm', ['install', tarball, `@types/react@${reactTypes}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], consumer);
+  });
+
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('packs the bundle, the ESM build with declarations, the manifest and both bins, and no tests', () => {
+    for (const path of ['dist/venue-booking.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/custom-elements.json', 'proxy/bin/venue-booking-proxy.js', 'proxy/bin/venue-booking-sandbox.js', 'proxy/sandbox/seed.json', 'README.md']) {
+      assert.ok(packed.includes(path), `${path} is in the tarball`);
+    }
+    assert.deepEqual(packed.filter((path) => /(^|\/)test\/|\.test\.ts$|^demo\//.test(path)), [], 'no tests or demo pages in the tarball');
+    const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/venue-booking/package.json'), 'utf8'));
+    assert.ok(existsSync(join(consumer, 'node_modules/venue-booking', manifest.customElements)), 'package.json customElements points at a packed file');
+    for (const bin of Object.values(manifest.bin as Record<string, string>)) assert.ok(packed.includes(bin.replace(/^\.\//, '')), `bin ${bin} is packed`);
+    // package.json `sideEffects` must never let a bundler drop the module that defines the element.
+    assert.match(readFileSync(join(consumer, 'node_modules/venue-booking/dist/venue-booking.js'), 'utf8'), /customElements\.define\(/);
+  });
+
+  it('imports in Node, where there is no window, without throwing', () => {
+    const script = `
+      const module = await import('venue-booking');
+      if (typeof module.VenueBooking !== 'function') throw new Error('VenueBooking is not exported');
+      if (typeof window !== 'undefined') throw new Error('the test should run without a window');
+      const manifest = await import('venue-booking/custom-elements.json', { with: { type: 'json' } });
+      if (!manifest.default.modules.length) throw new Error('empty manifest');
+      console.log('ok');`;
+    assert.equal(sh(process.execPath, ['--input-type=module', '-e', script], consumer).trim(), 'ok');
+  });
+
+  it('type-checks a strict TypeScript consumer under NodeNext and bundler resolution', () => {
+    const packageManifest = JSON.parse(readFileSync(join(consumer, 'node_modules/venue-booking/dist/custom-elements.json'), 'utf8')) as Manifest;
+    const element = elementOf(packageManifest);
+    // Every documented event must be typed in HTMLElementEventMap, with a detail to read.
+    const events = (element.events ?? []).map((event) => `element.addEventListener('${event.name}', (event) => { const detail: unknown = event.detail; void detail; });`);
+    // Every documented attribute's property must exist on the typed element.
+    const properties = (element.attributes ?? []).filter((attribute) => attribute.fieldName).map((attribute) => `void element.${attribute.fieldName};`);
+    writeFileSync(
+      join(consumer, 'consumer.ts'),
+      `import { VenueBooking } from 'venue-booking';
+const element = document.createElement('venue-booking');
+const typed: VenueBooking = element; // HTMLElementTagNameMap knows the tag
+const found: VenueBooking | null = document.querySelector('venue-booking');
+element.venue = '64a1f0c2e4b0a1b2c3d4e501';
+// @ts-expect-error a misspelt property is a type error, not a silent no-op
+element.venu = 'x';
+${properties.join('\n')}
+${events.join('\n')}
+void typed; void found;
+`,
+    );
+    const base = { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], skipLibCheck: false, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true };
+    writeFileSync(join(consumer, 'tsconfig.nodenext.json'), JSON.stringify({ compilerOptions: { ...base, module: 'NodeNext', moduleResolution: 'NodeNext' }, files: ['consumer.ts'] }));
+    writeFileSync(join(consumer, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...base, module: 'ESNext', moduleResolution: 'Bundler' }, files: ['consumer.ts'] }));
+    assert.equal(typecheck('tsconfig.nodenext.json'), '');
+    assert.equal(typecheck('tsconfig.bundler.json'), '');
+  });
+
+  it('type-checks the README React 19 snippet as JSX', () => {
+    writeFileSync(join(consumer, 'booking.tsx'), readmeSnippet(/React/, 'tsx'));
+    writeFileSync(
+      join(consumer, 'tsconfig.react.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', types: [], skipLibCheck: false },
+        files: ['booking.tsx'],
+      }),
+    );
+    assert.equal(typecheck('tsconfig.react.json'), '');
+  });
+
+  it('runs both bins from the installed package', async () => {
+    const proxy = await startBin('venue-booking-proxy', ['--port', '0']);
+    try {
+      assert.equal((await fetch(`${proxy.base}/healthz`)).status, 200);
+      const script = await fetch(`${proxy.base}/venue-booking.js`);
+      assert.equal(script.status, 200, 'the proxy serves the packed widget bundle');
+    } finally {
+      proxy.child.kill();
+    }
+    const sandbox = await startBin('venue-booking-sandbox', ['--port', '0']);
+    try {
+      const response = await fetch(`${sandbox.base}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability`);
+      assert.equal(response.status, 401, 'the sandbox answers, and asks for credentials like the real service');
+    } finally {
+      sandbox.child.kill();
+    }
+  });
+});
