@@ -75,9 +75,9 @@ export interface Reconciled {
 function stillValid(availability: Availability, field: Step, value: string | number): boolean {
   const state = availability.fields[field];
   if (!state) return true;
-  if (state.valid === false) return false;
+  // The field's own verdict wins: a type suggestion may be marked invalid only because of the date.
+  if (typeof state.valid === 'boolean') return state.valid;
   const match = state.suggestions.find((item) => item.value === value);
-  // A value that is not among the suggestions is judged by the field's own verdict (checked above).
   return match ? match.valid : true;
 }
 

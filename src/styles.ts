@@ -56,7 +56,7 @@ export const styles = css`
   h2:focus {
     outline: none;
   }
-  section,
+  [part~='step'],
   form {
     animation: vb-enter 160ms ease-out;
   }
@@ -68,7 +68,7 @@ export const styles = css`
   }
   @media (prefers-reduced-motion: reduce) {
     *,
-    section,
+    [part~='step'],
     form {
       animation: none !important;
       transition: none !important;

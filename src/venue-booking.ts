@@ -352,9 +352,14 @@ export class VenueBooking extends LitElement {
     return this._multi ? (this._venue ?? '') : (venueIds(this.venue)[0] ?? '');
   }
 
-  /** The key this widget's state is saved under: its id, else its venue (or group). */
-  private get _storageKey(): string {
+  /** Names this widget on the page (and in the return URL): its id, else its venue (or group). */
+  private get _returnKey(): string {
     return this.id || this.venueGroup || this.venue;
+  }
+
+  /** The key its state is saved under: per proxy too, as ids mean nothing to another service. */
+  private get _storageKey(): string {
+    return `${this.api}|${this._returnKey}`;
   }
 
   private get _intlLocale(): string {
@@ -376,7 +381,7 @@ export class VenueBooking extends LitElement {
     super.connectedCallback();
     if (typeof location === 'undefined') return;
     const saved = loadBooking(this._storageKey);
-    const back = readReturn(location.href, this._storageKey, Boolean(saved?.redirected));
+    const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
     if (back) {
       history.replaceState(history.state, '', withoutReturn(location.href));
       this._returned = true;
@@ -605,7 +610,7 @@ export class VenueBooking extends LitElement {
     const availability = this._availability.value;
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
-    const returnUrl = returnUrlFor(this.returnUrl, location.href, this._storageKey);
+    const returnUrl = returnUrlFor(this.returnUrl, location.href, this._returnKey);
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, { returnUrl, offer: this._offer ?? undefined });
     if (!plan || plan.kind !== 'web') return;
     if (!this._emit('vb-redirect', { url: plan.url, booking: this._summary }, true)) return;
@@ -751,18 +756,18 @@ export class VenueBooking extends LitElement {
     const s = this._strings;
     const { date, time } = this._choices;
     const reason = this._order.map((field) => reasonFor(availability, field, this._choices[field]!)).find(Boolean) ?? s.rejected;
-    return html`<section part="step problem" class="problem" aria-labelledby="step-title" data-step="reject">
+    return html`<div role="group" part="step problem" class="problem" aria-labelledby="step-title" data-step="reject">
       <h2 id="step-title" tabindex="-1">${s.rejected}</h2>
       <p>${reason}</p>
       ${time ? this._renderAlternatives('time', alternatives(availability, 'time', time)) : nothing}
       ${date ? this._renderAlternatives('date', alternatives(availability, 'date', date)) : nothing}
-    </section>`;
+    </div>`;
   }
 
   private _renderVenues() {
     const s = this._strings;
     const venues = this._venues.value ?? [];
-    return html`<section part="step" aria-labelledby="step-title" data-step="venue">
+    return html`<div role="group" part="step" aria-labelledby="step-title" data-step="venue">
       <h2 id="step-title" tabindex="-1">${s.stepTitles.venue}</h2>
       <ul class="options" role="list">
         ${venues.map(
@@ -773,7 +778,7 @@ export class VenueBooking extends LitElement {
           </li>`,
         )}
       </ul>
-    </section>`;
+    </div>`;
   }
 
   private _renderStep(step: Step, availability: Availability) {
@@ -804,19 +809,19 @@ export class VenueBooking extends LitElement {
           ? html`<p><button type="button" class="link" data-larger-party @click=${this._onLargerParty}>${s.largerParty(max)}</button></p>`
           : nothing}`;
     }
-    return html`<section part="step" aria-labelledby="step-title" data-step=${step}>
+    return html`<div role="group" part="step" aria-labelledby="step-title" data-step=${step}>
       <h2 id="step-title" tabindex="-1">${s.stepTitles[step]}</h2>
       ${body}
-    </section>`;
+    </div>`;
   }
 
   private _renderRedirect() {
     const s = this._strings;
-    return html`<section part="step" aria-labelledby="step-title" data-step="redirect">
+    return html`<div role="group" part="step" aria-labelledby="step-title" data-step="redirect">
       <h2 id="step-title" tabindex="-1">${s.redirectTitle}</h2>
       <p>${s.redirectNote}</p>
       <button class="primary" part="submit" type="button" @click=${this._onRedirect}>${s.continueToSite}</button>
-    </section>`;
+    </div>`;
   }
 
   private _renderDetailsStep(availability: Availability) {
@@ -873,7 +878,7 @@ export class VenueBooking extends LitElement {
     const s = this._strings;
     const kind = error instanceof ApiError ? error.kind : 'server';
     return html`<div class="problem" part="problem">
-      <p class="error" role="alert">${s.errors[kind] || s.errors.server}</p>
+      <p class="error" role="alert">${kind === 'invalid' || kind === 'aborted' ? s.errors.server : s.errors[kind]}</p>
       <button class="primary" type="button" data-retry @click=${this._onRetryAvailability}>${s.retry}</button>
     </div>`;
   }

@@ -24,7 +24,7 @@ export interface ConfirmationProps {
 export function renderConfirmation(props: ConfirmationProps) {
   const s = props.strings;
   const confirmed = props.status === 'confirmed';
-  return html`<section part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
+  return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>
     <p>${s.reference}: <strong class="reference">${props.reference}</strong></p>
@@ -38,5 +38,5 @@ export function renderConfirmation(props: ConfirmationProps) {
         </p>`
       : nothing}
     <button type="button" class="link" @click=${props.onAgain}>${s.bookAgain}</button>
-  </section>`;
+  </div>`;
 }

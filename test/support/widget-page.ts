@@ -3,6 +3,7 @@
  * selectors, so a change of markup is fixed here once.
  */
 import type { VenueBooking } from '../../src/venue-booking.js';
+import { venueInstant } from '../../src/venue-time.js';
 import type { Fault, StackRequest } from './stacks.js';
 
 /** The demo venue of the default seed. */
@@ -41,9 +42,20 @@ export async function upstream<T = any>(stack: TestStack, path: string): Promise
   return body.payload;
 }
 
+/** Writes to the sandbox's API directly (to seed bookings that fill a slot). */
+export async function upstreamPost<T = any>(stack: TestStack, path: string, body: unknown): Promise<T> {
+  const response = await fetch(`${stack.base}/__upstream${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  return (await response.json()).payload;
+}
+
+/** The instant of a London wall-clock time (`2026-03-28T12:00`), for the element's `now`. */
+export function london(wall: string): Date {
+  return venueInstant(wall.slice(0, 10), wall.slice(11, 16));
+}
+
 /** The bookings the sandbox stored for an email address. */
 export async function storedBookings(stack: TestStack, email: string): Promise<any[]> {
-  const fields = 'reference,first_name,last_name,num_people,email,phone,date,time,duration,type,status,notes,partner_source,source';
+  const fields = 'reference,first_name,last_name,num_people,email,phone,date,time,duration,type,status,notes,partner_source,source,offer,user_id';
   const found = await upstream(stack, `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=${fields}`);
   return found.bookings;
 }
