@@ -10,7 +10,8 @@ const widget = document.querySelector('venue-booking')!;
 
 function apply(locale: string): void {
   widget.setAttribute('locale', locale);
-  document.documentElement.lang = locale;
+  // Only the widget changes language; the page around it stays English, so only it says so.
+  widget.setAttribute('lang', locale);
   const url = new URL(location.href);
   url.searchParams.set('locale', locale);
   history.replaceState(history.state, '', url);

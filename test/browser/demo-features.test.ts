@@ -37,7 +37,7 @@ describe('the demo pages show what they are for', () => {
       demo = await openDemo('languages.html', { query: `locale=${locale}` });
       const page = demo.widget();
       await widgetReady(page);
-      expect(demo.document.documentElement.lang).to.equal(locale);
+      expect(demo.document.querySelector('venue-booking')!.getAttribute('lang')).to.equal(locale);
       const heading = () => page.root.querySelector('[part~="step"] h2')?.textContent?.trim();
       await until(() => heading() && heading() !== 'What would you like to book?', `a ${locale} heading`);
       await expectClean(demo);
