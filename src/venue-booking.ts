@@ -229,6 +229,8 @@ export class VenueBooking extends LitElement {
   private _attempt = { key: '', body: '' };
   /** The venue's name, from the create response or the venue list (for the summary and calendar). */
   private _venueTitle = '';
+  /** Booking type names seen in answers, so the summary keeps them while an answer is missing. */
+  private _typeNames = new Map<string, string>();
   /** Set once the guest acts: events and focus moves happen only after that. */
   private _interacted = false;
   /** Set by a guest action: the next settled render moves focus to the step heading. */
@@ -273,7 +275,9 @@ export class VenueBooking extends LitElement {
     },
     args: () => [this.api, this._currentVenue, choicesKey(this._choices), !this.hideOffers] as const,
     onComplete: (availability) => {
-      if (availability) this._reconcile(availability);
+      if (!availability) return;
+      for (const item of availability.fields.type?.suggestions ?? []) if (item.label) this._typeNames.set(String(item.value), item.label);
+      this._reconcile(availability);
     },
     onError: (error) => this._fail(error, 'availability'),
   });
@@ -697,7 +701,7 @@ export class VenueBooking extends LitElement {
   }
 
   private _typeName(id: string): string | null {
-    return this._availability.value?.fields.type?.suggestions.find((item) => item.value === id)?.label ?? null;
+    return this._typeNames.get(id) ?? null;
   }
 
   private _describe(step: Step, suggestion: Suggestion) {

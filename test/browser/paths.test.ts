@@ -25,7 +25,7 @@ for (const dialect of ['spec', 'live'] as const) {
       const stack = await newStack({ sandbox: { now: NOW, dialect } });
       const { element, page } = await widget(stack.api, {}, 'partner-source=test-suite');
       const details: unknown[] = [];
-      for (const name of ['vb-step', 'vb-change', 'vb-submit', 'vb-complete'] as const) document.addEventListener(name, (event) => details.push(event.detail));
+      for (const name of ['vb-step', 'vb-change', 'vb-submit', 'vb-complete'] as const) document.addEventListener(name, (event) => details.push((event as CustomEvent).detail));
 
       await page.book({ type: TYPES.table, date: TUESDAY, time: '19:00', num_people: 4 });
       const who = guest('accept');

@@ -1,0 +1,121 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/index.js';
+import type { VenueBooking } from '../../src/venue-booking.js';
+import { DEMO_VENUE, guest, london, newStack, requestsTo, scriptFaults, storedBookings, TYPES, until, WidgetPage } from '../support/widget-page.js';
+
+const NOW = '2026-03-16T10:00';
+const TUESDAY = '2026-03-17';
+
+async function widget(api: string, id = '') {
+  const element = await fixture<VenueBooking>(html`<venue-booking id=${id} venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}></venue-booking>`);
+  return { element, page: new WidgetPage(element) };
+}
+
+describe('robust against the real world', () => {
+  afterEach(() => sessionStorage.clear());
+
+  for (const [status, message] of [[500, /went wrong/], [429, /busy/], ['network', /went wrong|reach/]] as const) {
+    it(`upstream ${status}: a friendly message, and retry keeps every choice`, async () => {
+      const stack = await newStack({ sandbox: { now: NOW, dialect: 'live' } });
+      const { element, page } = await widget(stack.api);
+      const errors: string[] = [];
+      element.addEventListener('vb-error', (event) => errors.push(event.detail.kind));
+      await page.chooseValue('type', TYPES.table);
+      await page.leave('type');
+      await scriptFaults(stack, [{ path: 'booking-availability', status, times: 4 }]);
+      await page.chooseValue('date', TUESDAY);
+      await until(() => page.retryButton(), 'the retry button');
+      expect(page.alert()).to.match(message);
+      expect(errors.length).to.be.greaterThan(0);
+      expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Table/).and.match(/Tue 17 Mar/);
+      await expect(element).to.be.accessible();
+      if (status === 429) {
+        // The proxy stays away from a rate-limited upstream for its window: retrying says so again.
+        page.retryButton()!.click();
+        await page.element.updateComplete;
+        await until(() => page.alert(), 'the message again');
+        expect(page.alert()).to.match(message);
+        expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Table/);
+        return;
+      }
+      for (let attempt = 0; attempt < 5 && page.currentStep() !== 'time'; attempt++) {
+        page.retryButton()?.click();
+        await until(() => page.currentStep() === 'time' || page.retryButton(), 'an answer');
+        await element.updateComplete;
+      }
+      await page.waitForStep('time');
+    });
+  }
+
+  it('survives a reload: the choices come back, personal data was never stored', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const first = await widget(stack.api, 'reload');
+    await first.page.book({ type: TYPES.table, date: TUESDAY, time: '19:00', num_people: 2 });
+    await first.page.fillDetails({ first_name: 'Ada', email: 'ada@example.com' });
+    const saved = JSON.stringify({ ...sessionStorage });
+    expect(saved).to.include(TYPES.table).and.include(TUESDAY);
+    expect(saved).not.to.include('Ada').and.not.to.include('ada@example.com');
+    first.element.remove();
+
+    const second = await widget(stack.api, 'reload');
+    await second.page.form();
+    expect(second.page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Table/).and.match(/19:00/).and.match(/2 people/);
+    expect(second.page.root.querySelector<HTMLInputElement>('[name="first_name"]')!.value).to.equal('');
+  });
+
+  it('never books twice: a double click sends one booking, and a retry after a failed POST reuses its key', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { page } = await widget(stack.api);
+    await page.book({ type: TYPES.table, date: TUESDAY, time: '19:00', num_people: 2 });
+    const who = guest('double');
+    await page.fillDetails(who);
+    await scriptFaults(stack, [{ path: '/v4/bookings', status: 'network', times: 1 }]);
+    page.submit();
+    page.submit();
+    await page.element.updateComplete;
+    expect(page.submitButton().disabled).to.equal(true);
+    await until(() => page.alert(), 'the submit error');
+    expect(page.submitButton().textContent).to.match(/Try again/);
+    page.submit();
+    page.submit();
+    await page.reference();
+    expect(await storedBookings(stack, who.email)).to.have.length(1);
+    expect(requestsTo(`${stack.api}/bookings`).length).to.equal(2);
+  });
+
+  it('one availability call per choice, none duplicated; the first step needs one round trip', async () => {
+    performance.clearResourceTimings();
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { page } = await widget(stack.api);
+    await page.waitForStep('type');
+    const calls = () => requestsTo(`${stack.api}/venues/${DEMO_VENUE}/booking-availability`);
+    expect(calls()).to.have.length(1);
+    const [availability] = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('booking-availability')) as PerformanceResourceTiming[];
+    const [preferences] = performance.getEntriesByType('resource').filter((entry) => entry.name.includes('marketing-preferences')) as PerformanceResourceTiming[];
+    expect(preferences.startTime).to.be.lessThan(availability.responseEnd);
+    await page.chooseValue('type', TYPES.table);
+    await page.leave('type');
+    expect(calls()).to.have.length(2);
+    await page.chooseValue('date', TUESDAY);
+    await page.leave('date');
+    await page.chooseValue('time', '19:00');
+    await page.leave('time');
+    expect(calls()).to.have.length(4);
+    expect(new Set(calls()).size).to.equal(calls().length);
+  });
+
+  it('a superseded availability answer is aborted and never rendered', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { element, page } = await widget(stack.api);
+    await page.chooseValue('type', TYPES.table);
+    await page.leave('type');
+    await scriptFaults(stack, [{ path: 'booking-availability', status: 200, delay: 800, times: 1 }]);
+    await page.chooseValue('date', TUESDAY);
+    await element.updateComplete;
+    element.date = '2026-03-18';
+    await page.waitForStep('time');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(page.currentStep()).to.equal('time');
+    expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Wed 18 Mar/).and.not.match(/Tue 17 Mar/);
+  });
+});
