@@ -152,6 +152,14 @@ export function forLargerParty(choices: Choices): Choices {
   return rest;
 }
 
+/**
+ * The offers a booking from the venue's own site may carry: `availability` empty (all bookings) or
+ * `partner`; any other value names the marketplace, whose offers this client may not attach.
+ */
+export function partnerOffers<T extends { availability?: unknown }>(offers: T[]): T[] {
+  return offers.filter((offer) => !offer.availability || offer.availability === 'partner');
+}
+
 /** A stable key of the choices, so equal choices never cause a second availability call. */
 export function choicesKey(choices: Choices): string {
   return BOOKING_FIELDS.map((field) => `${field}=${choices[field] ?? ''}`).join('&');

@@ -61,8 +61,8 @@ export const styles = css`
     animation: vb-enter 160ms ease-out;
   }
   @keyframes vb-enter {
+    /* Movement only: fading would make contrast checks (and eyes) read washed-out text. */
     from {
-      opacity: 0;
       transform: translateY(4px);
     }
   }

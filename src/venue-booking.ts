@@ -14,6 +14,7 @@ import {
   needsRedirect,
   nextStep,
   parseSteps,
+  partnerOffers,
   planSubmission,
   reasonFor,
   reconcile,
@@ -302,7 +303,7 @@ export class VenueBooking extends LitElement {
       const query = { type, num_people, date, time, duration } as Record<string, string | number>;
       for (const name of Object.keys(query)) if (query[name] === undefined) delete query[name];
       const payload = await this._clientFor(api).get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, query, signal).catch(() => []);
-      return Array.isArray(payload) ? payload : (payload.offers ?? []);
+      return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
     },
     args: () => [this.api, this._currentVenue, nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '', this.hideOffers] as const,
   });

@@ -137,6 +137,8 @@ export interface WireOffer {
   description?: string;
   start_date?: string | null;
   expiry_date?: string | null;
+  /** '' (all bookings), 'partner', or the marketplace's brand (not for this client). */
+  availability?: string;
   [extra: string]: unknown;
 }
 

@@ -1,0 +1,142 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import '../../src/index.js';
+import type { VenueBooking } from '../../src/venue-booking.js';
+import { DEMO_VENUE, guest, london, newStack, storedBookings, TYPES, until, WidgetPage } from '../support/widget-page.js';
+
+async function widget(now: string, dialect: 'spec' | 'live' = 'spec') {
+  const stack = await newStack({ sandbox: { now, dialect } });
+  const element = await fixture<VenueBooking>(html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} .now=${london(now)}></venue-booking>`);
+  return { stack, element, page: new WidgetPage(element) };
+}
+
+const focusedDate = (page: WidgetPage) => page.focused()?.dataset.date;
+
+describe('accessibility, keyboard and venue time', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('books with the keyboard alone; focus moves to each new step heading; the calendar answers APG keys', async () => {
+    const { stack, element, page } = await widget('2026-03-16T10:00');
+    await page.waitForStep('type');
+    await expect(element).to.be.accessible();
+    page.options()[0].focus();
+    await sendKeys({ press: 'Enter' });
+    await page.waitForStep('date');
+    await until(() => page.focused() === page.heading(), 'focus on the date heading');
+    await expect(element).to.be.accessible();
+
+    const today = page.day('2026-03-16')!;
+    expect(today.getAttribute('aria-current')).to.equal('date');
+    expect(today.getAttribute('aria-label')).to.match(/^Monday,? 16 March 2026$/);
+    expect(page.days().filter((day) => day.tabIndex === 0)).to.have.length(1);
+    await sendKeys({ press: 'Tab' });
+    await sendKeys({ press: 'Tab' });
+    expect(focusedDate(page)).to.equal('2026-03-16');
+    await sendKeys({ press: 'ArrowRight' });
+    expect(focusedDate(page)).to.equal('2026-03-17');
+    await sendKeys({ press: 'ArrowDown' });
+    expect(focusedDate(page)).to.equal('2026-03-24');
+    await sendKeys({ press: 'End' });
+    expect(focusedDate(page)).to.equal('2026-03-29');
+    await sendKeys({ press: 'Home' });
+    expect(focusedDate(page)).to.equal('2026-03-23');
+    await sendKeys({ press: 'PageDown' });
+    expect(focusedDate(page)).to.equal('2026-04-23');
+    await sendKeys({ press: 'PageUp' });
+    expect(focusedDate(page)).to.equal('2026-03-23');
+    await sendKeys({ press: 'Shift+PageDown' });
+    expect(focusedDate(page)! < '2027-03-23').to.equal(true, 'a year ahead is clamped to the last bookable date');
+    await sendKeys({ press: 'Shift+PageUp' });
+    expect(focusedDate(page)).to.equal('2026-03-16');
+    await sendKeys({ press: 'ArrowLeft' });
+    expect(focusedDate(page)).to.equal('2026-03-16', 'nothing before London today');
+    await sendKeys({ press: 'ArrowRight' });
+    await sendKeys({ press: 'Enter' });
+    await until(() => /Tue 17 Mar/.test(page.root.querySelector('[part~="summary"]')?.textContent ?? ''), 'the chosen date');
+
+    for (const step of ['time', 'duration', 'num_people']) {
+      await page.waitForStep(step);
+      await until(() => page.focused() === page.heading(), `focus on the ${step} heading`);
+      await sendKeys({ press: 'Tab' });
+      if (step === 'num_people') {
+        // 1 person is below the table's minimum: disabled and skipped by Tab.
+        expect(page.focused()?.dataset.value).to.equal('2');
+      }
+      await sendKeys({ press: 'Enter' });
+    }
+    await page.form();
+    await until(() => page.focused() === page.heading(), 'focus on the details heading');
+    const who = guest('keyboard');
+    for (const value of [who.first_name, who.last_name, who.email, who.phone]) {
+      await sendKeys({ press: 'Tab' });
+      await sendKeys({ type: value });
+    }
+    await sendKeys({ press: 'Enter' });
+    await page.reference();
+    await until(() => page.focused() === page.heading(), 'focus on the confirmation heading');
+    await expect(element).to.be.accessible();
+    expect(await storedBookings(stack, who.email)).to.have.length(1);
+  });
+
+  it('explains invalid details inline, focuses the first, and stays accessible', async () => {
+    const { element, page } = await widget('2026-03-16T10:00');
+    await page.book({ type: TYPES.table, date: '2026-03-17', time: '19:00', num_people: 2 });
+    await page.fillDetails({ first_name: 'Ada', email: 'not-an-email', phone: 'abc' });
+    page.submit();
+    await until(() => page.root.querySelector('.field-error'), 'the inline errors');
+    expect(page.focused()?.getAttribute('name')).to.equal('last_name');
+    const text = (await page.form()).textContent!;
+    expect(text).to.match(/Please enter your last name/).and.match(/name@example\.com/).and.match(/phone number/);
+    expect(page.root.querySelector('[name="email"]')!.getAttribute('aria-invalid')).to.equal('true');
+    await expect(element).to.be.accessible();
+  });
+
+  for (const [label, now, date, utcStart] of [
+    ['the spring clock change (2026-03-29)', '2026-03-28T21:00', '2026-03-29', '20260329T110000Z'],
+    ['the autumn clock change (2026-10-25)', '2026-10-24T21:00', '2026-10-25', '20261025T120000Z'],
+  ] as const) {
+    it(`books across ${label} in venue time, with calendar instants right`, async () => {
+      const { page } = await widget(now, 'live');
+      await page.chooseValue('type', TYPES.table);
+      await page.leave('type');
+      await page.waitForStep('date');
+      expect(page.day(now.slice(0, 10))!.getAttribute('aria-current')).to.equal('date');
+      await page.book({ date, time: '12:00', num_people: 2 });
+      await page.fillDetails(guest('dst'));
+      page.submit();
+      await page.reference();
+      expect(decodeURIComponent(page.root.querySelector<HTMLAnchorElement>('[part~="ics"]')!.href)).to.include(`DTSTART:${utcStart}`);
+    });
+  }
+
+  it('takes London’s today at London midnight, whatever the visitor’s date', async () => {
+    // 00:30 on 1 July in London is still 30 June in Los Angeles.
+    const { page } = await widget('2026-07-01T00:30');
+    await page.chooseValue('type', TYPES.table);
+    await page.waitForStep('date');
+    expect(page.day('2026-07-01')!.getAttribute('aria-current')).to.equal('date');
+    const previous = page.root.querySelector<HTMLButtonElement>('[part~="calendar-nav"]')!;
+    expect(previous.disabled, 'no going back to 30 June').to.equal(true);
+    expect(page.day('2026-07-01')!.getAttribute('tabindex')).to.equal('0');
+  });
+
+  it('respects reduced motion and themes dark, also through prefers-color-scheme for auto', async () => {
+    const { element, page } = await widget('2026-03-16T10:00');
+    await page.waitForStep('type');
+    await emulateMedia({ reducedMotion: 'reduce', colorScheme: 'dark' });
+    try {
+      const step = page.root.querySelector('[part~="step"]')!;
+      expect(getComputedStyle(step).animationName).to.equal('none');
+      const light = getComputedStyle(element).backgroundColor;
+      element.theme = 'auto';
+      await element.updateComplete;
+      expect(getComputedStyle(element).backgroundColor).to.equal('rgb(22, 26, 31)');
+      element.theme = 'dark';
+      await element.updateComplete;
+      expect(getComputedStyle(element).backgroundColor).to.not.equal(light);
+      await expect(element).to.be.accessible();
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference', colorScheme: 'light' });
+    }
+  });
+});
