@@ -1,0 +1,80 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import { sendKeys } from '@web/test-runner-commands';
+import '../../src/index.js';
+import { VenueBooking } from '../../src/venue-booking.js';
+import { DEMO_VENUE, london, newStack, TYPES, until, WidgetPage } from '../support/widget-page.js';
+
+const NOW = '2026-03-16T10:00';
+
+describe('embedding and developer surface', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('fires bubbling, composed events only on guest actions, and pushes dataLayer events without personal data', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const seen: string[] = [];
+    const listener = (event: Event) => {
+      expect(event.bubbles && event.composed).to.equal(true);
+      seen.push(event.type);
+    };
+    for (const name of ['vb-step', 'vb-change', 'vb-error']) document.addEventListener(name, listener);
+    (window as { dataLayer?: unknown[] }).dataLayer = [];
+    try {
+      const element = await fixture<VenueBooking>(html`<venue-booking analytics venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`);
+      const page = new WidgetPage(element);
+      await page.waitForStep('type');
+      element.type = TYPES.table;
+      await page.waitForStep('date');
+      expect(seen, 'no event for programmatic changes').to.deep.equal([]);
+      await page.chooseValue('date', '2026-03-17');
+      await page.waitForStep('time');
+      await until(() => seen.includes('vb-step'), 'vb-step');
+      expect(seen).to.include('vb-change');
+      const layer = JSON.stringify((window as { dataLayer?: unknown[] }).dataLayer);
+      expect(layer).to.include('"event":"vb_change"').and.include('"event":"vb_step"');
+    } finally {
+      for (const name of ['vb-step', 'vb-change', 'vb-error']) document.removeEventListener(name, listener);
+    }
+  });
+
+  it('loads other locales on demand and formats through Intl', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const element = await fixture<VenueBooking>(html`<venue-booking locale="fr" venue=${DEMO_VENUE} api=${stack.api} type=${TYPES.table} .now=${london(NOW)}></venue-booking>`);
+    const page = new WidgetPage(element);
+    await page.waitForStep('date');
+    await until(() => page.heading()?.textContent === 'Quel jour ?', 'the French heading');
+    expect(page.root.querySelector('.month')!.textContent).to.equal('mars 2026');
+    expect(page.day('2026-03-17')!.getAttribute('aria-label')).to.equal('mardi 17 mars 2026');
+  });
+
+  it('several instances live on one page, and defining twice is harmless', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const wrapper = await fixture<HTMLDivElement>(html`<div>
+      <venue-booking id="one" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>
+      <venue-booking id="two" venue="64a1f0c2e4b0a1b2c3d4e502" api=${stack.api} .now=${london(NOW)}></venue-booking>
+    </div>`);
+    await import('../../src/index.js?again');
+    expect(customElements.get('venue-booking')).to.equal(VenueBooking);
+    const [one, two] = [...wrapper.querySelectorAll('venue-booking')].map((element) => new WidgetPage(element));
+    await one.chooseValue('type', TYPES.table);
+    await one.waitForStep('date');
+    await two.waitForStep('type');
+    expect(two.options().map((button) => button.textContent).join()).to.match(/Cocktail/);
+    await expect(wrapper).to.be.accessible();
+  });
+
+  it('popup mode opens a modal dialog with focus on its heading and returns focus on close', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const element = await fixture<VenueBooking>(html`<venue-booking mode="popup" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`);
+    const page = new WidgetPage(element);
+    const open = await until(() => page.root.querySelector<HTMLButtonElement>('[part~="open"]'), 'the open button');
+    await page.waitForStep('type').catch(() => undefined);
+    open.click();
+    const dialog = page.root.querySelector('dialog')!;
+    expect(dialog.open).to.equal(true);
+    await until(() => page.focused() === page.heading(), 'focus on the heading');
+    await expect(element).to.be.accessible();
+    await sendKeys({ press: 'Escape' });
+    await until(() => !dialog.open, 'the dialog to close');
+    await until(() => page.focused() === open, 'focus back on the button');
+  });
+});
