@@ -52,7 +52,9 @@ describe('embedding and developer surface', () => {
       <venue-booking id="one" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>
       <venue-booking id="two" venue="64a1f0c2e4b0a1b2c3d4e502" api=${stack.api} .now=${london(NOW)}></venue-booking>
     </div>`);
-    await import('../../src/index.js?again');
+    // A second copy of the entry module (another script tag, another bundle) defines nothing twice.
+    const again: string = new URL('../../src/index.ts?again', import.meta.url).href;
+    await import(again);
     expect(customElements.get('venue-booking')).to.equal(VenueBooking);
     const [one, two] = [...wrapper.querySelectorAll('venue-booking')].map((element) => new WidgetPage(element));
     await one.chooseValue('type', TYPES.table);
