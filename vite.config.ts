@@ -82,6 +82,9 @@ export default defineConfig(({ command, mode }) => {
             outDir: `${root}dist`,
             emptyOutDir: false, // dist/lib comes from tsc in the same `npm run build`
             target: 'es2022',
+            // A script-tag bundle is the end of the line, not an input to another bundler, so
+            // whitespace goes too (lib mode keeps it by default, for downstream tree-shaking).
+            rolldownOptions: { output: { minify: true } },
             lib: {
               entry: `${root}src/index.ts`,
               formats: ['es'],

@@ -1,14 +1,12 @@
 /**
- * The widget's only door to the network: a small fetch client for the proxy's `/api`.
+ * The widget's only door to the network: a ky client for the proxy's `/api`.
  *
  * Every call is abortable (the caller's signal) and bounded (a per-attempt timeout), and every
  * failure becomes an `ApiError` whose `kind` tells the UI what to say and whether retrying helps.
- * GETs retry once on network faults and gateway errors (502/503/504); POSTs are never retried here
- * (a retry of a booking is the guest's decision and reuses its Idempotency-Key).
- *
- * Why not ky: ky 2 alone weighed about 25 KB minified, most of the 30 KiB gzip budget's headroom;
- * the widget needs only this much of it, written on the platform's `fetch` and `AbortSignal`.
+ * GETs retry once on network faults and gateway errors (502/503/504); POSTs are never retried by
+ * ky (a retry of a booking is the guest's decision and reuses its Idempotency-Key).
  */
+import ky, { isHTTPError, isTimeoutError } from 'ky';
 import type { Choices } from './normalize.js';
 import type { BookingRequest, Envelope, WireAvailability, WireBookingCreated, WireErrorPayload } from './types.js';
 
@@ -54,72 +52,59 @@ export interface ApiClient {
   get<T>(path: string, searchParams?: Record<string, string | number | boolean | undefined>, signal?: AbortSignal): Promise<T>;
 }
 
-/** Gateway statuses worth one more try of a GET. */
-const RETRY_STATUSES = [502, 503, 504];
-
-async function errorOf(response: Response): Promise<ApiError> {
-  const status = response.status;
-  let payload: WireErrorPayload | null = null;
-  try {
-    const body = (await response.json()) as Partial<Envelope<WireErrorPayload>>;
-    if (body && typeof body.payload === 'object' && body.payload) payload = body.payload;
-  } catch {
-    // Not JSON (a gateway page): the status says enough.
-  }
+/** Turns whatever ky or fetch threw into an `ApiError`; the error body is read defensively. */
+function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof DOMException && error.name === 'AbortError') return new ApiError('aborted', 'Aborted');
+  if (isTimeoutError(error)) return new ApiError('timeout', 'The booking service took too long to answer.');
+  if (!isHTTPError(error)) return new ApiError('network', 'The booking service could not be reached.');
+  const status = error.response.status;
+  const data = error.data as Partial<Envelope<WireErrorPayload>> | string | undefined;
+  // Not JSON (a gateway page) leaves `payload` null: the status says enough.
+  const payload = data && typeof data === 'object' && data.payload && typeof data.payload === 'object' ? data.payload : null;
   const message = payload?.message ?? `The booking service answered ${status}.`;
   if (status === 429) return new ApiError('rate-limited', message, status, payload);
   if (status >= 500) return new ApiError('server', message, status, payload);
   return new ApiError('invalid', message, status, payload);
 }
 
+/** Query values as strings, leaving out the unset ones. */
+function searchParams(query: object = {}): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null && value !== '') params[key] = String(value);
+  }
+  return params;
+}
+
 /** Creates the typed client for one proxy base URL. */
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = new URL(options.base.replace(/\/?$/, '/'), globalThis.location?.href ?? 'http://localhost/').href;
-  const timeout = options.timeout ?? 15_000;
-  const send = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const http = ky.create({
+    prefix: base,
+    timeout: options.timeout ?? 15_000,
+    retry: { limit: 1, methods: ['get'], statusCodes: [502, 503, 504] },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
 
-  async function request<T>(method: 'GET' | 'POST', path: string, init: { query?: object; json?: unknown; headers?: Record<string, string>; signal?: AbortSignal }): Promise<T> {
-    const url = new URL(path.replace(/^\//, ''), base);
-    for (const [key, value] of Object.entries(init.query ?? {})) {
-      if (value !== undefined && value !== null && value !== '') url.searchParams.set(key, String(value));
-    }
-    const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
-    if (init.json !== undefined) headers['Content-Type'] = 'application/json';
-    for (let attempt = 0; ; attempt++) {
-      const retry = method === 'GET' && attempt === 0;
-      const timer = AbortSignal.timeout(timeout);
-      const signal = init.signal ? AbortSignal.any([init.signal, timer]) : timer;
-      let response: Response;
-      try {
-        response = await send(url, { method, headers, body: init.json === undefined ? undefined : JSON.stringify(init.json), signal });
-      } catch (error) {
-        if (init.signal?.aborted) throw new ApiError('aborted', 'Aborted');
-        if (timer.aborted) throw new ApiError('timeout', 'The booking service took too long to answer.');
-        if (retry) continue;
-        throw new ApiError('network', error instanceof Error ? error.message : 'The booking service could not be reached.');
-      }
-      if (response.ok) {
-        const envelope = (await response.json()) as Envelope<T>;
-        return envelope.payload;
-      }
-      if (retry && RETRY_STATUSES.includes(response.status)) {
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        if (init.signal?.aborted) throw new ApiError('aborted', 'Aborted');
-        continue;
-      }
-      throw await errorOf(response);
+  async function call<T>(run: () => Promise<Envelope<T>>): Promise<T> {
+    try {
+      return (await run()).payload;
+    } catch (error) {
+      throw toApiError(error);
     }
   }
 
   return {
     availability(venue, query, signal) {
-      return request('GET', `venues/${encodeURIComponent(venue)}/booking-availability`, { query, signal });
+      const path = `venues/${encodeURIComponent(venue)}/booking-availability`;
+      return call(() => http.get(path, { searchParams: searchParams(query), signal }).json());
     },
     createBooking(body, idempotencyKey, signal) {
-      return request('POST', 'bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal });
+      return call(() => http.post('bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal }).json());
     },
-    get(path, searchParams, signal) {
-      return request('GET', path, { query: searchParams, signal });
+    get(path, query, signal) {
+      return call(() => http.get(path.replace(/^\//, ''), { searchParams: searchParams(query), signal }).json());
     },
   };
 }

@@ -11,15 +11,6 @@ import { WidgetPage } from '../support/widget-page.js';
 /** The gallery, as linked from every page's navigation. */
 const PAGES = ['index.html', 'themes.html', 'multi-venue.html', 'popup.html', 'languages.html', 'events.html', 'return.html', 'strict-csp.html'];
 
-/**
- * Pages whose check waits on another part of the project, with what it waits on. Each is skipped
- * (and so reported) rather than weakened; remove the entry when the fix lands.
- */
-const PENDING: Record<string, string> = {
-  'themes.html': 'widget: several widgets on one page give identical step landmarks (axe landmark-unique)',
-  'multi-venue.html': 'stack: the embedded proxy does not allow the demo venue group, so venue-group gets an error',
-};
-
 let demo: DemoFrame | null = null;
 
 beforeEach(() => sessionStorage.clear()); // iframes share the test page's sessionStorage
@@ -43,7 +34,7 @@ describe('the demo gallery', () => {
   });
 
   for (const page of PAGES) {
-    (PENDING[page] ? it.skip : it)(`${page} loads with every widget rendered, no console error and no axe violation`, async () => {
+    it(`${page} loads with every widget rendered, no console error and no axe violation`, async () => {
       demo = await openDemo(page);
       const widgets = [...demo.document.querySelectorAll('venue-booking')];
       expect(widgets.length).to.be.greaterThan(0);
