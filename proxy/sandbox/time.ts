@@ -1,53 +1,56 @@
 /**
  * Europe/London calendar and clock helpers for the sandbox.
  *
- * Why hand-rolled on `Intl` instead of local `Date` getters: the sandbox must give the same answers
- * on a laptop in Sydney, a CI box in UTC and an edge runtime, and it is on the availability hot path,
- * so offsets are memoised per UTC hour. Calendar dates are plain `yyyy-MM-dd` strings and calendar
- * arithmetic is done on UTC midnights, never in the host's zone.
+ * Why date-fns-tz: it owns the zone rules (offsets, wall time → instant) so this module no longer
+ * parses `Intl` parts by hand. Why memoised: these helpers sit on the availability hot path, so the
+ * London offset is memoised per UTC hour and wall time → instant per London wall-clock hour
+ * (London only ever changes its clocks on the hour, so one answer holds for the whole hour).
+ *
+ * Why only some of date-fns-tz: the sandbox must give the same answers on a laptop in Sydney, a CI
+ * box in UTC and an edge runtime, and several date-fns(-tz) paths read the host's zone. Measured
+ * here with `TZ=America/Los_Angeles` / `TZ=Australia/Sydney` (date-fns-tz 3.2, date-fns 4.4):
+ * - `getTimezoneOffset(zone, date)` treats its date as a wall time and is an hour out for the hour
+ *   after London's clocks go back (marnusw/date-fns-tz#227); the `xxx` token of
+ *   `formatInTimeZone` reads the true instant and is right in every host zone, so offsets use it.
+ * - `formatInTimeZone`'s wall-clock tokens are an hour out while the *host* skips an hour
+ *   (marnusw/date-fns-tz#258), so London timestamps are built from the offset in UTC instead.
+ * - date-fns `addDays`/`getDay` work in the host's zone and move a UTC-midnight date across the
+ *   host's DST change, so plain `yyyy-MM-dd` dates keep their small UTC-midnight arithmetic.
+ * Never build a calendar date from local `Date` getters.
  */
 
-const LONDON = 'Europe/London';
+import { millisecondsInDay, millisecondsInHour, millisecondsInMinute } from 'date-fns/constants';
+import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 
-const partsFormatter = new Intl.DateTimeFormat('en-GB', {
-  timeZone: LONDON,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
+const LONDON = 'Europe/London';
+/** Bound on each memo: far more hours than a sandbox run touches, small enough to never matter. */
+const CACHE_LIMIT = 100_000;
 
 const offsetCache = new Map<number, number>();
 
 /** Offset of London from UTC, in minutes, at the given instant (0 in winter, 60 in summer). */
 export function londonOffsetMinutes(epochMs: number): number {
-  const hour = Math.floor(epochMs / 3_600_000);
+  const hour = Math.floor(epochMs / millisecondsInHour);
   const cached = offsetCache.get(hour);
   if (cached !== undefined) return cached;
-  const p = partsOf(hour * 3_600_000);
-  const asUtc = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  const offset = Math.round((asUtc - hour * 3_600_000) / 60_000);
-  if (offsetCache.size > 100_000) offsetCache.clear();
+  const offset = parseOffset(formatInTimeZone(hour * millisecondsInHour, LONDON, 'xxx'));
+  if (offsetCache.size > CACHE_LIMIT) offsetCache.clear();
   offsetCache.set(hour, offset);
   return offset;
 }
 
-function partsOf(epochMs: number) {
-  const out: Record<string, number> = {};
-  for (const part of partsFormatter.formatToParts(new Date(epochMs))) {
-    if (part.type !== 'literal') out[part.type] = Number(part.value);
-  }
-  return out as { year: number; month: number; day: number; hour: number; minute: number; second: number };
+/** Minutes of a `±HH:mm` offset. */
+function parseOffset(text: string): number {
+  const m = /^([+-])(\d{2}):(\d{2})$/.exec(text);
+  if (!m) throw new RangeError(`unexpected UTC offset from date-fns-tz: ${text}`);
+  return (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
 }
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** London wall-clock `YYYY-MM-DDTHH:mm:ss` of an instant: the envelope and payload timestamp form. */
 export function londonTimestamp(epochMs: number): string {
-  const local = new Date(epochMs + londonOffsetMinutes(epochMs) * 60_000);
+  const local = new Date(epochMs + londonOffsetMinutes(epochMs) * millisecondsInMinute);
   return local.toISOString().slice(0, 19);
 }
 
@@ -75,18 +78,46 @@ export function londonMinutes(epochMs: number): number {
 export function londonInstant(date: string, minutes: number): number | null {
   const base = dateToUtcMs(date);
   if (base === null) return null;
-  const wall = base + minutes * 60_000;
-  // Try both candidate offsets, earliest instant first, and keep one whose wall time round-trips.
-  const candidates = [wall - 60 * 60_000, wall]; // summer (+60) then winter (0)
-  for (const candidate of candidates) {
-    if (candidate + londonOffsetMinutes(candidate) * 60_000 === wall) return candidate;
+  const wall = base + minutes * millisecondsInMinute;
+  const wallHour = Math.floor(wall / millisecondsInHour);
+  const start = wallHourStart(wallHour);
+  return start === null ? null : start + (wall - wallHour * millisecondsInHour);
+}
+
+const wallHourCache = new Map<number, number | null>();
+
+/**
+ * The first instant of a London wall-clock hour (hours since the epoch, read as UTC), or null.
+ *
+ * `fromZonedTime` gives the first guess, but it does not report the skipped hour (it returns an
+ * instant whose London wall time is another hour) and which occurrence of the repeated hour it
+ * returns depends on the host's zone. So the guess is checked: the earliest of the guess and its
+ * neighbours an hour either side whose London wall time round-trips wins, and none means skipped.
+ */
+function wallHourStart(wallHour: number): number | null {
+  const cached = wallHourCache.get(wallHour);
+  if (cached !== undefined) return cached;
+  const wall = wallHour * millisecondsInHour;
+  const zoned = fromZonedTime(new Date(wall).toISOString().slice(0, 19), LONDON).getTime();
+  const guess = Number.isNaN(zoned) ? wall : zoned; // a year date-fns-tz cannot parse: check 0 and +60
+  let found: number | null = null;
+  for (const candidate of [guess - millisecondsInHour, guess, guess + millisecondsInHour]) {
+    if (candidate + londonOffsetMinutes(candidate) * millisecondsInMinute === wall) {
+      found = candidate;
+      break;
+    }
   }
-  return null;
+  if (wallHourCache.size > CACHE_LIMIT) wallHourCache.clear();
+  wallHourCache.set(wallHour, found);
+  return found;
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** Milliseconds of UTC midnight of a plain date, or null when the string is not a real date. */
+/**
+ * Milliseconds of UTC midnight of a plain date, or null when the string is not a real date. Plain
+ * dates live on UTC midnights so no zone (the host's or London's) can move them.
+ */
 export function dateToUtcMs(date: string): number | null {
   const m = DATE_RE.exec(date);
   if (!m) return null;
@@ -104,16 +135,19 @@ export function isDate(value: unknown): value is string {
   return typeof value === 'string' && dateToUtcMs(value) !== null;
 }
 
-/** Calendar arithmetic on plain dates. */
+/**
+ * Calendar arithmetic on plain dates. Not date-fns `addDays`: that one steps in the host's zone and
+ * moves a UTC midnight to the previous day across the host's DST change.
+ */
 export function addDays(date: string, days: number): string {
   const ms = dateToUtcMs(date);
   if (ms === null) throw new RangeError(`not a date: ${date}`);
-  return new Date(ms + days * 86_400_000).toISOString().slice(0, 10);
+  return new Date(ms + days * millisecondsInDay).toISOString().slice(0, 10);
 }
 
 /** Whole days from a to b (b - a). */
 export function daysBetween(a: string, b: string): number {
-  return Math.round(((dateToUtcMs(b) ?? 0) - (dateToUtcMs(a) ?? 0)) / 86_400_000);
+  return Math.round(((dateToUtcMs(b) ?? 0) - (dateToUtcMs(a) ?? 0)) / millisecondsInDay);
 }
 
 /** Weekday names indexed like `Date#getUTCDay`, as the spec's opening_times and offer rules key them. */
@@ -185,8 +219,8 @@ export function parseInstant(value: string): number | null {
     if (zone === 'Z') return wall;
     const sign = zone[0] === '-' ? -1 : 1;
     const digits = zone.slice(1).replace(':', '');
-    return wall - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * 60_000;
+    return wall - sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) * millisecondsInMinute;
   }
   const inst = londonInstant(date, h * 60 + mi);
-  return inst === null ? base + (h * 60 + mi - 60) * 60_000 + s * 1000 : inst + s * 1000;
+  return inst === null ? base + (h * 60 + mi - 60) * millisecondsInMinute + s * 1000 : inst + s * 1000;
 }
