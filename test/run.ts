@@ -1,7 +1,8 @@
 /**
  * `npm test`: every test, then one closing line `N passed, N failed` summed over both runners.
  *
- * 1. Node tests (`test/{unit,sandbox,proxy,package}/**\/*.test.ts`) with node:test and tsx.
+ * 1. Node tests (`test/{unit,sandbox,proxy,package}/**\/*.test.ts`) with node:test and tsx, with the
+ *    host in Auckland (unless TZ is set) so that nothing can lean on the machine being in London.
  * 2. Browser tests (`test/browser/**\/*.test.ts`) with web-test-runner in real Chromium.
  *
  * `npm test -- --node` or `-- --browser` runs one side only. Exits non-zero on any failure, and
@@ -58,7 +59,7 @@ async function nodeTests(work: string): Promise<Totals> {
     '--test-reporter=spec', '--test-reporter-destination=stdout',
     '--test-reporter=tap', `--test-reporter-destination=${tap}`,
     ...files,
-  ]);
+  ], { TZ: process.env.TZ ?? 'Pacific/Auckland' }); // far from London: host-zone slips show up
   const totals = tapTotals(tap) ?? { passed: 0, failed: 1 };
   if (code !== 0 && totals.failed === 0) totals.failed = 1;
   return totals;
