@@ -143,11 +143,20 @@ function form(store: Store, venue: Venue, t: BookingType, p: Params, errors: str
     + `<button type="submit">${dep > 0 ? `Pay ${money(dep)} and book` : 'Book'}</button></form>`;
 }
 
+/**
+ * The origin the booking form's submission is redirected to. Browsers apply `form-action` to the
+ * redirect after a form post too, so the return page's origin must be allowed on the form page,
+ * or a guest coming from a venue's site on another origin would be stuck here.
+ */
+function returnOrigin(params: Params): string | undefined {
+  return safeReturnUrl(params.return_url)?.origin;
+}
+
 /** GET /book: the form for the details in the query. */
 export async function showBookingPage(c: Context, query: Params): Promise<Response> {
   const found = lookup(c.store, query);
   if (typeof found === 'string') return errorPage(400, found);
-  return page(200, `Book ${found.type.name} at ${found.venue.title}`, form(c.store, found.venue, found.type, query, []));
+  return page(200, `Book ${found.type.name} at ${found.venue.title}`, form(c.store, found.venue, found.type, query, []), returnOrigin(query));
 }
 
 function chosenItems(items: Package[], p: Params, errors: string[]): PreorderItem[] {
@@ -196,7 +205,7 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
     if (!(e instanceof ApiError)) throw e;
     for (const fe of e.errors.length ? e.errors : [{ message: e.message }]) errors.push(fe.message);
   }
-  if (errors.length || !nb) return page(400, 'Check your booking', form(c.store, venue, type, body, errors));
+  if (errors.length || !nb) return page(400, 'Check your booking', form(c.store, venue, type, body, errors), returnOrigin(body));
 
   const confirmed = handlingOf(c.ctx, nb) === 'confirmed';
   const stamp = londonTimestamp(c.now);

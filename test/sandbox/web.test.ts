@@ -74,6 +74,14 @@ describe('11. web booking page', () => {
     assert.equal(new URL(res.headers.get('location')!).searchParams.get('status'), 'in_progress');
   });
 
+  it('lets the form post be redirected to a return page on another origin (form-action covers redirects)', async () => {
+    const { s, res, html } = await openPage({}, table, V1, '&return_url=https%3A%2F%2Fvenue.example%2Fthanks');
+    assert.match(res.headers.get('content-security-policy')!, /form-action 'self' https:\/\/venue\.example;/);
+    const invalid = await submit(s, { ...formFields(html), ...guest, email: '' });
+    assert.equal(invalid.status, 400);
+    assert.match(invalid.headers.get('content-security-policy')!, /form-action 'self' https:\/\/venue\.example;/);
+  });
+
   it('return_method=post renders a form posting the values back (no script)', async () => {
     const { s, html } = await openPage({ dialect: 'live' }, { ...table, duration: 120 }, V1, '&return_url=https%3A%2F%2Fvenue.example%2Freturn&return_method=post');
     const res = await submit(s, { ...formFields(html), ...guest });
