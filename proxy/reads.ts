@@ -51,7 +51,7 @@ function siteOf(hostname: string): string {
 /**
  * True when `web` is a URL the guest may be sent to (no open redirect): under the configured
  * booking site, or, when none is configured, an https URL on the same site as the upstream (the
- * service's booking site and API share a domain; a loopback upstream allows its own host).
+ * service's booking site and API share a domain; a loopback upstream allows any loopback name).
  */
 export function isBookingSiteUrl(web: unknown, site: string | undefined, upstream?: string): boolean {
   if (typeof web !== 'string') return false;
@@ -65,8 +65,8 @@ export function isBookingSiteUrl(web: unknown, site: string | undefined, upstrea
   }
   if (url.username || url.password) return false;
   if (!site) {
-    const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(base.hostname);
-    if (loopback) return url.hostname === base.hostname && /^https?:$/.test(url.protocol);
+    const loopback = (host: string) => ['localhost', '127.0.0.1', '[::1]'].includes(host);
+    if (loopback(base.hostname)) return loopback(url.hostname) && /^https?:$/.test(url.protocol);
     return url.protocol === 'https:' && siteOf(url.hostname) === siteOf(base.hostname);
   }
   if (url.origin !== base.origin) return false;
@@ -74,14 +74,24 @@ export function isBookingSiteUrl(web: unknown, site: string | undefined, upstrea
   return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
 }
 
-/** Reads the request's parameters: the query (GET) or a JSON object body (POST). */
+/**
+ * Reads the request's parameters: the query, plus on POST a JSON object body. The spec posts
+ * booking rules with URL parameters, and the live service takes `fields=` in the query beside a
+ * JSON body, so a POST may use both, but each parameter only once.
+ */
 export async function inputOf(c: Context): Promise<Record<string, unknown>> {
   const url = new URL(c.req.url);
   const query = queryParams(url);
   throwIfInvalid(query.errors);
-  if (c.req.method !== 'POST') return query.raw;
-  if (url.search) throw new ProxyError(400, 'Send parameters in the body or the query, not both');
-  return jsonBody(c);
+  if (c.req.method !== 'POST' || (await c.req.text()) === '') return query.raw;
+  const body = await jsonBody(c);
+  const twice = Object.keys(body).filter((key) => key in query.raw);
+  if (twice.length) {
+    throw new ProxyError(400, 'Send each parameter once, in the query or in the body', {
+      errors: twice.map((field) => ({ code: 'duplicate_parameter', message: `${field} is both in the query and in the body`, fields: [field] })),
+    });
+  }
+  return { ...query.raw, ...body };
 }
 
 /** Parses a JSON object body; anything else is a 415 or a 400. */

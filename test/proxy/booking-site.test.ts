@@ -21,8 +21,10 @@ describe('which next.web URLs the proxy passes on', () => {
     assert.equal(isBookingSiteUrl('https://other.co.uk/b', undefined, 'https://api.venue.co.uk/v4'), false);
   });
 
-  it('with none configured and a loopback upstream: that host only', () => {
+  it('with none configured and a loopback upstream: loopback hosts only, whatever their name', () => {
     assert.equal(isBookingSiteUrl('http://localhost:9000/book', undefined, 'http://localhost:8787/v4'), true);
+    assert.equal(isBookingSiteUrl('http://localhost:8787/book', undefined, 'http://127.0.0.1:8787/v4'), true);
     assert.equal(isBookingSiteUrl('http://127.0.0.2/book', undefined, 'http://localhost:8787/v4'), false);
+    assert.equal(isBookingSiteUrl('http://venue.example/book', undefined, 'http://127.0.0.1:8787/v4'), false);
   });
 });

@@ -99,7 +99,7 @@ add('settings labels', `/api/venues/${VENUE}?fields=booking_labels`, undefined, 
 add('settings customers', `/api/venues/${VENUE}?fields=customer_labels,booking_types`, undefined, 400);
 add('settings stages', `/api/venues/${VENUE}?fields=booking_stages`, undefined, 400);
 add('marketing prefs with params', `/api/venues/${VENUE}/marketing-preferences?user=${ID}`, undefined, 400);
-add('availability POST with query and body', `${A}?type=${TYPE}`, postJson({ date: '2030-01-01' }), 400);
+add('availability POST with a parameter both in the query and the body', `${A}?type=${TYPE}`, postJson({ type: TYPE, date: '2030-01-01' }), 400);
 add('availability POST bad JSON', A, postJson('{"type":'), 400);
 add('availability POST array', A, postJson('[1,2]'), 400);
 add('availability POST text/plain', A, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, 415);

@@ -76,6 +76,14 @@ for (const dialect of ['spec', 'live'] as const) {
       const rules = await json(`/api/venues/${VENUE}/booking-rules?type=${TYPE}&date=${DATE}`);
       assert.equal(rules.response.status, 200);
       assert.equal(typeof rules.body.payload.booking_available, 'boolean');
+      // The spec's own form: POST with URL parameters and no body.
+      const posted = await json(`/api/venues/${VENUE}/booking-rules?type=${TYPE}&date=${DATE}`, { method: 'POST', headers: { origin: ORIGIN } });
+      assert.equal(posted.response.status, 200, JSON.stringify(posted.body.payload));
+      assert.deepEqual(posted.body.payload, rules.body.payload);
+      // The live form: fields= in the query beside a JSON body.
+      const mixed = await json(`/api/venues/${VENUE}/booking-availability?fields=time`, postJson({ type: TYPE, date: DATE, num_people: 2 }));
+      assert.equal(mixed.response.status, 200, JSON.stringify(mixed.body.payload));
+      assert.deepEqual(Object.keys(mixed.body.payload.validation), ['time']);
       const offers = await json<unknown[]>(`/api/venues/${VENUE}/offers?num_people=2`);
       assert.equal(offers.response.status, 200);
       assert.ok(Array.isArray(offers.body.payload));
