@@ -11,10 +11,10 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
 import { registerBookings } from './bookings.js';
 import { ReadCache } from './cache.js';
+import { cors } from './cors.js';
 import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
 import { errorResponse, ProxyError } from './envelope.js';
 import { originGuard, requestGuard } from './guard.js';
