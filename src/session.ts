@@ -2,7 +2,7 @@
  * What survives a reload, and how the guest's return from the booking site is read.
  *
  * Decision: sessionStorage holds only the booking choices (venue, type, date, time, duration,
- * party size, offer id), the idempotency key of an attempt in flight and, across the redirect, a
+ * party size, offer id) with the type's and venue's display names, the idempotency key of an attempt in flight and, across the redirect, a
  * marker that this widget sent the guest away. It never holds the guest's name, email, phone, date
  * of birth, notes or consent: a reload asks for them again, which is the price of never leaving
  * personal data in the browser's storage. sessionStorage (not localStorage) ends with the tab.
@@ -18,6 +18,11 @@ export interface SavedBooking {
   redirected?: boolean;
   /** The last confirmation (reference and status only), so a reload keeps showing it. */
   confirmation?: { reference: string; status: 'confirmed' | 'enquiry' } | null;
+  /**
+   * Display names of the chosen booking type and venue (not personal data): on the return from the
+   * booking site no availability answer names them, and the confirmation must not show raw ids.
+   */
+  names?: { type?: string; venue?: string };
 }
 
 const PREFIX = 'venue-booking:';

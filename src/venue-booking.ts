@@ -308,6 +308,24 @@ export class VenueBooking extends LitElement {
     args: () => [this.api, this._currentVenue, nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '', this.hideOffers] as const,
   });
 
+  /**
+   * A single venue's name, read only when it will be needed and nothing else gives it: before a
+   * hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
+   * for the confirmation on return, or for a confirmation that has no name for it.
+   */
+  private _venueRecord = new Task(this, {
+    task: async ([api, venue, needed], { signal }): Promise<string> => {
+      if (!needed || !venue || this._multi) return '';
+      const payload = await this._clientFor(api).get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(venue)}`, { fields: 'booking_types' }, signal).catch(() => null);
+      return venueName(payload?.venue);
+    },
+    args: () => {
+      const availability = this._availability.value;
+      const away = availability && (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability)));
+      return [this.api, this._currentVenue, Boolean(away || (this._confirmation && !this._venueTitle))] as const;
+    },
+  });
+
   constructor() {
     super();
     this.venue = '';
@@ -375,6 +393,11 @@ export class VenueBooking extends LitElement {
     return venueToday(this.now ?? new Date());
   }
 
+  /** The chosen venue's name for people, or '' while it is unknown (never its id). */
+  private get _venueName(): string {
+    return this._venueTitle || venueName(this._venues.value?.find((venue) => venue._id === this._currentVenue)) || this._venueRecord.value || '';
+  }
+
   private get _summary(): BookingSummary {
     const { type, date, time, duration, num_people } = this._choices;
     return { venue_id: this._currentVenue, type, date, time, duration, num_people, ...(this._offer ? { offer: this._offer } : {}) };
@@ -391,13 +414,16 @@ export class VenueBooking extends LitElement {
       history.replaceState(history.state, '', withoutReturn(location.href));
       this._returned = true;
       this._confirmation = back;
-      saveBooking(this._storageKey, { venue: saved?.venue ?? null, choices: saved?.choices ?? {}, offer: saved?.offer ?? null, confirmation: back });
+      saveBooking(this._storageKey, { ...saved, venue: saved?.venue ?? null, choices: saved?.choices ?? {}, offer: saved?.offer ?? null, redirected: false, confirmation: back });
     }
     if (saved) {
       this._venue = saved.venue;
       this._choices = saved.choices;
       this._offer = saved.offer;
       this._confirmation ??= saved.confirmation ?? null;
+      const { type, venue } = saved.names ?? {};
+      if (type && saved.choices.type) this._typeNames.set(saved.choices.type, type);
+      this._venueTitle ||= venue ?? '';
     }
   }
 
@@ -452,8 +478,10 @@ export class VenueBooking extends LitElement {
     return this._client;
   }
 
-  private _save(): void {
-    const value: SavedBooking = { venue: this._venue, choices: this._choices, offer: this._offer, confirmation: this._confirmation };
+  private _save(redirected?: boolean): void {
+    const type = this._choices.type;
+    const names = { type: (type && this._typeName(type)) || undefined, venue: this._venueName || undefined };
+    const value: SavedBooking = { venue: this._venue, choices: this._choices, offer: this._offer, confirmation: this._confirmation, names, redirected };
     saveBooking(this._storageKey, value);
   }
 
@@ -618,8 +646,11 @@ export class VenueBooking extends LitElement {
     const returnUrl = returnUrlFor(this.returnUrl, location.href, this._returnKey);
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, { returnUrl, offer: this._offer ?? undefined });
     if (!plan || plan.kind !== 'web') return;
+    // Saved first with the display names, so a host that cancels this and sends the guest itself still
+    // gets a named confirmation on return.
+    this._save();
     if (!this._emit('vb-redirect', { url: plan.url, booking: this._summary }, true)) return;
-    saveBooking(this._storageKey, { venue: this._venue, choices: this._choices, offer: this._offer, redirected: true });
+    this._save(true);
     location.assign(plan.url);
   }
 
@@ -858,8 +889,8 @@ export class VenueBooking extends LitElement {
     const s = this._strings;
     const { date, time, duration, num_people, type } = this._choices;
     const lines: [string, string][] = [];
-    const venue = this._venueTitle || this._format('venue', this._currentVenue);
-    if (this._multi || this._venueTitle) lines.push([s.fieldNames.venue, venue]);
+    const venue = this._venueName;
+    if (venue) lines.push([s.fieldNames.venue, venue]);
     if (type) lines.push([s.fieldNames.type, this._format('type', type)]);
     if (date) lines.push([s.fieldNames.date, formatVenueDate(date, this._intlLocale)]);
     if (time) lines.push([s.fieldNames.time, this._format('time', time)]);
@@ -872,7 +903,7 @@ export class VenueBooking extends LitElement {
       status: confirmation.status,
       summary: lines,
       event: date && time
-        ? { reference: confirmation.reference, title: s.calendarTitle(venue), date, time, minutes, location: venue, description: `${s.reference}: ${confirmation.reference}` }
+        ? { reference: confirmation.reference, title: venue ? s.calendarTitle(venue) : type ? this._format('type', type) : s.fieldNames.type, date, time, minutes, location: venue, description: `${s.reference}: ${confirmation.reference}` }
         : null,
       now: this.now ?? new Date(),
       onAgain: () => this._onAgain(),

@@ -185,6 +185,13 @@ for (const dialect of ['spec', 'live'] as const) {
         const reference = await again.reference();
         expect(reference).to.equal(landed.searchParams.get('reference'));
         expect(again.confirmationStatus()).to.equal('confirmed');
+        // Named as before the hand-off, never by ids: the type, the venue and the calendar entry.
+        const summary = again.root.querySelector('[part~="confirmation"] dl')!.textContent!;
+        expect(summary).to.include('Bottomless Brunch').and.include('Harbour & Vine Quayside').and.not.include(TYPES.brunch);
+        const google = new URL(again.root.querySelector<HTMLAnchorElement>('[part~="google-calendar"]')!.href);
+        expect(google.searchParams.get('text')).to.equal('Booking at Harbour & Vine Quayside');
+        expect(google.searchParams.get('location')).to.equal('Harbour & Vine Quayside');
+        expect(google.href).not.to.include(DEMO_VENUE);
         expect(location.search).not.to.include('email').and.not.to.include('first_name').and.not.to.include('reference');
         const [stored] = await storedBookings(stack, who.email);
         expect(stored.reference).to.equal(reference);
