@@ -65,15 +65,38 @@ export interface SendOptions {
   onLeak: () => void;
 }
 
+/** A relayed answer's body as sent for one booking URL: encoded once, scanned for the key once. */
+interface Prepared {
+  bookingUrl: string;
+  apiKey: string;
+  bytes: Uint8Array<ArrayBuffer>;
+  leaked: boolean;
+}
+
+// Cached answers are sent many times with the same booking URL: the sentinel substitution, the key
+// scan and the UTF-8 encoding are done once per (answer, booking URL), not once per hit. The
+// relayed text never changes after it is built, so the prepared body stays right for its life.
+const prepared = new WeakMap<Relayed, Prepared>();
+const encoder = new TextEncoder();
+
+function prepare(relayed: Relayed, bookingUrl: string, apiKey: string): Prepared {
+  const kept = prepared.get(relayed);
+  if (kept && kept.bookingUrl === bookingUrl && kept.apiKey === apiKey) return kept;
+  let body = relayed.text;
+  if (body.includes(SENTINEL_JSON)) body = body.split(SENTINEL_JSON).join(JSON.stringify(bookingUrl));
+  const leaked = apiKey.length >= 4 && body.includes(apiKey);
+  if (leaked) body = body.split(apiKey).join('[redacted]');
+  const fresh: Prepared = { bookingUrl, apiKey, bytes: encoder.encode(body), leaked };
+  prepared.set(relayed, fresh);
+  return fresh;
+}
+
 /** Turns a relayed answer into a response, filling in the booking URL and refusing to leak the key. */
 export function toResponse(relayed: Relayed, options: SendOptions): Response {
-  let body = relayed.text;
-  if (body.includes(SENTINEL_JSON)) body = body.split(SENTINEL_JSON).join(JSON.stringify(options.bookingUrl));
-  if (options.apiKey.length >= 4 && body.includes(options.apiKey)) {
-    options.onLeak();
-    body = body.split(options.apiKey).join('[redacted]');
-  }
+  const { bytes, leaked } = prepare(relayed, options.bookingUrl, options.apiKey);
+  // Reported on every answer that needed it, not only the first time its body was prepared.
+  if (leaked) options.onLeak();
   const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   for (const [name, value] of Object.entries({ ...relayed.headers, ...options.headers })) headers.set(name, value);
-  return new Response(body, { status: relayed.status, headers });
+  return new Response(bytes, { status: relayed.status, headers });
 }
