@@ -25,6 +25,7 @@ import { toResponse, type Relayed } from './relay.js';
 import { registerReturnBridge } from './return-bridge.js';
 import { serveScript } from './script.js';
 import { Upstream } from './upstream.js';
+import { urlOf } from './url.js';
 
 export type { ProxyConfig } from './context.js';
 
@@ -67,6 +68,8 @@ export function createProxy(config: ProxyConfig): Proxy {
   const venues = new Set(config.venues);
   const origins = new Set(config.origins ?? []);
   const bookingSiteOrigin = config.bookingSite ? new URL(config.bookingSite).origin : null;
+  const publicBase = config.publicUrl?.replace(/\/+$/, '');
+  const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
   const limiter = new RateLimiter({ ...(config.rateLimit ?? DEFAULTS.rateLimit), now });
   const bookingLimiter = new RateLimiter({ ...(config.bookingRateLimit ?? DEFAULTS.bookingRateLimit), now });
 
@@ -83,6 +86,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     return value;
   }
 
+  const reportLeak = () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' });
   const ctx: ProxyContext = {
     config, upstream, reads, logger, now,
     async venueAllowed(id) {
@@ -91,21 +95,21 @@ export function createProxy(config: ProxyConfig): Proxy {
       return false;
     },
     send(request, relayed, headers) {
-      const base = config.publicUrl?.replace(/\/+$/, '') ?? new URL(request.url).origin;
+      const base = publicBase ?? urlOf(request).origin;
       return toResponse(relayed, {
         bookingUrl: `${base}/api/bookings`, apiKey: config.apiKey, headers,
-        onLeak: () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' }),
+        onLeak: reportLeak,
       });
     },
   };
 
-  const ownOrigin = (request: Request) => new URL(config.publicUrl ?? request.url).origin;
+  const ownOrigin = (request: Request) => publicOrigin ?? urlOf(request).origin;
   const app = new Hono();
 
   app.onError((error, c) => {
     if (error instanceof ProxyError) return errorResponse(c.req.raw, error.status, error.message, error.options);
     logger.log({ level: 'error', msg: 'unexpected error', error: error instanceof Error ? error.name : 'unknown' });
-    const booking = c.req.method === 'POST' && new URL(c.req.url).pathname === '/api/bookings';
+    const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
     return errorResponse(c.req.raw, 500, 'The booking proxy hit an unexpected error', booking ? { stored: 'unknown' } : {});
   });
   app.notFound((c) => errorResponse(c.req.raw, 404, 'Not found', { errors: [{ code: 'not_found', message: 'No such route', fields: [] }] }));
@@ -116,7 +120,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     await next();
     logger.log({
       level: c.res.status >= 500 ? 'error' : 'info', msg: 'request', method: c.req.method.slice(0, 10),
-      path: new URL(c.req.url).pathname.slice(0, 120), status: c.res.status, ms: now() - started, cache: c.res.headers.get('x-cache') ?? undefined,
+      path: urlOf(c.req.raw).pathname.slice(0, 120), status: c.res.status, ms: now() - started, cache: c.res.headers.get('x-cache') ?? undefined,
     });
   });
   app.use('*', secureHeaders({
@@ -125,7 +129,7 @@ export function createProxy(config: ProxyConfig): Proxy {
   }));
   app.use('*', requestGuard(['GET', 'POST', 'OPTIONS']));
   app.use('/api/*', originGuard((origin, request) =>
-    origins.has(origin) || origin === ownOrigin(request) || (origin === bookingSiteOrigin && new URL(request.url).pathname === '/api/return')));
+    origins.has(origin) || origin === ownOrigin(request) || (origin === bookingSiteOrigin && urlOf(request).pathname === '/api/return')));
   app.use('/api/*', cors({
     origin: (origin) => (origins.has(origin) ? origin : null),
     allowMethods: ['GET', 'POST', 'OPTIONS'],
@@ -137,7 +141,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     if (c.req.method === 'OPTIONS') return next();
     const client = config.clientKey?.(c.req.raw, c.env) ?? 'shared';
     const decision = limiter.hit(client);
-    const booking = c.req.method === 'POST' && new URL(c.req.url).pathname === '/api/bookings';
+    const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
     const bookingDecision = booking && decision.allowed ? bookingLimiter.hit(client) : null;
     const { allowed, headers } = bookingDecision ?? decision;
     if (!allowed) {
@@ -148,7 +152,7 @@ export function createProxy(config: ProxyConfig): Proxy {
   });
   const limitBody = bodyLimit({
     maxSize: config.bodyLimit ?? DEFAULTS.bodyLimit,
-    onError: (c) => errorResponse(c.req.raw, 413, 'The request body is too large', new URL(c.req.url).pathname === '/api/bookings' ? { stored: false } : {}),
+    onError: (c) => errorResponse(c.req.raw, 413, 'The request body is too large', urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: false } : {}),
   });
   // Only POST carries a body; looking for one on a GET would make Node's adapter build a full
   // Request per read, which halves the throughput of cached answers.

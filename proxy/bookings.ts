@@ -10,6 +10,7 @@ import type { ProxyContext } from './context.js';
 import { fingerprintOf, IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import { jsonBody } from './reads.js';
 import { cleanError, envelopeText, faultRelay } from './relay.js';
+import { urlOf } from './url.js';
 import { readFields, type Rule } from './validate.js';
 
 /** The documented fields of `POST /bookings`, with their forms. */
@@ -48,7 +49,7 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
 
   app.post('/api/bookings', async (c: Context) => {
     const request = c.req.raw;
-    const path = new URL(request.url).pathname;
+    const path = urlOf(request).pathname;
     const notStored = (error: unknown) => {
       if (error instanceof ProxyError) throw new ProxyError(error.status, error.message, { ...error.options, stored: false });
       throw error;

@@ -4,6 +4,7 @@
  * shape whether the refusal came from the proxy or from the upstream.
  */
 import type { Envelope, WireErrorPayload, WireFieldError } from '../src/api/types.js';
+import { urlOf } from './url.js';
 
 /** A field error as the live service sends it; every field of the proxy's errors is filled. */
 export type FieldError = Required<Pick<WireFieldError, 'code' | 'fields'>> & { message: string };
@@ -33,7 +34,7 @@ export function envelopeResponse(request: Request, status: number, payload: unkn
   const now = londonTimestamp(Date.now());
   const body: Envelope = {
     payload, status, requestTime: now, responseTime: now, statusText: STATUS_TEXT[status] ?? 'Error',
-    url: new URL(request.url).pathname.slice(0, 200), method: request.method, params: [],
+    url: urlOf(request).pathname.slice(0, 200), method: request.method, params: [],
   };
   const h = new Headers(headers);
   h.set('content-type', 'application/json; charset=utf-8');

@@ -5,6 +5,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { errorResponse } from './envelope.js';
+import { urlOf } from './url.js';
 
 /** Longest URL (path + query) the widget ever needs; longer ones are refused with 414. */
 export const MAX_URL_LENGTH = 2048;
@@ -29,7 +30,7 @@ export function requestGuard(methods: readonly string[]): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
     if (request.url.length > MAX_URL_LENGTH) return errorResponse(request, 414, 'The address is too long');
-    const problem = pathProblem(new URL(request.url).pathname);
+    const problem = pathProblem(urlOf(request).pathname);
     if (problem) return errorResponse(request, 400, problem, { errors: [{ code: 'invalid_path', message: problem, fields: [] }] });
     if (!methods.includes(request.method)) {
       return errorResponse(request, 405, `Method ${request.method.slice(0, 20)} is not allowed`, { headers: { allow: methods.join(', ') } });

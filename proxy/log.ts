@@ -34,18 +34,16 @@ export function redactingLogger(inner: Logger, secrets: string[]): Logger {
   const needles = secrets.filter((secret) => secret.length >= 4);
   return {
     log(entry) {
-      let dirty = false;
-      const clean: LogEntry = { ...entry };
-      for (const [key, value] of Object.entries(entry)) {
+      // Copied only when a value has to change: most lines carry no secret.
+      let clean: LogEntry | undefined;
+      for (const key in entry) {
+        const value = entry[key];
         if (typeof value !== 'string') continue;
         let text = value;
         for (const needle of needles) if (text.includes(needle)) text = text.split(needle).join('[redacted]');
-        if (text !== value) {
-          clean[key] = text;
-          dirty = true;
-        }
+        if (text !== value) (clean ??= { ...entry })[key] = text;
       }
-      inner.log(dirty ? { ...clean, redacted: true } : entry);
+      inner.log(clean ? { ...clean, redacted: true } : entry);
     },
   };
 }

@@ -24,7 +24,7 @@ export interface RateDecision {
 
 /** Fixed-window counter per client key. */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly windows = new Map<string, { start: number; count: number; reset: string }>();
 
   constructor(private readonly options: RateLimitOptions) {}
 
@@ -35,7 +35,9 @@ export class RateLimiter {
     let window = this.windows.get(client);
     if (!window || now >= window.start + windowMs) {
       this.windows.delete(client);
-      window = { start: now - (now % windowMs), count: 0 };
+      const start = now - (now % windowMs);
+      // The reset time is spelled once per window, not once per request.
+      window = { start, count: 0, reset: new Date(start + windowMs).toISOString().replace(/\.\d{3}Z$/, 'Z') };
       this.windows.set(client, window);
       const max = this.options.maxClients ?? 50_000;
       while (this.windows.size > max) this.windows.delete(this.windows.keys().next().value!);
@@ -46,7 +48,7 @@ export class RateLimiter {
     const headers: Record<string, string> = {
       'X-RateLimit-Limit': String(limit),
       'X-RateLimit-Remaining': String(Math.max(0, limit - window.count)),
-      'X-RateLimit-Reset': new Date(reset).toISOString().replace(/\.\d{3}Z$/, 'Z'),
+      'X-RateLimit-Reset': window.reset,
     };
     if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((reset - now) / 1000)));
     return { allowed, headers };

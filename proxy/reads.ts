@@ -8,6 +8,7 @@ import type { Context, Hono } from 'hono';
 import { ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
 import { BOOKING_URL_SENTINEL, cleanError, envelopeText, faultRelay, type Relayed } from './relay.js';
+import { urlOf } from './url.js';
 import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from './validate.js';
 
 /** Venue settings a public widget may read (§2.10): never labels, stages or anything about customers. */
@@ -80,7 +81,7 @@ export function isBookingSiteUrl(web: unknown, site: string | undefined, upstrea
  * JSON body, so a POST may use both, but each parameter only once.
  */
 export async function inputOf(c: Context): Promise<Record<string, unknown>> {
-  const url = new URL(c.req.url);
+  const url = urlOf(c.req.raw);
   const query = queryParams(url);
   throwIfInvalid(query.errors);
   if (c.req.method !== 'POST' || (await c.req.text()) === '') return query.raw;
@@ -131,7 +132,7 @@ export interface ReadSpec {
 /** Runs a read through the cache; serves stale answers when the upstream must be spared or fails. */
 export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec): Promise<Response> {
   const request = c.req.raw;
-  const ourPath = new URL(request.url).pathname;
+  const ourPath = urlOf(request).pathname;
   const search = canonicalQuery(spec.values);
   const key = `${spec.method} ${spec.path}${search}`;
   const stale = () => ctx.reads.peek(key, true);

@@ -6,6 +6,7 @@
  */
 import { createProxy, type Proxy, type ProxyConfig } from './app.js';
 import { createSandbox, SANDBOX_APP, type Sandbox, type SandboxOptions } from './sandbox/app.js';
+import { urlOf } from './url.js';
 
 /** Where the sandbox is mounted inside the stack. */
 export const SANDBOX_PREFIX = '/sandbox';
@@ -66,7 +67,7 @@ export function createStack(options: StackOptions): Stack {
     sandbox,
     proxy,
     fetch(request, env) {
-      const { pathname } = new URL(request.url);
+      const { pathname } = urlOf(request);
       const local = pathname.slice(basePath.length);
       if (local === SANDBOX_PREFIX || local.startsWith(`${SANDBOX_PREFIX}/`)) {
         return sandbox.fetch(unprefixed(request, basePath + SANDBOX_PREFIX));

@@ -58,60 +58,65 @@ function scalar(raw: unknown): string | undefined {
   return undefined;
 }
 
+/** Records a field error; `undefined` so a check can `return reject(…)`. */
+function reject(errors: FieldError[], name: string, message: string): undefined {
+  errors.push(problem(name, `invalid_${name}`, message));
+  return undefined;
+}
+
 /** Checks one present value; returns the canonical value or pushes an error. */
-function check(name: string, raw: unknown, rule: Rule, errors: FieldError[], today: string): Value | undefined {
-  const invalid = (message: string) => void errors.push(problem(name, `invalid_${name}`, message));
+function check(name: string, raw: unknown, rule: Rule, errors: FieldError[], today: string | undefined): Value | undefined {
   if (rule.kind === 'ids') {
     const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
     if (!items || items.length > (rule.max ?? 20) || !items.every((item) => typeof item === 'string' && ID_RE.test(item.trim()))) {
-      return invalid(`${label(name)} must be a list of ids`);
+      return reject(errors, name, `${label(name)} must be a list of ids`);
     }
     return items.map((item) => (item as string).trim());
   }
   const text = scalar(raw);
-  if (text === undefined) return invalid(`${label(name)} must be a single value`);
+  if (text === undefined) return reject(errors, name, `${label(name)} must be a single value`);
   switch (rule.kind) {
     case 'id':
-      return ID_RE.test(text) ? text : invalid(`${label(name)} is not a valid id`);
+      return ID_RE.test(text) ? text : reject(errors, name, `${label(name)} is not a valid id`);
     case 'date': {
       // The live service echoes dates as YYYY-MM-DDT00:00:00; the widget may send that back.
       const date = text.replace(/T00:00(:00)?$/, '');
-      if (!isDate(date)) return invalid(`${label(name)} must be a date in the form YYYY-MM-DD`);
-      if (rule.past && date > today) return invalid(`${label(name)} must be in the past`);
+      if (!isDate(date)) return reject(errors, name, `${label(name)} must be a date in the form YYYY-MM-DD`);
+      if (rule.past && date > (today ?? new Date().toISOString().slice(0, 10))) return reject(errors, name, `${label(name)} must be in the past`);
       return date;
     }
     case 'time':
-      return TIME_RE.test(text) ? text : invalid(`${label(name)} must be a 24-hour time in the form HH:mm`);
+      return TIME_RE.test(text) ? text : reject(errors, name, `${label(name)} must be a 24-hour time in the form HH:mm`);
     case 'int': {
       const n = /^-?\d{1,7}$/.test(text) ? Number(text) : NaN;
       if (!Number.isSafeInteger(n) || n < (rule.min ?? 0) || n > (rule.max ?? 1000)) {
-        return invalid(`${label(name)} must be a whole number from ${rule.min ?? 0} to ${rule.max ?? 1000}`);
+        return reject(errors, name, `${label(name)} must be a whole number from ${rule.min ?? 0} to ${rule.max ?? 1000}`);
       }
       return n;
     }
     case 'duration': {
       // Minutes in practice, decimal hours in one spec table: any value a suggestion gave is sent back.
       const n = /^(-1|\d{1,4}(\.\d{1,2})?)$/.test(text) ? Number(text) : NaN;
-      return Number.isFinite(n) && n <= 1440 ? n : invalid(`${label(name)} must be a number of minutes (or -1 for until close)`);
+      return Number.isFinite(n) && n <= 1440 ? n : reject(errors, name, `${label(name)} must be a number of minutes (or -1 for until close)`);
     }
     case 'bool':
       if (text === 'true' || text === '1') return true;
       if (text === 'false' || text === '0') return false;
-      return invalid(`${label(name)} must be true or false`);
+      return reject(errors, name, `${label(name)} must be true or false`);
     case 'choice': {
       const items = rule.list ? text.split(',').map((item) => item.trim()) : [text];
       if (items.length === 0 || items.length > 20 || !items.every((item) => rule.choices!.includes(item))) {
-        return invalid(`${label(name)} must be ${rule.list ? 'a comma list' : 'one'} of ${rule.choices!.join(', ')}`);
+        return reject(errors, name, `${label(name)} must be ${rule.list ? 'a comma list' : 'one'} of ${rule.choices!.join(', ')}`);
       }
       return [...new Set(items)].join(',');
     }
     case 'email':
-      return text.length <= 254 && EMAIL_RE.test(text) ? text : invalid(`${label(name)} is not a valid email address`);
+      return text.length <= 254 && EMAIL_RE.test(text) ? text : reject(errors, name, `${label(name)} is not a valid email address`);
     case 'phone':
-      return PHONE_RE.test(text) ? text : invalid(`${label(name)} is not a valid phone number`);
+      return PHONE_RE.test(text) ? text : reject(errors, name, `${label(name)} is not a valid phone number`);
     case 'text': {
-      if (text.length > (rule.max ?? 100)) return invalid(`${label(name)} is too long (at most ${rule.max ?? 100} characters)`);
-      if (CONTROL_RE.test(text) || (!rule.multiline && NEWLINE_RE.test(text))) return invalid(`${label(name)} contains characters that are not allowed`);
+      if (text.length > (rule.max ?? 100)) return reject(errors, name, `${label(name)} is too long (at most ${rule.max ?? 100} characters)`);
+      if (CONTROL_RE.test(text) || (!rule.multiline && NEWLINE_RE.test(text))) return reject(errors, name, `${label(name)} contains characters that are not allowed`);
       return text;
     }
   }
@@ -130,7 +135,6 @@ export interface Read {
 export function readFields(input: Record<string, unknown>, rules: Record<string, Rule>, options: { drop?: string[]; today?: string } = {}): Read {
   const values: Record<string, Value> = {};
   const errors: FieldError[] = [];
-  const today = options.today ?? new Date().toISOString().slice(0, 10);
   for (const [name, raw] of Object.entries(input)) {
     if (options.drop?.includes(name)) continue;
     const rule = Object.prototype.hasOwnProperty.call(rules, name) ? rules[name] : undefined;
@@ -139,7 +143,7 @@ export function readFields(input: Record<string, unknown>, rules: Record<string,
       continue;
     }
     if (raw === undefined || raw === null || raw === '') continue;
-    const value = check(name, raw, rule, errors, today);
+    const value = check(name, raw, rule, errors, options.today);
     if (value !== undefined) values[name] = value;
   }
   for (const [name, rule] of Object.entries(rules)) {
