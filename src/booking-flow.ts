@@ -203,6 +203,15 @@ export function needsRedirect(availability: Availability): boolean {
   return availability.depositRequired || !availability.next.api;
 }
 
+/**
+ * How a ready booking can be sent: `api` (through the proxy), `web` (the guest finishes on the
+ * booking site) or null when neither is possible (a deposit or no API URL, and no `next.web`, for
+ * instance withheld by the proxy): the widget then says so instead of offering a dead button.
+ */
+export function submitRoute(availability: Availability): 'api' | 'web' | null {
+  return !needsRedirect(availability) ? 'api' : availability.next.web ? 'web' : null;
+}
+
 /** Why a guest detail is refused: the widget words each code in the guest's language. */
 export type GuestError = 'required' | 'email' | 'phone' | 'dob';
 

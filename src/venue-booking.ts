@@ -18,6 +18,7 @@ import {
   planSubmission,
   reasonFor,
   reconcile,
+  submitRoute,
   type GuestDetails,
   type GuestError,
   type Problem,
@@ -57,7 +58,7 @@ export interface BookingSummary {
 export type GuestPrefill = Partial<Pick<GuestDetails, 'first_name' | 'last_name' | 'email' | 'phone'>>;
 
 /** A step shown to the guest: the venue picker, a booking field, or the end of the flow. */
-export type ShownStep = 'venue' | Step | 'details' | 'redirect' | 'confirmation';
+export type ShownStep = 'venue' | Step | 'details' | 'redirect' | 'unavailable' | 'confirmation';
 
 /** `detail` of each event the widget fires. */
 export interface VenueBookingEventDetails {
@@ -66,6 +67,10 @@ export interface VenueBookingEventDetails {
   'vb-submit': { booking: BookingSummary };
   'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary };
   'vb-redirect': { url: string; booking: BookingSummary };
+  /**
+   * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`), or
+   * `unavailable` when a ready booking can be sent neither through the API nor to the booking site.
+   */
   'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' };
 }
 
@@ -104,7 +109,9 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @fires {CustomEvent<{booking}>} vb-submit - The booking was sent (no personal data).
  * @fires {CustomEvent<{reference, status, booking}>} vb-complete - The booking is stored (no personal data).
  * @fires {CustomEvent<{url, booking}>} vb-redirect - Cancelable; the guest is about to leave for the booking site.
- * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed; the guest sees a message and can retry.
+ * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed (the guest sees a message and can retry), or a ready booking cannot be sent from here (`kind: 'unavailable'`).
+ *
+ * @slot - The venue's own way to book (a link, a phone number): the no-script fallback, shown again under an error and when a booking cannot be made here.
  *
  * @csspart step - The section of the current step.
  * @csspart summary - The list of choices made so far.
@@ -456,6 +463,7 @@ export class VenueBooking extends LitElement {
         this._emit('vb-step', { step });
         this._announce(this._headingText());
       }
+      if (step === 'unavailable') this._emit('vb-error', { kind: 'unavailable', status: null, during: 'submit' });
       if (this._returned && step === 'confirmation') {
         this._returned = false;
         const { reference, status } = this._confirmation!;
@@ -860,6 +868,16 @@ export class VenueBooking extends LitElement {
     </div>`;
   }
 
+  /** A ready booking that cannot be sent from here: say so, and show the venue's own way to book. */
+  private _renderUnavailable() {
+    const s = this._strings;
+    return html`<div role="group" part="step problem" class="problem" aria-labelledby="step-title" data-step="unavailable">
+      <h2 id="step-title" tabindex="-1">${s.cannotBookTitle}</h2>
+      <p>${s.cannotBookNote}</p>
+      <slot></slot>
+    </div>`;
+  }
+
   private _renderDetailsStep(availability: Availability) {
     const s = this._strings;
     const action = chosenAction(availability, this._choices);
@@ -916,6 +934,7 @@ export class VenueBooking extends LitElement {
     return html`<div class="problem" part="problem">
       <p class="error" role="alert">${kind === 'invalid' || kind === 'aborted' ? s.errors.server : s.errors[kind]}</p>
       <button class="primary" type="button" data-retry @click=${this._onRetryAvailability}>${s.retry}</button>
+      <slot></slot>
     </div>`;
   }
 
@@ -945,8 +964,9 @@ export class VenueBooking extends LitElement {
           this._shownStep = step;
           body = this._renderStep(step, availability);
         } else if (isReady(this._order, this._choices, availability)) {
-          this._shownStep = needsRedirect(availability) ? 'redirect' : 'details';
-          body = needsRedirect(availability) ? this._renderRedirect() : this._renderDetailsStep(availability);
+          const route = submitRoute(availability);
+          this._shownStep = route === 'api' ? 'details' : route ? 'redirect' : 'unavailable';
+          body = route === 'api' ? this._renderDetailsStep(availability) : route ? this._renderRedirect() : this._renderUnavailable();
         } else {
           this._shownStep = null;
           body = this._renderReject(availability);

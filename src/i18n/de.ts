@@ -55,6 +55,8 @@ export const strings: Strings = {
   redirectTitle: 'Auf der Buchungsseite abschließen',
   redirectNote: 'Für diese Reservierung ist eine Anzahlung oder weitere Angaben nötig: Sie schließen sie auf der Buchungsseite ab und kommen dann hierher zurück.',
   continueToSite: 'Weiter zur Buchungsseite',
+  cannotBookTitle: 'Diese Reservierung ist hier nicht möglich',
+  cannotBookNote: 'Die Buchungsseite ist von dieser Seite aus gerade nicht erreichbar. Bitte reservieren Sie direkt beim Lokal.',
   submitting: 'Wird gesendet…',
   confirmedTitle: 'Reservierung bestätigt',
   enquiryTitle: 'Anfrage erhalten',

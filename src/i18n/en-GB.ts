@@ -64,6 +64,8 @@ export const enGB = {
   redirectTitle: 'Finish on the booking site',
   redirectNote: 'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',
   continueToSite: 'Continue to the booking site',
+  cannotBookTitle: 'This booking cannot be made here',
+  cannotBookNote: 'The booking site is not available from this page right now. Please book with the venue directly.',
   submitting: 'Sending…',
   confirmedTitle: 'Booking confirmed',
   enquiryTitle: 'Enquiry received',

@@ -55,6 +55,8 @@ export const strings: Strings = {
   redirectTitle: 'Terminar en la web de reservas',
   redirectNote: 'Esta reserva requiere un depósito o más datos: la terminará en la web de reservas del local y volverá aquí.',
   continueToSite: 'Continuar a la web de reservas',
+  cannotBookTitle: 'Esta reserva no se puede hacer aquí',
+  cannotBookNote: 'La web de reservas no está disponible desde esta página en este momento. Reserve directamente con el local.',
   submitting: 'Enviando…',
   confirmedTitle: 'Reserva confirmada',
   enquiryTitle: 'Solicitud recibida',

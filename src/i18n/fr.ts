@@ -55,6 +55,8 @@ export const strings: Strings = {
   redirectTitle: 'Finaliser sur le site de réservation',
   redirectNote: 'Cette réservation demande un acompte ou des informations supplémentaires : vous la finaliserez sur le site de réservation puis reviendrez ici.',
   continueToSite: 'Continuer vers le site de réservation',
+  cannotBookTitle: 'Cette réservation ne peut pas être faite ici',
+  cannotBookNote: 'Le site de réservation n’est pas accessible depuis cette page pour le moment. Veuillez réserver directement auprès de l’établissement.',
   submitting: 'Envoi…',
   confirmedTitle: 'Réservation confirmée',
   enquiryTitle: 'Demande reçue',

@@ -55,6 +55,8 @@ export const strings: Strings = {
   redirectTitle: 'Afronden op de reserveringssite',
   redirectNote: 'Voor deze reservering is een aanbetaling of meer informatie nodig: u rondt haar af op de reserveringssite en komt daarna hier terug.',
   continueToSite: 'Verder naar de reserveringssite',
+  cannotBookTitle: 'Deze reservering kan hier niet worden gemaakt',
+  cannotBookNote: 'De reserveringssite is op dit moment niet bereikbaar vanaf deze pagina. Reserveer rechtstreeks bij de zaak.',
   submitting: 'Versturen…',
   confirmedTitle: 'Reservering bevestigd',
   enquiryTitle: 'Aanvraag ontvangen',

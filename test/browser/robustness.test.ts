@@ -11,13 +11,21 @@ async function widget(api: string, id = '') {
   return { element, page: new WidgetPage(element) };
 }
 
+/** A widget holding the venue's own no-script fallback (a link and a phone number) in its light DOM. */
+async function withFallback(api: string) {
+  const element = await fixture<VenueBooking>(
+    html`<venue-booking venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}><p class="fallback">Call us on <a href="tel:+442079460000">020 7946 0000</a>.</p></venue-booking>`,
+  );
+  return { element, page: new WidgetPage(element) };
+}
+
 describe('robust against the real world', () => {
   afterEach(() => sessionStorage.clear());
 
   for (const [status, message] of [[500, /went wrong/], [429, /busy/], ['network', /went wrong|reach/]] as const) {
     it(`upstream ${status}: a friendly message, and retry keeps every choice`, async () => {
       const stack = await newStack({ sandbox: { now: NOW, dialect: 'live' } });
-      const { element, page } = await widget(stack.api);
+      const { element, page } = await withFallback(stack.api);
       const errors: string[] = [];
       element.addEventListener('vb-error', (event) => errors.push(event.detail.kind));
       await page.chooseValue('type', TYPES.table);
@@ -28,6 +36,8 @@ describe('robust against the real world', () => {
       expect(page.alert()).to.match(message);
       expect(errors.length).to.be.greaterThan(0);
       expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Table/).and.match(/Tue 17 Mar/);
+      // The venue's own way to book shows under the message.
+      expect(page.fallbackShown(), 'the light-DOM fallback under the error').to.equal(true);
       await expect(element).to.be.accessible();
       if (status === 429) {
         // The proxy stays away from a rate-limited upstream for its window: retrying says so again.
@@ -46,6 +56,34 @@ describe('robust against the real world', () => {
       await page.waitForStep('time');
     });
   }
+
+  it('a ready booking that can be sent neither by API nor to the booking site says so, shows the fallback and fires vb-error', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    // A proxy that withholds next.web (its booking site not configured): every answer arrives without it.
+    const original = window.fetch;
+    window.fetch = async (...args: Parameters<typeof fetch>) => {
+      const response = await original(...args);
+      if (!String(args[0] instanceof Request ? args[0].url : args[0]).includes('booking-availability')) return response;
+      const body = await response.json();
+      if (body?.payload?.next) delete body.payload.next.web;
+      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
+    };
+    try {
+      const { element, page } = await withFallback(stack.api);
+      const errors: { kind: string; during: string }[] = [];
+      element.addEventListener('vb-error', (event) => errors.push(event.detail));
+      await page.book({ type: TYPES.brunch, date: '2026-03-21', time: '10:30', num_people: 2 });
+      await page.waitForStep('unavailable');
+      expect(page.heading()!.textContent).to.match(/cannot be made here/);
+      expect(page.root.querySelector('[part~="submit"]'), 'no dead button').to.equal(null);
+      expect(page.fallbackShown(), 'the light-DOM fallback in the message').to.equal(true);
+      await until(() => errors.length > 0, 'vb-error');
+      expect(errors).to.deep.equal([{ kind: 'unavailable', status: null, during: 'submit' }]);
+      await expect(element).to.be.accessible();
+    } finally {
+      window.fetch = original;
+    }
+  });
 
   it('survives a reload: the choices come back, personal data was never stored', async () => {
     const stack = await newStack({ sandbox: { now: NOW } });

@@ -170,7 +170,7 @@ export class WidgetPage {
     const answered: string[] = [];
     for (let guard = 0; guard < 12; guard++) {
       const next = await this.step();
-      if (next === 'details' || next === 'redirect' || next === 'reject' || next === 'confirmation') return answered;
+      if (next === 'details' || next === 'redirect' || next === 'unavailable' || next === 'reject' || next === 'confirmation') return answered;
       await this.choose(next, prefer[next]);
       answered.push(next);
       await this.leave(next);
@@ -185,7 +185,7 @@ export class WidgetPage {
     const answered: string[] = [];
     for (let guard = 0; guard < 12; guard++) {
       const next = await this.step();
-      if (next === 'details' || next === 'redirect' || next === 'reject' || next === 'confirmation') return answered;
+      if (next === 'details' || next === 'redirect' || next === 'unavailable' || next === 'reject' || next === 'confirmation') return answered;
       if (next === 'date' && values.date) await this.showMonth(String(values.date));
       await this.choose(next, prefer[next]);
       answered.push(next);
@@ -247,6 +247,13 @@ export class WidgetPage {
   /** The alternative buttons offered for a refused field. */
   alternatives(field: string): HTMLButtonElement[] {
     return [...this.root.querySelectorAll<HTMLButtonElement>(`[data-alternative="${field}"]`)];
+  }
+
+  /** Whether the venue's light-DOM fallback is slotted into the widget and visible. */
+  fallbackShown(): boolean {
+    const slot = this.root.querySelector('slot');
+    const nodes = slot?.assignedElements() ?? [];
+    return nodes.length > 0 && nodes.every((node) => node.checkVisibility() && node.getBoundingClientRect().height > 0);
   }
 
   /** The retry button of an error. */

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeAvailability } from '../../src/api/normalize.js';
-import { clearFrom, isReady, nextStep, parseSteps, planSubmission, reconcile } from '../../src/booking-flow.js';
+import { clearFrom, isReady, nextStep, parseSteps, planSubmission, reconcile, submitRoute } from '../../src/booking-flow.js';
 
 const guest = { first_name: ' Ada ', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123' };
 
@@ -77,5 +77,15 @@ describe('booking flow', () => {
       assert.equal(plan?.kind, 'web');
       assert.match(plan?.kind === 'web' ? plan.url : '', /[?&]return_url=https%3A%2F%2Fvenue\.example%2Fback%3Fx%3D1$/);
     }
+  });
+
+  it('routes a ready booking through the API, to the booking site, or nowhere when neither is given', () => {
+    const web = 'https://book.example/?venue_id=v1';
+    assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: { api: '/api/bookings', web } })), 'api');
+    assert.equal(submitRoute(normalizeAvailability({ action: 'accept', depositRequired: true, next: { api: '/api/bookings', web } })), 'web');
+    assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: { web } })), 'web');
+    // A deposit, or no API URL, and next.web withheld: nothing can be sent from here.
+    assert.equal(submitRoute(normalizeAvailability({ action: 'accept', depositRequired: true, next: { api: '/api/bookings' } })), null);
+    assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: null })), null);
   });
 });
