@@ -744,11 +744,12 @@ export class VenueBooking extends LitElement {
     return this._typeNames.get(id) ?? null;
   }
 
-  private _describe(step: Step, suggestion: Suggestion) {
+  private _describe(step: Step, suggestion: Suggestion, deposit: boolean) {
     const s = this._strings;
     let detail: string | null = null;
     if (!suggestion.valid) detail = suggestion.message ?? s.unavailable;
-    else if (step === 'time' && suggestion.action) detail = s.actions[suggestion.action];
+    // With a deposit nothing is confirmed here: the guest pays it on the booking site first.
+    else if (step === 'time' && suggestion.action) detail = deposit && suggestion.action === 'accept' ? s.depositNeeded : s.actions[suggestion.action];
     else if (step === 'duration') {
       const end = suggestion.endTime ?? (this._choices.time && Number(suggestion.value) > 0 ? endTimeOf(this._choices.time, durationMinutes(Number(suggestion.value))) : null);
       if (end) detail = s.endsAt(formatVenueTime(end, this._intlLocale));
@@ -848,7 +849,7 @@ export class VenueBooking extends LitElement {
       const max = field?.max ?? null;
       const shown = step === 'num_people' && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
       body = html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
-        ${renderOptions(shown, this._choices[step], (item) => this._describe(step, item), (item) => this._onChoose(step, item.value))}
+        ${renderOptions(shown, this._choices[step], (item) => this._describe(step, item, availability.depositRequired), (item) => this._onChoose(step, item.value))}
         ${step === 'num_people' && max !== null && this._choices.type
           ? html`<p><button type="button" class="link" data-larger-party @click=${this._onLargerParty}>${s.largerParty(max)}</button></p>`
           : nothing}`;
@@ -859,12 +860,12 @@ export class VenueBooking extends LitElement {
     </div>`;
   }
 
-  private _renderRedirect() {
+  private _renderRedirect(deposit: boolean) {
     const s = this._strings;
     return html`<div role="group" part="step" aria-labelledby="step-title" data-step="redirect">
       <h2 id="step-title" tabindex="-1">${s.redirectTitle}</h2>
-      <p>${s.redirectNote}</p>
-      <button class="primary" part="submit" type="button" @click=${this._onRedirect}>${s.continueToSite}</button>
+      <p>${deposit ? s.depositNote : s.redirectNote}</p>
+      <button class="primary" part="submit" type="button" @click=${this._onRedirect}>${deposit ? s.payDeposit : s.continueToSite}</button>
     </div>`;
   }
 
@@ -966,7 +967,7 @@ export class VenueBooking extends LitElement {
         } else if (isReady(this._order, this._choices, availability)) {
           const route = submitRoute(availability);
           this._shownStep = route === 'api' ? 'details' : route ? 'redirect' : 'unavailable';
-          body = route === 'api' ? this._renderDetailsStep(availability) : route ? this._renderRedirect() : this._renderUnavailable();
+          body = route === 'api' ? this._renderDetailsStep(availability) : route ? this._renderRedirect(availability.depositRequired) : this._renderUnavailable();
         } else {
           this._shownStep = null;
           body = this._renderReject(availability);

@@ -156,8 +156,18 @@ for (const dialect of ['spec', 'live'] as const) {
       const stack = await newStack({ sandbox: { now: NOW, dialect } });
       const element = await fixture<VenueBooking>(html`<venue-booking id="brunch" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`);
       const page = new WidgetPage(element);
-      await page.book({ type: TYPES.brunch, date: '2026-03-21', time: '10:30', num_people: 2 });
+      await page.chooseValue('type', TYPES.brunch);
+      await page.leave('type');
+      await page.chooseValue('date', '2026-03-21');
+      await page.waitForStep('time');
+      // A deposit is known once the type is chosen: no time promises an instant confirmation.
+      const times = page.options().filter(WidgetPage.enabled).map((button) => button.textContent!);
+      expect(times.length).to.be.greaterThan(0);
+      for (const text of times) expect(text).to.match(/Deposit needed on the booking site/).and.not.match(/Instant confirmation/);
+      await page.book({ time: '10:30', num_people: 2 });
       await page.waitForStep('redirect');
+      expect(page.root.querySelector('[data-step="redirect"]')!.textContent).to.match(/needs a deposit: you will pay it/);
+      expect(page.submitButton().textContent).to.match(/Continue to pay the deposit/);
       let url = '';
       element.addEventListener('vb-redirect', (event) => {
         url = event.detail.url;
