@@ -11,13 +11,13 @@
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { secureHeaders } from 'hono/secure-headers';
 import { registerBookings } from './bookings.js';
 import { ReadCache } from './cache.js';
 import { cors } from './cors.js';
 import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
 import { errorResponse, ProxyError } from './envelope.js';
 import { originGuard, requestGuard } from './guard.js';
+import { addLayer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from './headers.js';
 import { consoleLogger, redactingLogger } from './log.js';
 import { RateLimiter } from './rate-limit.js';
 import { registerReads } from './reads.js';
@@ -94,10 +94,10 @@ export function createProxy(config: ProxyConfig): Proxy {
       for (const group of config.venueGroups ?? []) if ((await venuesOfGroup(group)).has(id)) return true;
       return false;
     },
-    send(request, relayed, headers) {
-      const base = publicBase ?? urlOf(request).origin;
+    send(c, relayed, headers) {
+      const base = publicBase ?? urlOf(c.req.raw).origin;
       return toResponse(relayed, {
-        bookingUrl: `${base}/api/bookings`, apiKey: config.apiKey, headers,
+        context: c, bookingUrl: `${base}/api/bookings`, apiKey: config.apiKey, headers,
         onLeak: reportLeak,
       });
     },
@@ -120,13 +120,16 @@ export function createProxy(config: ProxyConfig): Proxy {
     await next();
     logger.log({
       level: c.res.status >= 500 ? 'error' : 'info', msg: 'request', method: c.req.method.slice(0, 10),
-      path: urlOf(c.req.raw).pathname.slice(0, 120), status: c.res.status, ms: now() - started, cache: c.res.headers.get('x-cache') ?? undefined,
+      path: urlOf(c.req.raw).pathname.slice(0, 120), status: c.res.status, ms: now() - started, cache: headerOf(c.res, 'x-cache'),
     });
   });
-  app.use('*', secureHeaders({
-    contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
-    overwrite: false, // the widget script sets its own Cross-Origin-Resource-Policy
-  }));
+  // Security headers on every answer, where the route did not set its own (the widget script sets
+  // its own Cross-Origin-Resource-Policy).
+  app.use('*', async (c, next) => {
+    addLayer(c, SECURITY_LAYER);
+    await next();
+    applyLayer(c.res, SECURITY_LAYER);
+  });
   app.use('*', requestGuard(['GET', 'POST', 'OPTIONS']));
   app.use('/api/*', originGuard((origin, request) =>
     origins.has(origin) || origin === ownOrigin(request) || (origin === bookingSiteOrigin && urlOf(request).pathname === '/api/return')));
@@ -147,8 +150,10 @@ export function createProxy(config: ProxyConfig): Proxy {
     if (!allowed) {
       return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', { headers, ...(booking ? { stored: false } : {}) });
     }
+    const layer: Layer = { mode: 'set', headers };
+    addLayer(c, layer);
     await next();
-    for (const [name, value] of Object.entries(headers)) c.res.headers.set(name, value);
+    applyLayer(c.res, layer);
   });
   const limitBody = bodyLimit({
     maxSize: config.bodyLimit ?? DEFAULTS.bodyLimit,

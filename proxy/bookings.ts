@@ -68,7 +68,7 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
     const partnerSource = ctx.config.partnerSource ?? values.partner_source;
     if (partnerSource === undefined) delete body.partner_source;
     else body.partner_source = partnerSource;
-    if (ctx.upstream.blocked()) return ctx.send(request, faultRelay(path, 'POST', ctx.upstream.limitedFault(), false));
+    if (ctx.upstream.blocked()) return ctx.send(c, faultRelay(path, 'POST', ctx.upstream.limitedFault(), false));
 
     const work = async (): Promise<StoredAnswer> => {
       const answer = await ctx.upstream.call('POST', '/bookings', '', body);
@@ -88,13 +88,13 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
 
     if (key === undefined) {
       const answer = await work();
-      return ctx.send(request, { status: answer.status, text: answer.body, headers: answer.headers });
+      return ctx.send(c, { status: answer.status, text: answer.body, headers: answer.headers });
     }
     const result = await store.run(key, await fingerprintOf(JSON.stringify(body, Object.keys(body).sort())), work);
     if ('conflict' in result) {
       throw new ProxyError(409, 'This Idempotency-Key was already used for other booking details', { stored: false, errors: [{ code: 'idempotency_key_reused', message: 'Use a new Idempotency-Key for a different booking', fields: ['Idempotency-Key'] }] });
     }
     const { answer, replayed } = result;
-    return ctx.send(request, { status: answer.status, text: answer.body, headers: answer.headers }, replayed ? { 'Idempotent-Replayed': 'true' } : {});
+    return ctx.send(c, { status: answer.status, text: answer.body, headers: answer.headers }, replayed ? { 'Idempotent-Replayed': 'true' } : {});
   });
 }

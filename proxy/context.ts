@@ -2,6 +2,7 @@
  * What the proxy's route modules share: the resolved settings and the per-instance state (upstream
  * client, caches, limiters). Kept apart from app.ts so route modules import types only from here.
  */
+import type { Context } from 'hono';
 import type { ReadCache } from './cache.js';
 import type { Logger } from './log.js';
 import type { Relayed } from './relay.js';
@@ -73,6 +74,6 @@ export interface ProxyContext {
   now: () => number;
   /** True when the widget may use this venue (configured, or a venue of a configured group). */
   venueAllowed(id: string): Promise<boolean>;
-  /** Sends a relayed answer (fills the booking URL, guards against leaking the key). */
-  send(request: Request, relayed: Relayed, headers?: Record<string, string>): Response;
+  /** Sends a relayed answer to the request of `c` (fills the booking URL, guards against leaking the key). */
+  send(c: Context, relayed: Relayed, headers?: Record<string, string>): Response;
 }

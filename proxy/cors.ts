@@ -7,6 +7,7 @@
  * route's response as it was built.
  */
 import type { MiddlewareHandler } from 'hono';
+import { addLayer, applyLayer, type Layer } from './headers.js';
 
 /** Options of `cors`; all lists are sent comma-joined, as `hono/cors` sends them. */
 export interface CorsOptions {
@@ -40,10 +41,12 @@ export function cors(options: CorsOptions): MiddlewareHandler {
       }
       return new Response(null, { headers, status: 204, statusText: 'No Content' });
     }
+    const headers: Record<string, string> = {};
+    if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
+    if (expose) headers['Access-Control-Expose-Headers'] = expose;
+    const layer: Layer = { mode: 'set', headers, vary: 'Origin' };
+    addLayer(c, layer);
     await next();
-    const headers = c.res.headers;
-    if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);
-    if (expose) headers.set('Access-Control-Expose-Headers', expose);
-    headers.append('Vary', 'Origin');
+    applyLayer(c.res, layer);
   };
 }

@@ -138,7 +138,7 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
   const stale = () => ctx.reads.peek(key, true);
   if (ctx.upstream.frugal()) {
     const kept = stale();
-    if (kept) return ctx.send(request, kept.value, { 'X-Cache': kept.source });
+    if (kept) return ctx.send(c, kept.value, { 'X-Cache': kept.source });
   }
   const { value, source } = await ctx.reads.get(key, async () => {
     const answer = await ctx.upstream.call(spec.method, spec.path, search);
@@ -151,9 +151,9 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
   });
   if (value.status >= 500 || value.status === 429) {
     const kept = stale();
-    if (kept) return ctx.send(request, kept.value, { 'X-Cache': 'STALE' });
+    if (kept) return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
   }
-  return ctx.send(request, value, { 'X-Cache': source });
+  return ctx.send(c, value, { 'X-Cache': source });
 }
 
 /** Availability answers with `next.api` pointing at the proxy and `next.web` only to the booking site. */

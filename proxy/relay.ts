@@ -4,7 +4,9 @@
  * no upstream header is copied, error payloads are reduced to `{ message, errors }`, and the
  * serialized text is checked for the API key before it leaves.
  */
+import type { Context } from 'hono';
 import { londonTimestamp, type FieldError } from './envelope.js';
+import { answer } from './headers.js';
 import type { Fault } from './upstream.js';
 
 /** A prepared answer: status and JSON text, as cached and as sent. */
@@ -59,6 +61,8 @@ export function faultRelay(path: string, method: string, fault: Fault, stored?: 
 
 /** Options of `toResponse`. */
 export interface SendOptions {
+  /** The request's context: the header layers its middleware recorded (security, CORS, rate limit) are added. */
+  context: Context;
   bookingUrl: string;
   apiKey: string;
   headers?: Record<string, string>;
@@ -96,7 +100,7 @@ export function toResponse(relayed: Relayed, options: SendOptions): Response {
   const { bytes, leaked } = prepare(relayed, options.bookingUrl, options.apiKey);
   // Reported on every answer that needed it, not only the first time its body was prepared.
   if (leaked) options.onLeak();
-  const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-  for (const [name, value] of Object.entries({ ...relayed.headers, ...options.headers })) headers.set(name, value);
-  return new Response(bytes, { status: relayed.status, headers });
+  return answer(options.context, bytes, relayed.status, {
+    'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...relayed.headers, ...options.headers,
+  });
 }
