@@ -831,6 +831,7 @@ export class VenueBooking extends LitElement {
     const field = availability.fields[step];
     const suggestions = field?.suggestions ?? [];
     let body;
+    let note: string | null = null;
     if (step === 'date') {
       body = renderCalendar({
         focus: this._focusDate ?? this._defaultFocus(availability),
@@ -848,16 +849,27 @@ export class VenueBooking extends LitElement {
     } else {
       const max = field?.max ?? null;
       const shown = step === 'num_people' && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
+      note = this._offerNote(step, shown);
       body = html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
+        ${note ? html`<p class="note" id="offer-note">${note}</p>` : nothing}
         ${renderOptions(shown, this._choices[step], (item) => this._describe(step, item, availability.depositRequired), (item) => this._onChoose(step, item.value))}
         ${step === 'num_people' && max !== null && this._choices.type
           ? html`<p><button type="button" class="link" data-larger-party @click=${this._onLargerParty}>${s.largerParty(max)}</button></p>`
           : nothing}`;
     }
-    return html`<div role="group" part="step" aria-labelledby="step-title" data-step=${step}>
+    return html`<div role="group" part="step" aria-labelledby="step-title" aria-describedby=${note ? 'offer-note' : nothing} data-step=${step}>
       <h2 id="step-title" tabindex="-1">${s.stepTitles[step]}</h2>
       ${body}
     </div>`;
+  }
+
+  /** One note naming the values that carry offers, as the badges themselves are visual only. */
+  private _offerNote(step: Step, suggestions: Suggestion[]): string | null {
+    const valid = suggestions.filter((item) => item.valid);
+    const offered = valid.filter((item) => item.offers.length);
+    if (this.hideOffers || !offered.length) return null;
+    if (offered.length === valid.length) return this._strings.offersAll;
+    return this._strings.offersOn(new Intl.ListFormat(this._intlLocale).format(offered.map((item) => this._format(step, item.value, item.label))));
   }
 
   private _renderRedirect(deposit: boolean) {

@@ -28,6 +28,8 @@ export const strings: Strings = {
     reject: 'Nicht verfügbar',
   },
   offer: 'Angebot',
+  offersOn: (list: string) => `Mit Angebot: ${list}.`,
+  offersAll: 'Zu jeder Auswahl hier gibt es ein Angebot.',
   untilClose: 'Bis Betriebsschluss',
   endsAt: (time) => `bis ${time}`,
   previousMonth: 'Vorheriger Monat',

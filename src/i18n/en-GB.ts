@@ -37,6 +37,8 @@ export const enGB = {
     reject: 'Not available',
   },
   offer: 'Offer',
+  offersOn: (list: string) => `With an offer: ${list}.`,
+  offersAll: 'Every choice here comes with an offer.',
   untilClose: 'Until close',
   endsAt: (time: string) => `ends ${time}`,
   previousMonth: 'Previous month',

@@ -28,6 +28,8 @@ export const strings: Strings = {
     reject: 'No disponible',
   },
   offer: 'Oferta',
+  offersOn: (list: string) => `Con oferta: ${list}.`,
+  offersAll: 'Todas las opciones incluyen una oferta.',
   untilClose: 'Hasta el cierre',
   endsAt: (time) => `termina ${time}`,
   previousMonth: 'Mes anterior',

@@ -28,6 +28,8 @@ export const strings: Strings = {
     reject: 'Indisponible',
   },
   offer: 'Offre',
+  offersOn: (list: string) => `Avec une offre : ${list}.`,
+  offersAll: 'Chaque choix ici est accompagné d’une offre.',
   untilClose: 'Jusqu’à la fermeture',
   endsAt: (time) => `fin ${time}`,
   previousMonth: 'Mois précédent',

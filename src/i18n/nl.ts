@@ -28,6 +28,8 @@ export const strings: Strings = {
     reject: 'Niet beschikbaar',
   },
   offer: 'Aanbieding',
+  offersOn: (list: string) => `Met een aanbieding: ${list}.`,
+  offersAll: 'Bij elke keuze hier hoort een aanbieding.',
   untilClose: 'Tot sluitingstijd',
   endsAt: (time) => `tot ${time}`,
   previousMonth: 'Vorige maand',

@@ -10,7 +10,10 @@ export interface OptionText {
   label: string;
   /** A second line: the action of a time, the end of a duration, or the reason it is unavailable. */
   detail: string | null;
-  /** Offer badge text, when the value carries offers. */
+  /**
+   * Offer badge text, when the value carries offers. Visual only (hidden from assistive tech): the
+   * step says once, in a note, which values have offers, rather than every button repeating it.
+   */
   badge: string | null;
 }
 
@@ -37,7 +40,7 @@ export function renderOptions(
           @click=${() => onChoose(suggestion)}
         >
           <span>${text.label}</span>
-          ${text.badge ? html`<span class="badge" part="badge">${text.badge}</span>` : nothing}
+          ${text.badge ? html`<span class="badge" part="badge" aria-hidden="true">${text.badge}</span>` : nothing}
           ${text.detail ? html`<small>${text.detail}</small>` : nothing}
         </button>
       </li>`;

@@ -139,6 +139,17 @@ for (const dialect of ['spec', 'live'] as const) {
       await page.waitForStep('time');
       const slot = page.options().find((button) => button.dataset.value === '17:30')!;
       expect(slot.querySelector('[part~="badge"]')?.textContent).to.equal('Offer');
+      // The badge is visual; assistive tech hears once, in the step's description, which times have offers.
+      const spoken = (button: HTMLElement) => {
+        const copy = button.cloneNode(true) as HTMLElement;
+        copy.querySelectorAll('[aria-hidden="true"]').forEach((node) => node.remove());
+        return copy.textContent!;
+      };
+      expect(page.options().filter((button) => /Offer/.test(spoken(button)))).to.have.length(0);
+      const group = page.root.querySelector('[part~="step"][data-step="time"]')!;
+      const note = page.root.getElementById(group.getAttribute('aria-describedby')!)!;
+      expect(note.textContent).to.match(/offer/).and.include('17:30');
+      await expect(page.element).to.be.accessible();
       await page.book({ time: '17:30', num_people: 2 });
       const form = await page.form();
       await until(() => form.querySelector('[part~="offer"]'), 'the offers');
