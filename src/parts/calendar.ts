@@ -45,7 +45,11 @@ export function renderCalendar(props: CalendarProps) {
       <thead>
         <tr>
           ${weekdayDates().map(
-            (date) => html`<th scope="col"><abbr title=${formatVenueDate(date, locale, { weekday: 'long' })}>${formatVenueDate(date, locale, { weekday: 'narrow' })}</abbr></th>`,
+            // The letter is for the eye; assistive tech reads the full name (an abbr title is not read).
+            (date) => {
+              const name = formatVenueDate(date, locale, { weekday: 'long' });
+              return html`<th scope="col"><abbr title=${name} aria-hidden="true">${formatVenueDate(date, locale, { weekday: 'narrow' })}</abbr><span class="visually-hidden">${name}</span></th>`;
+            },
           )}
         </tr>
       </thead>

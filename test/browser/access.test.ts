@@ -15,6 +15,19 @@ const focusedDate = (page: WidgetPage) => page.focused()?.dataset.date;
 describe('accessibility, keyboard and venue time', () => {
   afterEach(() => sessionStorage.clear());
 
+  it('names each calendar column with the full weekday, in the widget’s language', async () => {
+    const { element, page } = await widget('2026-03-16T10:00');
+    await page.chooseValue('type', TYPES.table);
+    await page.waitForStep('date');
+    expect(page.columnHeaders()).to.deep.equal(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']);
+    const letters = [...page.root.querySelectorAll('th')].map((th) => th.textContent!.replace(th.querySelector('.visually-hidden')?.textContent ?? '', '').trim());
+    expect(letters).to.deep.equal(['M', 'T', 'W', 'T', 'F', 'S', 'S']);
+    await expect(element).to.be.accessible();
+    element.locale = 'fr';
+    await until(() => page.columnHeaders()[0] === 'lundi', 'French weekday names');
+    expect(page.columnHeaders()).to.deep.equal(['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche']);
+  });
+
   it('books with the keyboard alone; focus moves to each new step heading; the calendar answers APG keys', async () => {
     const { stack, element, page } = await widget('2026-03-16T10:00');
     await page.waitForStep('type');

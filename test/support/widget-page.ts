@@ -276,6 +276,15 @@ export class WidgetPage {
     return this.root.querySelector<HTMLElement>('#step-title');
   }
 
+  /** The calendar's column headers as assistive tech reads them (text outside `aria-hidden`). */
+  columnHeaders(): string[] {
+    return [...this.root.querySelectorAll<HTMLElement>('[part~="calendar"] th')].map((th) => {
+      const copy = th.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll('[aria-hidden="true"]').forEach((node) => node.remove());
+      return copy.textContent!.trim();
+    });
+  }
+
   /** The day buttons of the calendar. */
   days(): HTMLButtonElement[] {
     return [...this.root.querySelectorAll<HTMLButtonElement>('[part~="day"]')];
