@@ -164,7 +164,7 @@ export function createProxy(config: ProxyConfig): Proxy {
   app.use('/api/*', (c, next) => (c.req.method === 'POST' ? limitBody(c, next) : next()));
 
   app.get('/healthz', (c) => c.json({ ok: true, upstream: upstream.blocked() ? 'limited' : upstream.frugal() ? 'frugal' : 'ok' }, 200, { 'cache-control': 'no-store' }));
-  if (config.widgetScript) serveScript(app, config.widgetScript);
+  if (config.widgetScript) serveScript(app, config.widgetScript, config.widgetChunks);
   registerReads(app, ctx);
   registerBookings(app, ctx);
   registerReturnBridge(app, ctx);

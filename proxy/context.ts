@@ -52,6 +52,8 @@ export interface ProxyConfig {
   now?: () => number;
   /** The widget bundle to serve at `/venue-booking.js`, when the host has it. */
   widgetScript?: Uint8Array<ArrayBuffer>;
+  /** The chunks the bundle imports on demand (locale modules), by file name. */
+  widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
 }
 
 /** Defaults applied to every optional number. */

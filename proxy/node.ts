@@ -6,7 +6,7 @@
  *
  * This is the only proxy module that touches process, ports and files.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -68,13 +68,25 @@ function readEnv(): ProxyEnv {
   return env;
 }
 
-/** The widget bundle, when it has been built. */
-function widgetScript(): Uint8Array<ArrayBuffer> | undefined {
+/**
+ * The widget bundle and the chunks it loads on demand (the locale modules), when it has been
+ * built: every top-level `.js` file of dist/.
+ */
+function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<string, Uint8Array<ArrayBuffer>> } {
+  const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+  const chunks: Record<string, Uint8Array<ArrayBuffer>> = {};
+  let script: Uint8Array<ArrayBuffer> | undefined;
   try {
-    return new Uint8Array(readFileSync(fileURLToPath(new URL('../dist/venue-booking.js', import.meta.url))));
+    for (const name of readdirSync(dist)) {
+      if (!/^[\w-]+\.js$/.test(name)) continue;
+      const bytes = new Uint8Array(readFileSync(`${dist}${name}`));
+      if (name === 'venue-booking.js') script = bytes;
+      else chunks[name] = bytes;
+    }
   } catch {
-    return undefined;
+    // Not built: the proxy runs without serving the script, and says so.
   }
+  return { script, chunks };
 }
 
 async function start() {
@@ -93,8 +105,8 @@ async function start() {
   const clientKey = (request: Request, hostEnv: unknown) =>
     (header ? request.headers.get(header)?.split(',')[0]?.trim() : undefined)
     ?? (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
-  const script = widgetScript();
-  const extra: Partial<ProxyConfig> = { clientKey, ...(script ? { widgetScript: script } : {}) };
+  const { script, chunks } = widgetFiles();
+  const extra: Partial<ProxyConfig> = { clientKey, ...(script ? { widgetScript: script, widgetChunks: chunks } : {}) };
   const origin = config.settings.publicUrl ?? `http://localhost:${port}`;
   const handler = config.embedded
     ? createStack({ origin, proxy: { ...config.settings, ...extra } })

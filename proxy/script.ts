@@ -19,20 +19,26 @@ export function scriptTag(src: string, integrity: string): string {
   return `<script type="module" src="${src}" integrity="${integrity}" crossorigin="anonymous"></script>`;
 }
 
-/** Registers `GET /venue-booking.js`. */
-export function serveScript(app: Hono, bytes: Uint8Array<ArrayBuffer>): void {
+/**
+ * Registers `GET /venue-booking.js` and the chunks it imports on demand (the locale modules, whose
+ * names carry a content hash and so are cached for good). Module scripts are fetched with CORS,
+ * so every file says any origin may load it.
+ */
+export function serveScript(app: Hono, bytes: Uint8Array<ArrayBuffer>, chunks: Record<string, Uint8Array<ArrayBuffer>> = {}): void {
   const etag = integrityOf(bytes).then((integrity) => `"${integrity.slice(7, 39)}"`);
+  const common = {
+    'content-type': 'text/javascript; charset=utf-8',
+    'access-control-allow-origin': '*',
+    'cross-origin-resource-policy': 'cross-origin',
+  };
   app.get('/venue-booking.js', async (c) => {
     const tag = await etag;
-    const headers = {
-      'content-type': 'text/javascript; charset=utf-8',
-      // Short freshness, then revalidation: the URL is not content-hashed, so an update must show.
-      'cache-control': 'public, max-age=300, stale-while-revalidate=86400',
-      etag: tag,
-      'access-control-allow-origin': '*',
-      'cross-origin-resource-policy': 'cross-origin',
-    };
+    // Short freshness, then revalidation: the URL is not content-hashed, so an update must show.
+    const headers = { ...common, 'cache-control': 'public, max-age=300, stale-while-revalidate=86400', etag: tag };
     if (c.req.header('if-none-match') === tag) return new Response(null, { status: 304, headers });
     return new Response(bytes, { status: 200, headers });
   });
+  for (const [name, chunk] of Object.entries(chunks)) {
+    app.get(`/${name}`, () => new Response(chunk, { status: 200, headers: { ...common, 'cache-control': 'public, max-age=31536000, immutable' } }));
+  }
 }
