@@ -68,10 +68,11 @@ export interface VenueBookingEventDetails {
   'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary };
   'vb-redirect': { url: string; booking: BookingSummary };
   /**
-   * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`), or
-   * `unavailable` when a ready booking can be sent neither through the API nor to the booking site.
+   * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`),
+   * `unavailable` when a ready booking can be sent neither through the API nor to the booking site,
+   * or `locale` (during `locale`) when the `locale` module could not be loaded and English stays.
    */
-  'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' };
+  'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' | 'locale' };
 }
 
 type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
@@ -87,7 +88,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @attr venue-group - A venue group id: its venues (`GET /venues?venue_group=`) are offered in a picker.
  * @attr api - Base URL of the proxy's `/api` (default `/api`, same origin).
  * @attr steps - The order of the steps, a comma list of type, date, time, duration, num_people.
- * @attr locale - `en-GB` (built in), `fr`, `de`, `es` or `nl` (loaded on demand); dates, times and durations follow it.
+ * @attr locale - `en-GB` (built in), `fr`, `de`, `es` or `nl` (loaded on demand; if that fails, English stays and `vb-error` fires); dates, times and durations follow it.
  * @attr theme - `light` (default), `dark`, or `auto` (follows `prefers-color-scheme`).
  * @attr mode - `inline` (default) or `popup`: a button that opens the flow in a modal `<dialog>`.
  * @attr return-url - Where the booking site sends the guest back (default: the current page).
@@ -109,7 +110,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @fires {CustomEvent<{booking}>} vb-submit - The booking was sent (no personal data).
  * @fires {CustomEvent<{reference, status, booking}>} vb-complete - The booking is stored (no personal data).
  * @fires {CustomEvent<{url, booking}>} vb-redirect - Cancelable; the guest is about to leave for the booking site.
- * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed (the guest sees a message and can retry), or a ready booking cannot be sent from here (`kind: 'unavailable'`).
+ * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
  *
  * @slot - The venue's own way to book (a link, a phone number): the no-script fallback, shown again under an error and when a booking cannot be made here.
  *
@@ -187,7 +188,7 @@ export class VenueBooking extends LitElement {
   declare api: string;
   /** The order of the steps, as a comma list of booking fields. */
   declare steps: string;
-  /** The language of the widget (BCP 47). */
+  /** The language of the widget (BCP 47); if its module cannot be loaded, English stays and `vb-error` fires. */
   declare locale: string;
   /** `light`, `dark` or `auto`. */
   declare theme: 'light' | 'dark' | 'auto';
@@ -437,9 +438,17 @@ export class VenueBooking extends LitElement {
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('locale')) {
       const locale = this.locale;
-      void loadStrings(locale || 'en-GB').then((strings) => {
-        if (this.locale === locale) this._strings = strings;
-      });
+      // A locale chunk that cannot be fetched (say, the bundle served without it) leaves English in place.
+      loadStrings(locale || 'en-GB').then(
+        (strings) => {
+          if (this.locale === locale) this._strings = strings;
+        },
+        () => {
+          if (this.locale !== locale) return;
+          this._strings = enGB;
+          this._emit('vb-error', { kind: 'locale', status: null, during: 'locale' });
+        },
+      );
     }
     if (changed.has('guest') && this.guest) this._guest = { ...this._guest, ...this.guest };
     // Prefill attributes set choices the guest has not made (a restored booking wins).

@@ -7,13 +7,22 @@ import { enGB, type Strings } from './en-GB.js';
 /** The locales with their own strings. */
 export const LOCALES = ['en-GB', 'fr', 'de', 'es', 'nl'] as const;
 
-/** The strings module for a BCP 47 tag: its language if we have it, else en-GB. */
+/**
+ * The on-demand locale modules, by language. A table rather than a switch so that a test can make
+ * one fail to load, as it does when the script-tag bundle is served without its locale chunks.
+ */
+export const localeModules: Record<string, () => Promise<{ strings: Strings }>> = {
+  fr: () => import('./fr.js'),
+  de: () => import('./de.js'),
+  es: () => import('./es.js'),
+  nl: () => import('./nl.js'),
+};
+
+/**
+ * The strings module for a BCP 47 tag: its language if we have it, else en-GB. Rejects when the
+ * module cannot be fetched; the widget then keeps English and reports it.
+ */
 export async function loadStrings(locale: string): Promise<Strings> {
-  switch (locale.toLowerCase().split('-')[0]) {
-    case 'fr': return (await import('./fr.js')).strings;
-    case 'de': return (await import('./de.js')).strings;
-    case 'es': return (await import('./es.js')).strings;
-    case 'nl': return (await import('./nl.js')).strings;
-    default: return enGB;
-  }
+  const language = locale.toLowerCase().split('-')[0];
+  return Object.hasOwn(localeModules, language) ? (await localeModules[language]()).strings : enGB;
 }

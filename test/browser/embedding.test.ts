@@ -1,6 +1,7 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import { sendKeys } from '@web/test-runner-commands';
 import '../../src/index.js';
+import { localeModules } from '../../src/i18n/index.js';
 import { VenueBooking } from '../../src/venue-booking.js';
 import { DEMO_VENUE, london, newStack, TYPES, until, WidgetPage } from '../support/widget-page.js';
 
@@ -44,6 +45,36 @@ describe('embedding and developer surface', () => {
     await until(() => page.heading()?.textContent === 'Quel jour ?', 'the French heading');
     expect(page.root.querySelector('.month')!.textContent).to.equal('mars 2026');
     expect(page.day('2026-03-17')!.getAttribute('aria-label')).to.equal('mardi 17 mars 2026');
+  });
+
+  it('a locale module that fails to load keeps English and fires vb-error once, with nothing uncaught', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const original = localeModules.de;
+    // As when the script-tag bundle is served by a proxy that does not serve its locale chunks.
+    localeModules.de = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module: /venue-booking-de.js'));
+    const uncaught: unknown[] = [];
+    const onRejection = (event: PromiseRejectionEvent) => {
+      uncaught.push(event.reason);
+      event.preventDefault();
+    };
+    window.addEventListener('unhandledrejection', onRejection);
+    try {
+      const errors: unknown[] = [];
+      const element = await fixture<VenueBooking>(
+        html`<venue-booking locale="de" venue=${DEMO_VENUE} api=${stack.api} type=${TYPES.table} .now=${london(NOW)} @vb-error=${(event: CustomEvent) => errors.push(event.detail)}></venue-booking>`,
+      );
+      const page = new WidgetPage(element);
+      await until(() => errors.length > 0, 'vb-error');
+      await page.waitForStep('date');
+      expect(page.heading()!.textContent).to.equal('Which day?');
+      await page.chooseValue('date', '2026-03-17');
+      await page.waitForStep('time');
+      expect(errors).to.deep.equal([{ kind: 'locale', status: null, during: 'locale' }]);
+      expect(uncaught).to.deep.equal([]);
+    } finally {
+      localeModules.de = original;
+      window.removeEventListener('unhandledrejection', onRejection);
+    }
   });
 
   it('several instances live on one page, and defining twice is harmless', async () => {
