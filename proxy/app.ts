@@ -163,7 +163,13 @@ export function createProxy(config: ProxyConfig): Proxy {
   // Request per read, which halves the throughput of cached answers.
   app.use('/api/*', (c, next) => (c.req.method === 'POST' ? limitBody(c, next) : next()));
 
-  app.get('/healthz', (c) => c.json({ ok: true, upstream: upstream.blocked() ? 'limited' : upstream.frugal() ? 'frugal' : 'ok' }, 200, { 'cache-control': 'no-store' }));
+  // Health costs no upstream call: it reports what the last one found. Only a misconfiguration
+  // (every booking would fail) is unhealthy; a failing upstream still gets cached answers and
+  // clear errors from this proxy, so taking it out of rotation would not help.
+  app.get('/healthz', (c) => {
+    const state = upstream.health();
+    return c.json({ ok: state !== 'misconfigured', upstream: state }, state === 'misconfigured' ? 503 : 200, { 'cache-control': 'no-store' });
+  });
   if (config.widgetScript) serveScript(app, config.widgetScript, config.widgetChunks);
   registerReads(app, ctx);
   registerBookings(app, ctx);

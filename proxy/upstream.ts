@@ -68,6 +68,8 @@ export class Upstream {
   readonly quota: QuotaState = { limit: null, remaining: null, resetAt: null, blockedUntil: 0 };
   /** Count of calls made (health output, tests, bench). */
   calls = 0;
+  /** How the last call went: null after an answer, else its fault (for `/healthz`). */
+  private lastFault: FaultKind | null = null;
 
   constructor(private readonly options: UpstreamOptions) {}
 
@@ -85,6 +87,18 @@ export class Upstream {
     return remaining <= this.options.lowWater;
   }
 
+  /**
+   * The upstream's state as the last call found it, without spending a call of the shared quota:
+   * `misconfigured` (401/403: the key or its capabilities), `failing` (down, slow, 5xx, garbage),
+   * `limited` (429 back-off), `frugal` (few calls left), or `ok`.
+   */
+  health(): 'ok' | 'frugal' | 'limited' | 'failing' | 'misconfigured' {
+    if (this.blocked()) return 'limited';
+    if (this.lastFault === 'auth') return 'misconfigured';
+    if (this.lastFault && this.lastFault !== 'limited') return 'failing';
+    return this.frugal() ? 'frugal' : 'ok';
+  }
+
   /** Seconds until the upstream may be called again. */
   retryAfterS(): number {
     return Math.max(1, Math.ceil((this.quota.blockedUntil - this.options.now()) / 1000));
@@ -95,8 +109,14 @@ export class Upstream {
     return { ok: false, kind: 'limited', status: 429, message: MESSAGES.limited, mayHaveActed: false, retryAfterS: this.retryAfterS() };
   }
 
-  /** Calls `method path+search` with an optional JSON body. */
+  /** Calls `method path+search` with an optional JSON body, remembering how it went. */
   async call(method: 'GET' | 'POST', path: string, search = '', body?: unknown): Promise<UpstreamAnswer | Fault> {
+    const answer = await this.send(method, path, search, body);
+    this.lastFault = answer.ok ? null : answer.kind;
+    return answer;
+  }
+
+  private async send(method: 'GET' | 'POST', path: string, search: string, body: unknown): Promise<UpstreamAnswer | Fault> {
     if (this.blocked()) return this.limitedFault();
     const { options } = this;
     const headers = new Headers({ Authorization: `${options.appId}:${options.apiKey}`, Accept: 'application/json' });

@@ -22,6 +22,7 @@ function manualClock(start = Date.UTC(2030, 0, 1, 12)) {
 
 async function expectFault(script: Script, status: number, messagePart: RegExp, stored?: unknown) {
   const { send, logger } = recordingProxy({ timeoutMs: 50 }, script);
+  assert.equal(((await (await send('/healthz')).json()) as { upstream: string }).upstream, 'ok', 'healthy before any call');
   const read = await send(A);
   assert.equal(read.status, status);
   const readBody = JSON.parse(await assertNoLeak(read, logger)) as Body;
@@ -31,6 +32,10 @@ async function expectFault(script: Script, status: number, messagePart: RegExp, 
   assert.equal(booking.status, status);
   const bookingBody = JSON.parse(await assertNoLeak(booking, logger)) as Body;
   assert.equal(bookingBody.payload.stored, stored);
+  const health = await send('/healthz');
+  const misconfigured = /misconfigured/.test(messagePart.source);
+  assert.equal(health.status, misconfigured ? 503 : 200);
+  assert.deepEqual(await health.json(), { ok: !misconfigured, upstream: misconfigured ? 'misconfigured' : 'failing' });
   return { logger, readBody, bookingBody };
 }
 
