@@ -58,31 +58,19 @@ describe('robust against the real world', () => {
   }
 
   it('a ready booking that can be sent neither by API nor to the booking site says so, shows the fallback and fires vb-error', async () => {
-    const stack = await newStack({ sandbox: { now: NOW } });
-    // A proxy that withholds next.web (its booking site not configured): every answer arrives without it.
-    const original = window.fetch;
-    window.fetch = async (...args: Parameters<typeof fetch>) => {
-      const response = await original(...args);
-      if (!String(args[0] instanceof Request ? args[0].url : args[0]).includes('booking-availability')) return response;
-      const body = await response.json();
-      if (body?.payload?.next) delete body.payload.next.web;
-      return new Response(JSON.stringify(body), { status: response.status, headers: response.headers });
-    };
-    try {
-      const { element, page } = await withFallback(stack.api);
-      const errors: { kind: string; during: string }[] = [];
-      element.addEventListener('vb-error', (event) => errors.push(event.detail));
-      await page.book({ type: TYPES.brunch, date: '2026-03-21', time: '10:30', num_people: 2 });
-      await page.waitForStep('unavailable');
-      expect(page.heading()!.textContent).to.match(/cannot be made here/);
-      expect(page.root.querySelector('[part~="submit"]'), 'no dead button').to.equal(null);
-      expect(page.fallbackShown(), 'the light-DOM fallback in the message').to.equal(true);
-      await until(() => errors.length > 0, 'vb-error');
-      expect(errors).to.deep.equal([{ kind: 'unavailable', status: null, during: 'submit' }]);
-      await expect(element).to.be.accessible();
-    } finally {
-      window.fetch = original;
-    }
+    // The real proxy, told that the booking site is elsewhere, withholds next.web from every answer.
+    const stack = await newStack({ sandbox: { now: NOW }, proxy: { bookingSite: 'https://elsewhere.example/book' } });
+    const { element, page } = await withFallback(stack.api);
+    const errors: { kind: string; during: string }[] = [];
+    element.addEventListener('vb-error', (event) => errors.push(event.detail));
+    await page.book({ type: TYPES.brunch, date: '2026-03-21', time: '10:30', num_people: 2 });
+    await page.waitForStep('unavailable');
+    expect(page.heading()!.textContent).to.match(/cannot be made here/);
+    expect(page.root.querySelector('[part~="submit"]'), 'no dead button').to.equal(null);
+    expect(page.fallbackShown(), 'the light-DOM fallback in the message').to.equal(true);
+    await until(() => errors.length > 0, 'vb-error');
+    expect(errors).to.deep.equal([{ kind: 'unavailable', status: null, during: 'submit' }]);
+    await expect(element).to.be.accessible();
   });
 
   it('survives a reload: the choices come back, personal data was never stored', async () => {

@@ -31,6 +31,8 @@ export interface Fault {
 /** What a test posts to `/__stacks`. */
 export interface StackRequest {
   sandbox?: Omit<SandboxOptions, 'publicUrl' | 'apps'>;
+  /** Proxy settings a test may vary: where `next.web` may point (the real proxy drops others). */
+  proxy?: { bookingSite?: string };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -59,6 +61,7 @@ export function stacksMiddleware() {
       origin: `http://${request.headers.host}`,
       basePath,
       sandbox: { ...options.sandbox, apps: [INSPECTOR] },
+      ...(options.proxy?.bookingSite ? { proxy: { bookingSite: options.proxy.bookingSite } } : {}),
       // Faults wrap the upstream as the proxy sees it: the proxy under test stays untouched.
       upstream: (sandbox) => async (upstreamRequest) => {
       const index = faults.findIndex((fault) => upstreamRequest.url.includes(fault.path));
