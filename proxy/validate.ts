@@ -47,7 +47,9 @@ export function isDate(value: string): boolean {
   return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-const label = (name: string) => (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
+/** How a parameter is named in messages a guest may read. */
+const LABELS: Record<string, string> = { num_people: 'Number of people', getOffers: 'getOffers', dob: 'Date of birth', venue_group: 'Venue group', partner_source: 'Partner source' };
+const label = (name: string) => LABELS[name] ?? (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
 const problem = (name: string, code: string, message: string): FieldError => ({ code, message, fields: [name] });
 
 /** A scalar as text: strings trimmed, finite numbers and booleans spelled out; else undefined. */
@@ -97,7 +99,7 @@ function check(name: string, raw: unknown, rule: Rule, errors: FieldError[], tod
     case 'duration': {
       // Minutes in practice, decimal hours in one spec table: any value a suggestion gave is sent back.
       const n = /^(-1|\d{1,4}(\.\d{1,2})?)$/.test(text) ? Number(text) : NaN;
-      return Number.isFinite(n) && n <= 1440 ? n : reject(errors, name, `${label(name)} must be a number of minutes (or -1 for until close)`);
+      return Number.isFinite(n) && n <= 1440 ? n : reject(errors, name, `${label(name)} must be a number as the booking service gave it (or -1 for until close)`);
     }
     case 'bool':
       if (text === 'true' || text === '1') return true;
