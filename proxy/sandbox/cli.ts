@@ -90,7 +90,9 @@ try {
 const server = serve({ fetch: sandbox.fetch, port }, (info) => {
   console.log(`venue-booking-sandbox (${sandbox.dialect} dialect) listening on http://localhost:${info.port}`);
   console.log(`  API:  ${sandbox.publicUrl}/v4/...   hosted booking page: ${sandbox.publicUrl}/book`);
-  console.log(`  Try:  curl -H 'Authorization: ${SANDBOX_APP.id}:${SANDBOX_APP.key}' '${sandbox.publicUrl}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?fields=type'`);
+  // Advertise credentials that work: an --app given, else the default seed's widget app.
+  const app = options.apps?.[0] ?? (options.seed ? undefined : SANDBOX_APP);
+  if (app) console.log(`  Try:  curl -H 'Authorization: ${app.id}:${app.key}' '${sandbox.publicUrl}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?fields=type'`);
   if (options.now) console.log(`  Clock fixed at ${options.now}`);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
