@@ -61,7 +61,11 @@ export function stacksMiddleware() {
       origin: `http://${request.headers.host}`,
       basePath,
       sandbox: { ...options.sandbox, apps: [INSPECTOR] },
-      ...(options.proxy?.bookingSite ? { proxy: { bookingSite: options.proxy.bookingSite } } : {}),
+      proxy: {
+        // One line per request would bury the test report; warnings and errors still show.
+        logger: { log: (entry) => void (entry.level === 'warn' || entry.level === 'error' ? console.error(JSON.stringify(entry)) : undefined) },
+        ...(options.proxy?.bookingSite ? { bookingSite: options.proxy.bookingSite } : {}),
+      },
       // Faults wrap the upstream as the proxy sees it: the proxy under test stays untouched.
       upstream: (sandbox) => async (upstreamRequest) => {
       const index = faults.findIndex((fault) => upstreamRequest.url.includes(fault.path));
