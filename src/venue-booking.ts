@@ -254,17 +254,17 @@ export class VenueBooking extends LitElement {
       const ids = venueIds(venue);
       if (!group && ids.length < 2) return [];
       const client = this._clientFor(api);
-      if (group) {
-        const payload = await client.get<{ pages?: WireVenue[] }>('venues', { venue_group: group }, signal);
-        return payload.pages ?? [];
-      }
-      // One round trip: the venues are read in parallel, and a venue that cannot be read keeps its id.
+      // A group's list holds only ids and paths (spec §4.9), so both forms read each venue's
+      // settings for its title, in parallel; a venue that cannot be read keeps what was known.
+      const listed: WireVenue[] = group
+        ? ((await client.get<{ pages?: WireVenue[] }>('venues', { venue_group: group }, signal)).pages ?? [])
+        : ids.map((id) => ({ _id: id }));
       return Promise.all(
-        ids.map((id) =>
+        listed.map((known) =>
           client
-            .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(id)}`, { fields: 'booking_types' }, signal)
-            .then((payload) => ({ ...payload.venue, _id: id }))
-            .catch(() => ({ _id: id })),
+            .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(String(known._id))}`, { fields: 'booking_types' }, signal)
+            .then((payload) => ({ ...known, ...payload.venue, _id: known._id }))
+            .catch(() => known),
         ),
       );
     },

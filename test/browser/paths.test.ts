@@ -234,5 +234,16 @@ for (const dialect of ['spec', 'live'] as const) {
       expect(page.options().map((button) => button.textContent!.trim()).join()).to.match(/Cocktail Table/);
       expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/The Vine Cellar/);
     });
+
+    it('venue-group: the group\'s venues from the service, named by their titles, not their paths', async () => {
+      const stack = await newStack({ sandbox: { now: NOW, dialect } });
+      const element = await fixture<VenueBooking>(html`<venue-booking venue-group="64a1f0c2e4b0a1b2c3d4e500" api=${stack.api} .now=${london(NOW)}></venue-booking>`);
+      const page = new WidgetPage(element);
+      await page.waitForStep('venue');
+      expect(page.options().map((button) => button.textContent!.trim())).to.deep.equal(['Harbour & Vine Quayside', 'The Vine Cellar', 'Harbour Kitchen']);
+      await page.chooseValue('venue', '64a1f0c2e4b0a1b2c3d4e503');
+      await page.waitForStep('type');
+      expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Harbour Kitchen/);
+    });
   });
 }
