@@ -145,11 +145,6 @@ export function addDays(date: string, days: number): string {
   return new Date(ms + days * millisecondsInDay).toISOString().slice(0, 10);
 }
 
-/** Whole days from a to b (b - a). */
-export function daysBetween(a: string, b: string): number {
-  return Math.round(((dateToUtcMs(b) ?? 0) - (dateToUtcMs(a) ?? 0)) / millisecondsInDay);
-}
-
 /** Weekday names indexed like `Date#getUTCDay`, as the spec's opening_times and offer rules key them. */
 export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
