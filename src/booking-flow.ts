@@ -7,6 +7,7 @@
 import type { Availability, Choices, Suggestion } from './api/normalize.js';
 import type { AvailabilityAction, BookingField, BookingRequest } from './api/types.js';
 import { BOOKING_FIELDS } from './api/types.js';
+import { minutesOf } from './venue-time.js';
 
 /** A step of the flow: one booking field. */
 export type Step = BookingField;
@@ -81,11 +82,6 @@ function stillValid(availability: Availability, field: Step, value: string | num
   return match ? match.valid : true;
 }
 
-function minutes(time: string): number {
-  const [hours, rest] = time.split(':').map(Number);
-  return hours * 60 + rest;
-}
-
 /**
  * The valid values nearest to a refused one: for a time, the four closest start times that day
  * (in time order); for a date, the next three bookable dates (or the closest earlier ones).
@@ -93,12 +89,12 @@ function minutes(time: string): number {
 export function alternatives(availability: Availability, field: Step, value: string | number): (string | number)[] {
   const valid = validSuggestions(availability, field).map((item) => item.value).filter((item) => item !== value);
   if (field === 'time') {
-    const wanted = minutes(String(value));
+    const wanted = minutesOf(String(value));
     return valid
       .map(String)
-      .sort((a, b) => Math.abs(minutes(a) - wanted) - Math.abs(minutes(b) - wanted))
+      .sort((a, b) => Math.abs(minutesOf(a) - wanted) - Math.abs(minutesOf(b) - wanted))
       .slice(0, 4)
-      .sort((a, b) => minutes(a) - minutes(b));
+      .sort((a, b) => minutesOf(a) - minutesOf(b));
   }
   if (field === 'date') {
     const dates = valid.map(String);

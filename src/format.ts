@@ -15,10 +15,19 @@ export function durationMinutes(value: number): number {
   return value <= 12 || !Number.isInteger(value) ? Math.round(value * 60) : value;
 }
 
+const units = new Map<string, Intl.NumberFormat>();
+
+/** One unit formatter per locale and unit, built once (durations are formatted on every render). */
+function unitFormat(locale: string, unit: 'hour' | 'minute'): Intl.NumberFormat {
+  const key = `${locale}|${unit}`;
+  let format = units.get(key);
+  if (!format) units.set(key, (format = new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short' })));
+  return format;
+}
+
 /** "1 hr 30 min" in the locale's words, through `Intl.NumberFormat` units. */
 export function formatDuration(minutes: number, locale: string): string {
-  const unit = (value: number, name: 'hour' | 'minute') =>
-    new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }).format(value);
+  const unit = (value: number, name: 'hour' | 'minute') => unitFormat(locale, name).format(value);
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   return [hours ? unit(hours, 'hour') : '', rest || !hours ? unit(rest, 'minute') : ''].filter(Boolean).join(' ');

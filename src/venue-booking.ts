@@ -307,10 +307,8 @@ export class VenueBooking extends LitElement {
   private _offers = new Task(this, {
     task: async ([api, venue, ready, hidden], { signal }): Promise<WireOffer[]> => {
       if (!venue || !ready || hidden) return [];
-      const { type, num_people, date, time, duration } = this._choices;
-      const query = { type, num_people, date, time, duration } as Record<string, string | number>;
-      for (const name of Object.keys(query)) if (query[name] === undefined) delete query[name];
-      const payload = await this._clientFor(api).get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, query, signal).catch(() => []);
+      // The client leaves unset values out of the query.
+      const payload = await this._clientFor(api).get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, { ...this._choices }, signal).catch(() => []);
       return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
     },
     args: () => [this.api, this._currentVenue, nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '', this.hideOffers] as const,

@@ -25,9 +25,8 @@ export function fromPlainDate(date: string): Date {
 
 /** London's calendar date at `now`, as `yyyy-MM-dd`. */
 export function venueToday(now: Date = new Date()): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: VENUE_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
-  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}`;
+  const parts = londonPartsOf(now.getTime());
+  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)}`;
 }
 
 /** Adds whole days to a plain date without touching any time zone. */
@@ -37,14 +36,33 @@ export function addPlainDays(date: string, days: number): string {
   return toPlainDate(value);
 }
 
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * One formatter per locale and options: building an `Intl.DateTimeFormat` costs about a hundred
+ * times more than using one, and a calendar render formats some fifty dates.
+ */
+function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) formats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  return format;
+}
+
 const londonParts = new Intl.DateTimeFormat('en-GB', {
   timeZone: VENUE_ZONE, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
 });
 
-/** London's offset from UTC at an instant, in milliseconds (0 in winter, one hour in summer). */
-function londonOffset(at: number): number {
+/** London's wall-clock fields at an instant. */
+function londonPartsOf(at: number): Record<string, number> {
   const parts: Record<string, number> = {};
   for (const part of londonParts.formatToParts(new Date(at))) parts[part.type] = Number(part.value);
+  return parts;
+}
+
+/** London's offset from UTC at an instant, in milliseconds (0 in winter, one hour in summer). */
+function londonOffset(at: number): number {
+  const parts = londonPartsOf(at);
   const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
   return wall - Math.floor(at / 1000) * 1000;
 }
@@ -70,7 +88,7 @@ export function minutesOf(time: string): number {
  * formatted at UTC noon in UTC, so no visitor zone can move it to a neighbouring day.
  */
 export function formatVenueDate(date: string, locale: string, style: Intl.DateTimeFormatOptions = { dateStyle: 'full' }): string {
-  return new Intl.DateTimeFormat(locale, { ...style, timeZone: 'UTC' }).format(fromPlainDate(date));
+  return dateFormat(locale, { ...style, timeZone: 'UTC' }).format(fromPlainDate(date));
 }
 
 /**
@@ -80,5 +98,5 @@ export function formatVenueDate(date: string, locale: string, style: Intl.DateTi
  */
 export function formatVenueTime(time: string, locale: string): string {
   const minutes = minutesOf(time);
-  return new Intl.DateTimeFormat(locale, { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, 0, minutes)));
+  return dateFormat(locale, { timeStyle: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(2000, 0, 1, 0, minutes)));
 }

@@ -4,9 +4,6 @@
  */
 import { enGB, type Strings } from './en-GB.js';
 
-/** The locales with their own strings. */
-export const LOCALES = ['en-GB', 'fr', 'de', 'es', 'nl'] as const;
-
 /**
  * The on-demand locale modules, by language. A table rather than a switch so that a test can make
  * one fail to load, as it does when the script-tag bundle is served without its locale chunks.
