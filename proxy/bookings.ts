@@ -5,11 +5,11 @@
  * true, false or 'unknown'), so the widget never loses what the guest typed and never books twice.
  */
 import type { Context, Hono } from 'hono';
-import { ProxyError, throwIfInvalid } from './envelope.js';
+import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
 import { fingerprintOf, IdempotencyStore, type StoredAnswer } from './idempotency.js';
 import { jsonBody } from './reads.js';
-import { cleanError, envelopeText, faultRelay } from './relay.js';
+import { cleanError, faultRelay } from './relay.js';
 import { urlOf } from './url.js';
 import { readFields, type Rule } from './validate.js';
 
@@ -68,7 +68,6 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
     const partnerSource = ctx.config.partnerSource ?? values.partner_source;
     if (partnerSource === undefined) delete body.partner_source;
     else body.partner_source = partnerSource;
-    if (ctx.upstream.blocked()) return ctx.send(c, faultRelay(path, 'POST', ctx.upstream.limitedFault(), false));
 
     const work = async (): Promise<StoredAnswer> => {
       const answer = await ctx.upstream.call('POST', '/bookings', '', body);

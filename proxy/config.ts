@@ -4,6 +4,7 @@
  * of failing on the first guest's booking. Runtime-free: node.ts and worker.ts both use it.
  */
 import type { ProxyConfig } from './context.js';
+import { ID_RE, isLoopback } from './validate.js';
 
 /** Environment variables the proxy reads (all optional; see the README's settings table). */
 export interface ProxyEnv {
@@ -39,7 +40,6 @@ export class ConfigError extends Error {
   }
 }
 
-const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const text = (env: ProxyEnv, name: string) => (typeof env[name] === 'string' ? (env[name] as string).trim() : '');
 const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
 
@@ -122,7 +122,7 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   const upstreamUrl = httpUrl(upstream);
   if (!upstreamUrl || !upstreamUrl.pathname.endsWith('/v4') || upstreamUrl.search) {
     problems.push('VENUE_BOOKING_UPSTREAM must be the service base URL ending in /v4, e.g. https://api.example.com/v4');
-  } else if (upstreamUrl.protocol === 'http:' && !['localhost', '127.0.0.1', '[::1]'].includes(upstreamUrl.hostname)) {
+  } else if (upstreamUrl.protocol === 'http:' && !isLoopback(upstreamUrl.hostname)) {
     problems.push('VENUE_BOOKING_UPSTREAM must use https (the key travels in a header)');
   }
   if (!venues.length && !venueGroups.length) problems.push('VENUE_BOOKING_VENUES (or VENUE_BOOKING_VENUE_GROUPS) must list the venues the widget may book');

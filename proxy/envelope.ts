@@ -31,15 +31,20 @@ export function londonTimestamp(ms: number): string {
  * back is never useful to the widget.
  */
 export function envelopeResponse(request: Request, status: number, payload: unknown, headers?: HeadersInit): Response {
-  const now = londonTimestamp(Date.now());
-  const body: Envelope = {
-    payload, status, requestTime: now, responseTime: now, statusText: STATUS_TEXT[status] ?? 'Error',
-    url: urlOf(request).pathname.slice(0, 200), method: request.method, params: [],
-  };
   const h = new Headers(headers);
   h.set('content-type', 'application/json; charset=utf-8');
   h.set('cache-control', 'no-store');
-  return new Response(JSON.stringify(body), { status, headers: h });
+  return new Response(envelopeText(urlOf(request).pathname, request.method, status, payload), { status, headers: h });
+}
+
+/** Serializes a fresh envelope around `payload`, for the proxy's own answers and relayed ones. */
+export function envelopeText(path: string, method: string, status: number, payload: unknown): string {
+  const now = londonTimestamp(Date.now());
+  const body: Envelope = {
+    payload, status, requestTime: now, responseTime: now, statusText: STATUS_TEXT[status] ?? 'Error',
+    url: path.slice(0, 200), method, params: [],
+  };
+  return JSON.stringify(body);
 }
 
 /** Options of an error answer. */

@@ -5,11 +5,11 @@
  * identical reads through the cache, and reshapes the answer to an allow-list of fields.
  */
 import type { Context, Hono } from 'hono';
-import { ProxyError, throwIfInvalid } from './envelope.js';
+import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
-import { BOOKING_URL_SENTINEL, cleanError, envelopeText, faultRelay, type Relayed } from './relay.js';
+import { BOOKING_URL_SENTINEL, cleanError, faultRelay, type Relayed } from './relay.js';
 import { urlOf } from './url.js';
-import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from './validate.js';
+import { canonicalQuery, ID_RE, isLoopback, queryParams, readFields, type Rule, type Value } from './validate.js';
 
 /** Venue settings a public widget may read (§2.10): never labels, stages or anything about customers. */
 export const PUBLIC_SETTINGS = ['booking_types', 'opening_times', 'booking_unavailable', 'packages', 'preorder_menus'] as const;
@@ -66,8 +66,7 @@ export function isBookingSiteUrl(web: unknown, site: string | undefined, upstrea
   }
   if (url.username || url.password) return false;
   if (!site) {
-    const loopback = (host: string) => ['localhost', '127.0.0.1', '[::1]'].includes(host);
-    if (loopback(base.hostname)) return loopback(url.hostname) && /^https?:$/.test(url.protocol);
+    if (isLoopback(base.hostname)) return isLoopback(url.hostname) && /^https?:$/.test(url.protocol);
     return url.protocol === 'https:' && siteOf(url.hostname) === siteOf(base.hostname);
   }
   if (url.origin !== base.origin) return false;

@@ -5,7 +5,7 @@
  * serialized text is checked for the API key before it leaves.
  */
 import type { Context } from 'hono';
-import { londonTimestamp, type FieldError } from './envelope.js';
+import { envelopeText, type FieldError } from './envelope.js';
 import { answer } from './headers.js';
 import type { Fault } from './upstream.js';
 
@@ -40,12 +40,6 @@ export function cleanError(payload: unknown, fallback: string): { message: strin
       })
     : [];
   return { message: text(source.message, 300) ?? fallback, errors };
-}
-
-/** Serializes a fresh envelope around `payload`. */
-export function envelopeText(path: string, method: string, status: number, payload: unknown, statusText = status < 400 ? 'OK' : 'Error'): string {
-  const now = londonTimestamp(Date.now());
-  return JSON.stringify({ payload, status, requestTime: now, responseTime: now, statusText, url: path.slice(0, 200), method, params: [] });
 }
 
 /** The relayed form of an upstream fault (never cached). */

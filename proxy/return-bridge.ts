@@ -11,6 +11,7 @@
 import type { Context, Hono } from 'hono';
 import { ProxyError } from './envelope.js';
 import type { ProxyContext } from './context.js';
+import { urlOf } from './url.js';
 import { ID_RE } from './validate.js';
 
 const REFERENCE_RE = /^[A-Za-z0-9-]{1,40}$/;
@@ -35,7 +36,7 @@ async function fields(c: Context): Promise<Record<string, string>> {
 /** Registers `POST /api/return`. */
 export function registerReturnBridge(app: Hono, ctx: ProxyContext): void {
   app.post('/api/return', async (c) => {
-    const venue = new URL(c.req.url).searchParams.get('venue') ?? '';
+    const venue = urlOf(c.req.raw).searchParams.get('venue') ?? '';
     if (!ID_RE.test(venue) || !(await ctx.venueAllowed(venue))) throw new ProxyError(404, 'Unknown venue', { errors: [{ code: 'unknown_venue', message: 'Unknown venue', fields: ['venue'] }] });
     const page = ctx.config.returnPages?.[venue] ?? ctx.config.returnPages?.['*'];
     if (!page) throw new ProxyError(404, 'No return page is configured for this venue');

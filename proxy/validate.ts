@@ -28,8 +28,13 @@ export interface Rule {
 /** A canonical value after validation. */
 export type Value = string | number | boolean | string[];
 
-/** Ids of the service are Mongo-style hex; the proxy accepts the wider safe alphabet of config.ts. */
+/** Ids of the service are Mongo-style hex; the proxy (and its settings) accept a wider safe alphabet. */
 export const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Host names of this machine: a loopback upstream may use plain http, and any of them names it. */
+export function isLoopback(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
+}
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
 const EMAIL_RE = /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
@@ -67,7 +72,7 @@ function reject(errors: FieldError[], name: string, message: string): undefined 
 }
 
 /** Checks one present value; returns the canonical value or pushes an error. */
-function check(name: string, raw: unknown, rule: Rule, errors: FieldError[], today: string | undefined): Value | undefined {
+function check(name: string, raw: unknown, rule: Rule, errors: FieldError[]): Value | undefined {
   if (rule.kind === 'ids') {
     const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
     if (!items || items.length > (rule.max ?? 20) || !items.every((item) => typeof item === 'string' && ID_RE.test(item.trim()))) {
@@ -84,7 +89,7 @@ function check(name: string, raw: unknown, rule: Rule, errors: FieldError[], tod
       // The live service echoes dates as YYYY-MM-DDT00:00:00; the widget may send that back.
       const date = text.replace(/T00:00(:00)?$/, '');
       if (!isDate(date)) return reject(errors, name, `${label(name)} must be a date in the form YYYY-MM-DD`);
-      if (rule.past && date > (today ?? new Date().toISOString().slice(0, 10))) return reject(errors, name, `${label(name)} must be in the past`);
+      if (rule.past && date > new Date().toISOString().slice(0, 10)) return reject(errors, name, `${label(name)} must be in the past`);
       return date;
     }
     case 'time':
@@ -134,7 +139,7 @@ export interface Read {
  * Validates `input` against `rules`: unknown names are errors (or silently dropped when listed in
  * `drop`), missing required ones are errors, empty strings count as absent.
  */
-export function readFields(input: Record<string, unknown>, rules: Record<string, Rule>, options: { drop?: string[]; today?: string } = {}): Read {
+export function readFields(input: Record<string, unknown>, rules: Record<string, Rule>, options: { drop?: string[] } = {}): Read {
   const values: Record<string, Value> = {};
   const errors: FieldError[] = [];
   for (const [name, raw] of Object.entries(input)) {
@@ -145,7 +150,7 @@ export function readFields(input: Record<string, unknown>, rules: Record<string,
       continue;
     }
     if (raw === undefined || raw === null || raw === '') continue;
-    const value = check(name, raw, rule, errors, options.today);
+    const value = check(name, raw, rule, errors);
     if (value !== undefined) values[name] = value;
   }
   for (const [name, rule] of Object.entries(rules)) {
@@ -160,14 +165,14 @@ export function readFields(input: Record<string, unknown>, rules: Record<string,
  * Reads a query string into one value per name; a repeated name is an error (which of two values
  * a server honours is a classic smuggling trick).
  */
-export function queryParams(url: URL): Read & { raw: Record<string, string> } {
+export function queryParams(url: URL): { raw: Record<string, string>; errors: FieldError[] } {
   const raw: Record<string, string> = Object.create(null);
   const errors: FieldError[] = [];
   for (const [name, value] of url.searchParams) {
     if (name in raw) errors.push(problem(name.slice(0, 40), 'repeated_parameter', `${name.slice(0, 40)} is given more than once`));
     raw[name] = value;
   }
-  return { raw, values: {}, errors };
+  return { raw, errors };
 }
 
 /** Canonical query text of validated values: sorted names, so equal requests share a cache entry. */
