@@ -241,7 +241,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.all('/book', () => new Response('Method not allowed', { status: 405, headers: { allow: 'GET, POST', 'content-type': 'text/plain; charset=utf-8' } }));
 
   // Unknown routes: 404 in the envelope (after auth, as the API gateway would).
-  app.all('/v4/*', (c) => handle(c, (ctx) => { throw new ApiError(404, `No route ${ctx.info.method} ${new URL(ctx.info.url).pathname}`); }));
   app.notFound((c) => handle(c, (ctx) => { throw new ApiError(404, `No route ${ctx.info.method} ${new URL(ctx.info.url).pathname}`); }));
 
   return {

@@ -75,19 +75,23 @@ export function authenticate(store: Store, header: string | null): App {
 
 /** Answers "may this app do that at this venue (or venue group)?" */
 export class Access {
+  /** The app's capabilities, parsed once (checks run per venue and per user in searches). */
+  private readonly caps: NonNullable<ReturnType<typeof parseCapability>>[];
+
   constructor(
     private readonly store: Store,
     readonly app: App,
-  ) {}
+  ) {
+    const all = app.capabilities === 'all' ? [] : app.capabilities;
+    this.caps = all.map(parseCapability).filter((cap) => cap !== null);
+  }
 
   /** True when the app holds a capability granting `perm` over the venue (directly or via its group). */
   can(perm: Permission, venueId: string): boolean {
     if (this.app.capabilities === 'all') return true;
     const venue = this.store.venues.get(venueId);
     const group = venue?.venue_group;
-    for (const cap of this.app.capabilities) {
-      const parsed = parseCapability(cap);
-      if (!parsed) continue;
+    for (const parsed of this.caps) {
       const applies = parsed.scope === 'venue' ? parsed.target === venueId : parsed.target === group || parsed.target === venueId;
       if (!applies) continue;
       if (perm === 'see' || CAPABILITIES[parsed.prefix]!.grants.includes(perm)) return true;
@@ -98,9 +102,8 @@ export class Access {
   /** True when the app may do `perm` across a whole venue group (group-scoped capability or 'all'). */
   canGroup(perm: Permission, groupId: string): boolean {
     if (this.app.capabilities === 'all') return true;
-    return this.app.capabilities.some((cap) => {
-      const parsed = parseCapability(cap);
-      return parsed?.scope === 'group' && parsed.target === groupId && (perm === 'see' || CAPABILITIES[parsed.prefix]!.grants.includes(perm));
+    return this.caps.some((parsed) => {
+      return parsed.scope === 'group' && parsed.target === groupId && (perm === 'see' || CAPABILITIES[parsed.prefix]!.grants.includes(perm));
     });
   }
 

@@ -183,12 +183,12 @@ function occupancy(store: Store, venue: Venue, date: string, midnight: number) {
   if (cached && cached.revision === store.revision) return cached;
   const diffAll = new Int32Array(BUCKETS + 1);
   const diffType = new Map<string, Int32Array>();
+  const opening = openingOf(venue, weekdayOf(date));
   for (const b of store.bookingsOn(venue._id, date)) {
     if (!holdsCapacity(b)) continue;
     const t = venue.booking_types.find((x) => x.id === b.type);
     const startMin = parseTime(b.time);
     if (startMin === null) continue;
-    const opening = openingOf(venue, weekdayOf(date));
     const business = opening && startMin < opening.open && opening.close > 1440 ? startMin + 1440 : startMin;
     const start = Math.round((instantOf(date, business) - midnight) / 60_000);
     const end = b.duration === -1 || (t && typeDurations(t)[0] === -1 && !b.duration)

@@ -9,7 +9,7 @@
  */
 
 import { handlingOf, packagesOf, parseNewBooking, plainDate, preferencesOf, storeBooking, type NewBooking } from './bookings.js';
-import type { AvailabilityContext } from './availability.js';
+import { durationMinutes, type AvailabilityContext } from './availability.js';
 import { ApiError, int, list, type Params } from './http.js';
 import type { Store } from './store.js';
 import { durationLabel, londonTimestamp, weekdayOf, type Weekday } from './time.js';
@@ -84,13 +84,13 @@ const WEEKDAY_NAMES: Record<Weekday, string> = {
 };
 
 function summary(venue: Venue, t: BookingType, p: Params): string {
-  const duration = int(p.duration);
+  const duration = durationMinutes(p.duration);
   const date = plainDate(p.date);
   const dateText = date ? `${WEEKDAY_NAMES[weekdayOf(date)]} ${Number(date.slice(8))} ${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}` : '';
   return `<dl><dt>Venue</dt><dd>${escapeHtml(venue.title)}</dd><dt>Booking</dt><dd>${escapeHtml(t.name)}</dd>`
     + `<dt>Date</dt><dd>${escapeHtml(dateText)}</dd><dt>Time</dt><dd>${escapeHtml(p.time)}</dd>`
     + `<dt>Guests</dt><dd>${escapeHtml(p.num_people)}</dd>`
-    + (duration !== undefined ? `<dt>Duration</dt><dd>${escapeHtml(durationLabel(duration > 0 && duration <= 12 ? duration * 60 : duration))}</dd>` : '')
+    + (duration !== undefined ? `<dt>Duration</dt><dd>${escapeHtml(durationLabel(duration))}</dd>` : '')
     + `</dl>`;
 }
 
