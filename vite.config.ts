@@ -5,7 +5,10 @@
  * included. `npm run demo:build` (`--mode demo`): the gallery as a static site in dist/demo, which
  * `npm run demo:preview` serves with the same stack — the production build under the strict CSP.
  */
+import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { defineConfig, type Plugin } from 'vite';
@@ -18,7 +21,7 @@ const demo = `${root}demo/`;
 /** Paths the stack answers; everything else is Vite's. */
 const STACK_PATHS = ['/api/', '/healthz', `${SANDBOX_PREFIX}/`];
 
-type Middlewares = { use: (fn: (req: any, res: any, next: () => void) => void) => void };
+type Middlewares = { use: (fn: (req: IncomingMessage, res: ServerResponse, next: () => void) => void) => void };
 
 /** Mounts the proxy and sandbox on Vite's dev and preview servers. */
 function offlineStack(): Plugin {
@@ -57,18 +60,82 @@ function strictCspPages(): Plugin {
   };
 }
 
+/**
+ * Pins the on-demand locale chunks: their sha384 is written into the chunk that loads them, in
+ * place of src/i18n/index.ts's sentinel, which then preloads each with that integrity before
+ * importing it. Done on the finished chunks (after minifying), so the hash is of the bytes served.
+ */
+function localeIntegrity(): Plugin {
+  const SENTINEL = /(["'`])__VB_LOCALE_INTEGRITY__\1/;
+  return {
+    name: 'venue-booking-locale-integrity',
+    apply: 'build',
+    generateBundle(_, bundle) {
+      const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
+      const loader = chunks.find((chunk) => SENTINEL.test(chunk.code));
+      if (!loader) return;
+      const table: Record<string, { file: string; integrity: string }> = {};
+      for (const chunk of chunks) {
+        const language = /\/src\/i18n\/([a-z]{2})\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
+        if (!language) continue;
+        const file = posix.relative(posix.dirname(loader.fileName), chunk.fileName);
+        const integrity = `sha384-${createHash('sha384').update(chunk.code).digest('base64')}`;
+        table[language] = { file: file.startsWith('.') ? file : `./${file}`, integrity };
+      }
+      loader.code = loader.code.replace(SENTINEL, JSON.stringify(JSON.stringify(table)));
+    },
+  };
+}
+
 /** Every gallery page, as Rollup inputs for the demo build. */
 function galleryPages(): Record<string, string> {
   const pages = readdirSync(demo).filter((name) => name.endsWith('.html'));
   return Object.fromEntries(pages.map((name) => [name.replace(/\.html$/, ''), `${demo}${name}`]));
 }
 
+/**
+ * The server half of the package (`--mode server`): the two bins, the Worker entry and the
+ * `venue-booking/proxy` and `venue-booking/sandbox` libraries, as plain ES modules for Node with
+ * hono, its Node adapter and date-fns-tz bundled in, so an install needs no TypeScript loader and
+ * no server framework of its own. Code shared by several entries lands once, in `chunks/`.
+ */
+const SERVER_ENTRIES = {
+  'venue-booking-proxy': 'proxy/node.ts',
+  'venue-booking-sandbox': 'proxy/sandbox/cli.ts',
+  proxy: 'proxy/index.ts',
+  sandbox: 'proxy/sandbox/index.ts',
+  worker: 'proxy/worker.ts',
+};
+
 export default defineConfig(({ command, mode }) => {
   const gallery = command === 'serve' || mode === 'demo';
+  if (mode === 'server') {
+    return {
+      root,
+      // The bins live in dist/server/, the widget bundle they serve one level up.
+      define: { __WIDGET_DIR__: JSON.stringify('../') },
+      ssr: { noExternal: true, target: 'node' },
+      build: {
+        ssr: true,
+        outDir: `${root}dist/server`,
+        emptyOutDir: true,
+        target: 'node22',
+        minify: false, // operators read stack traces; size matters little on a server
+        rolldownOptions: {
+          input: Object.fromEntries(Object.entries(SERVER_ENTRIES).map(([name, path]) => [name, `${root}${path}`])),
+          output: {
+            entryFileNames: '[name].js',
+            chunkFileNames: 'chunks/[name]-[hash].js',
+            banner: (chunk) => (chunk.isEntry && chunk.name.startsWith('venue-booking-') ? '#!/usr/bin/env node' : ''),
+          },
+        },
+      },
+    };
+  }
   return {
     // The demo gallery is the dev server's root; the library build reads src/ directly.
     root: gallery ? demo : root,
-    plugins: [offlineStack(), strictCspPages()],
+    plugins: [offlineStack(), strictCspPages(), localeIntegrity()],
     server: { fs: { allow: [root] } },
     build:
       mode === 'demo'

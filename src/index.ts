@@ -1,5 +1,6 @@
 /**
- * The package entry: registers `<venue-booking>` once and exports its class and types.
+ * The package entry: registers `<venue-booking>` once and exports its class and every type its
+ * properties, events and answers name (React's JSX typings are apart, in `venue-booking/react`).
  *
  * The define is guarded so that a page loading the script twice, or two bundles that both import
  * the widget, never throws; and it is skipped where there is no custom-element registry (a server
@@ -7,8 +8,16 @@
  */
 import { VenueBooking } from './venue-booking.js';
 
-export { VenueBooking, type BookingConfirmation } from './venue-booking.js';
-export type { Choices, Suggestion, Availability } from './api/normalize.js';
+export {
+  VenueBooking,
+  type BookingConfirmation,
+  type BookingSummary,
+  type GuestPrefill,
+  type ShownStep,
+  type VenueBookingEventDetails,
+} from './venue-booking.js';
+export type { GuestDetails, Step } from './booking-flow.js';
+export type { Availability, Choices, FieldError, FieldState, Suggestion } from './api/normalize.js';
 export type { BookingField, AvailabilityAction, BookingRequest } from './api/types.js';
 
 if (typeof customElements !== 'undefined' && !customElements.get('venue-booking')) {

@@ -14,11 +14,14 @@ function publicSurfaceOnly() {
       for (const module of customElementsManifest.modules ?? []) {
         for (const declaration of module.declarations ?? []) {
           if (declaration.kind !== 'class') continue;
-          const hidden = (member) => member.privacy === 'private' || member.privacy === 'protected' || /^[_#]/.test(member.name);
+          const hidden = (member) =>
+            member.privacy === 'private' || member.privacy === 'protected' || /^[_#]/.test(member.name);
           const hiddenFields = new Set((declaration.members ?? []).filter(hidden).map((member) => member.name));
           declaration.members = (declaration.members ?? []).filter((member) => !hidden(member) && !member.static);
           if (declaration.attributes) {
-            declaration.attributes = declaration.attributes.filter((attribute) => !hiddenFields.has(attribute.fieldName) && !/^_/.test(attribute.name));
+            declaration.attributes = declaration.attributes.filter(
+              (attribute) => !hiddenFields.has(attribute.fieldName) && !/^_/.test(attribute.name),
+            );
           }
         }
       }

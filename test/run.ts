@@ -53,13 +53,21 @@ async function nodeTests(work: string): Promise<Totals> {
   const files = NODE_DIRS.flatMap(findTests).sort();
   if (files.length === 0) return { passed: 0, failed: 0 };
   const tap = join(work, 'node.tap');
-  const code = await run(process.execPath, [
-    '--import', 'tsx',
-    '--test', '--test-concurrency=2',
-    '--test-reporter=spec', '--test-reporter-destination=stdout',
-    '--test-reporter=tap', `--test-reporter-destination=${tap}`,
-    ...files,
-  ], { TZ: process.env.TZ ?? 'Pacific/Auckland' }); // far from London: host-zone slips show up
+  const code = await run(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    { TZ: process.env.TZ ?? 'Pacific/Auckland' },
+  ); // far from London: host-zone slips show up
   const totals = tapTotals(tap) ?? { passed: 0, failed: 1 };
   if (code !== 0 && totals.failed === 0) totals.failed = 1;
   return totals;

@@ -35,6 +35,12 @@ export default {
   // BROWSER_TIMEZONE=Zone/Name runs one zone only.
   browsers: (process.env.BROWSER_TIMEZONE?.split(',') ?? ['America/Los_Angeles', 'Pacific/Auckland']).map(zone),
   middleware: [stacksMiddleware(), demoPagesMiddleware()],
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) })],
+  plugins: [
+    esbuildPlugin({
+      ts: true,
+      target: 'es2022',
+      tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
+    }),
+  ],
   reporters: [defaultReporter(), countReporter(process.env.BROWSER_RESULTS_FILE)],
 };

@@ -11,9 +11,26 @@ import { Hono, type Context as HonoContext } from 'hono';
 import { Access, authenticate, RateLimiter } from './auth.js';
 import { computeAvailability, FIELDS, type AvailabilityContext, type Dialect, type Field } from './availability.js';
 import {
-  createdRecord, fullRecord, handlingOf, parseAreas, parseNewBooking, parseUpdate, storeBooking, venueSummary,
+  createdRecord,
+  fullRecord,
+  handlingOf,
+  parseAreas,
+  parseNewBooking,
+  parseUpdate,
+  storeBooking,
+  venueSummary,
 } from './bookings.js';
-import { ApiError, bool, envelope, errorResponse, list, one, readParams, type Params, type RequestInfo } from './http.js';
+import {
+  ApiError,
+  bool,
+  envelope,
+  errorResponse,
+  list,
+  one,
+  readParams,
+  type Params,
+  type RequestInfo,
+} from './http.js';
 import { search } from './search.js';
 import { Store } from './store.js';
 import { makeClock, type Clock } from './time.js';
@@ -61,12 +78,22 @@ export const SANDBOX_APP: { id: string; key: string } = { id: 'sandbox-widget', 
 /** The fixed ids of the default seed, for tests and demos. */
 export const SEED_IDS = {
   group: '64a1f0c2e4b0a1b2c3d4e500',
-  venues: { quayside: '64a1f0c2e4b0a1b2c3d4e501', cellar: '64a1f0c2e4b0a1b2c3d4e502', kitchen: '64a1f0c2e4b0a1b2c3d4e503' },
+  venues: {
+    quayside: '64a1f0c2e4b0a1b2c3d4e501',
+    cellar: '64a1f0c2e4b0a1b2c3d4e502',
+    kitchen: '64a1f0c2e4b0a1b2c3d4e503',
+  },
   types: {
-    table: '64a1f0c2e4b0a1b2c3d4e601', brunch: '64a1f0c2e4b0a1b2c3d4e602', privateHire: '64a1f0c2e4b0a1b2c3d4e603',
-    expressLunch: '64a1f0c2e4b0a1b2c3d4e604', bar: '64a1f0c2e4b0a1b2c3d4e605',
-    cocktailTable: '64a1f0c2e4b0a1b2c3d4e611', masterclass: '64a1f0c2e4b0a1b2c3d4e612', cellarParty: '64a1f0c2e4b0a1b2c3d4e613',
-    kitchenTable: '64a1f0c2e4b0a1b2c3d4e621', sundayRoast: '64a1f0c2e4b0a1b2c3d4e622',
+    table: '64a1f0c2e4b0a1b2c3d4e601',
+    brunch: '64a1f0c2e4b0a1b2c3d4e602',
+    privateHire: '64a1f0c2e4b0a1b2c3d4e603',
+    expressLunch: '64a1f0c2e4b0a1b2c3d4e604',
+    bar: '64a1f0c2e4b0a1b2c3d4e605',
+    cocktailTable: '64a1f0c2e4b0a1b2c3d4e611',
+    masterclass: '64a1f0c2e4b0a1b2c3d4e612',
+    cellarParty: '64a1f0c2e4b0a1b2c3d4e613',
+    kitchenTable: '64a1f0c2e4b0a1b2c3d4e621',
+    sundayRoast: '64a1f0c2e4b0a1b2c3d4e622',
   },
   event: '64a1f0c2e4b0a1b2c3d4ec91',
 } as const;
@@ -104,18 +131,29 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
 
   const route: Route = (path, methods) => {
     const allowed = Object.keys(methods);
-    app.all(`/v4${path}`, (c) => handle(c, (ctx) => {
-      const h = methods[ctx.info.method as 'GET' | 'POST' | 'DELETE'];
-      if (!h) throw new ApiError(405, `Method ${ctx.info.method} not allowed here; use ${allowed.join(' or ')}`, [], { allow: allowed.join(', ') });
-      return h(ctx);
-    }));
+    app.all(`/v4${path}`, (c) =>
+      handle(c, (ctx) => {
+        const h = methods[ctx.info.method as 'GET' | 'POST' | 'DELETE'];
+        if (!h)
+          throw new ApiError(405, `Method ${ctx.info.method} not allowed here; use ${allowed.join(' or ')}`, [], {
+            allow: allowed.join(', '),
+          });
+        return h(ctx);
+      }),
+    );
   };
 
   /** Auth, rate limit, params, envelope and error mapping around one handler. */
   async function handle(c: HonoContext, run: Handler): Promise<Response> {
     const now = clock().getTime();
     const url = new URL(c.req.url);
-    const info: RequestInfo = { url: c.req.url, method: c.req.method, params: {}, requestTime: now, now: () => clock().getTime() };
+    const info: RequestInfo = {
+      url: c.req.url,
+      method: c.req.method,
+      params: {},
+      requestTime: now,
+      now: () => clock().getTime(),
+    };
     for (const [k, v] of url.searchParams) info.params[k] = v;
     let rate: Record<string, string> = limiter.hit('', now, false).headers;
     const withRate = (res: Response) => {
@@ -126,12 +164,23 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const appRecord = authenticate(store, c.req.header('authorization') ?? null);
       const hit = limiter.hit(appRecord.id, now);
       rate = hit.headers;
-      if (!hit.allowed) throw new ApiError(429, `Rate limit of ${limiter.limit} requests per hour exceeded; try again after ${rate['X-RateLimit-Reset']}`);
+      if (!hit.allowed)
+        throw new ApiError(
+          429,
+          `Rate limit of ${limiter.limit} requests per hour exceeded; try again after ${rate['X-RateLimit-Reset']}`,
+        );
       const params = await readParams(c.req.raw, url);
       info.params = params;
       const access = new Access(store, appRecord);
       const ctx: Ctx = {
-        info, params, app: appRecord, access, store, now, dialect, publicUrl,
+        info,
+        params,
+        app: appRecord,
+        access,
+        store,
+        now,
+        dialect,
+        publicUrl,
         availability: { store, now, dialect, publicUrl },
         path: (name) => c.req.param(name) ?? '',
         venue: (id, perm = 'see') => {
@@ -146,7 +195,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     } catch (e) {
       if (e instanceof ApiError) return withRate(errorResponse(info, e));
       console.error('[sandbox] unexpected error', e);
-      return withRate(errorResponse(info, new ApiError(503, 'The sandbox hit an unexpected error; the request was not applied')));
+      return withRate(
+        errorResponse(info, new ApiError(503, 'The sandbox hit an unexpected error; the request was not applied')),
+      );
     }
   }
 
@@ -156,17 +207,30 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     const p = ctx.params;
     const fields = list(p.fields).filter((f): f is Field => (FIELDS as readonly string[]).includes(f));
     if (p.fields !== undefined && !fields.length) {
-      throw new ApiError(400, `fields must name one or more of ${FIELDS.join(', ')}`, [{ code: 'invalid_fields', message: 'Unknown field', fields: ['fields'] }]);
+      throw new ApiError(400, `fields must name one or more of ${FIELDS.join(', ')}`, [
+        { code: 'invalid_fields', message: 'Unknown field', fields: ['fields'] },
+      ]);
     }
     if (ctx.dialect === 'live' && typeof one(p, 'type') === 'string') {
       const t = one(p, 'type') as string;
-      if (t && !venue.booking_types.some((x) => x.id === t) && venue.booking_types.some((x) => x.name.toLowerCase() === t.toLowerCase())) {
-        throw new ApiError(400, 'Send the booking type id, not its name', [{ code: 'invalid_type', message: 'Send the booking type id, not its name', fields: ['type'] }]);
+      if (
+        t &&
+        !venue.booking_types.some((x) => x.id === t) &&
+        venue.booking_types.some((x) => x.name.toLowerCase() === t.toLowerCase())
+      ) {
+        throw new ApiError(400, 'Send the booking type id, not its name', [
+          { code: 'invalid_type', message: 'Send the booking type id, not its name', fields: ['type'] },
+        ]);
       }
     }
     return computeAvailability(ctx.availability, venue, {
-      type: one(p, 'type'), num_people: one(p, 'num_people'), date: one(p, 'date'), time: one(p, 'time'), duration: one(p, 'duration'),
-      getOffers: bool(one(p, 'getOffers')) === true, fields: fields.length ? fields : undefined,
+      type: one(p, 'type'),
+      num_people: one(p, 'num_people'),
+      date: one(p, 'date'),
+      time: one(p, 'time'),
+      duration: one(p, 'duration'),
+      getOffers: bool(one(p, 'getOffers')) === true,
+      fields: fields.length ? fields : undefined,
     });
   };
   route('/venues/:venue_id/booking-availability', { GET: availability, POST: availability });
@@ -177,8 +241,16 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       const nb = parseNewBooking(ctx.store, ctx.params, ctx.now);
       ctx.venue(nb.venue._id, 'create_bookings');
       const handling = handlingOf(ctx.availability, nb);
-      const booking = storeBooking(ctx.store, nb, { now: ctx.now, createdBy: ctx.app.id, status: handling === 'confirmed' ? 'complete' : 'new' });
-      return { booking: createdRecord(ctx.store, booking, ctx.dialect), bookingStatus: handling, venue: venueSummary(nb.venue) };
+      const booking = storeBooking(ctx.store, nb, {
+        now: ctx.now,
+        createdBy: ctx.app.id,
+        status: handling === 'confirmed' ? 'complete' : 'new',
+      });
+      return {
+        booking: createdRecord(ctx.store, booking, ctx.dialect),
+        bookingStatus: handling,
+        venue: venueSummary(nb.venue),
+      };
     },
     GET: (ctx) => search(ctx.store, ctx.access, ctx.params, ctx.now),
   });
@@ -230,21 +302,39 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.get('/book', async (c) => showBookingPage(webContext(), (await webParams(c.req.raw))!));
   app.post('/book', async (c) => {
     const params = await webParams(c.req.raw);
-    if (!params) return new Response('Bad request', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    if (!params)
+      return new Response('Bad request', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
     try {
       return await submitBookingPage(webContext(), params);
     } catch (e) {
       console.error('[sandbox] web page error', e);
-      return new Response('The sandbox hit an unexpected error; nothing was stored', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+      return new Response('The sandbox hit an unexpected error; nothing was stored', {
+        status: 503,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
     }
   });
-  app.all('/book', () => new Response('Method not allowed', { status: 405, headers: { allow: 'GET, POST', 'content-type': 'text/plain; charset=utf-8' } }));
+  app.all(
+    '/book',
+    () =>
+      new Response('Method not allowed', {
+        status: 405,
+        headers: { allow: 'GET, POST', 'content-type': 'text/plain; charset=utf-8' },
+      }),
+  );
 
   // Unknown routes: 404 in the envelope (after auth, as the API gateway would).
-  app.notFound((c) => handle(c, (ctx) => { throw new ApiError(404, `No route ${ctx.info.method} ${new URL(ctx.info.url).pathname}`); }));
+  app.notFound((c) =>
+    handle(c, (ctx) => {
+      throw new ApiError(404, `No route ${ctx.info.method} ${new URL(ctx.info.url).pathname}`);
+    }),
+  );
 
   return {
     fetch: async (request: Request) => app.fetch(request),
-    store, dialect, publicUrl, clock,
+    store,
+    dialect,
+    publicUrl,
+    clock,
   };
 }

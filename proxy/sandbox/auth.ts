@@ -30,8 +30,14 @@ export const CAPABILITIES: Record<string, { scope: 'venue' | 'group'; grants: Pe
   access_venue_group_bookings: { scope: 'group', grants: ['read_bookings'] },
   confirm_venue_bookings: { scope: 'venue', grants: ['read_bookings', 'create_bookings', 'update_bookings'] },
   confirm_venue_group_bookings: { scope: 'group', grants: ['read_bookings', 'create_bookings', 'update_bookings'] },
-  manage_venue_bookings: { scope: 'venue', grants: ['read_bookings', 'create_bookings', 'update_bookings', 'manage_bookings'] },
-  manage_venue_group_bookings: { scope: 'group', grants: ['read_bookings', 'create_bookings', 'update_bookings', 'manage_bookings'] },
+  manage_venue_bookings: {
+    scope: 'venue',
+    grants: ['read_bookings', 'create_bookings', 'update_bookings', 'manage_bookings'],
+  },
+  manage_venue_group_bookings: {
+    scope: 'group',
+    grants: ['read_bookings', 'create_bookings', 'update_bookings', 'manage_bookings'],
+  },
   manage_no_venue_bookings: { scope: 'group', grants: [] },
   manage_venue_refunds: { scope: 'venue', grants: ['refunds'] },
   manage_venue_group_refunds: { scope: 'group', grants: ['refunds'] },
@@ -62,7 +68,8 @@ export function parseCapability(cap: unknown): { prefix: string; target: string;
 
 /** Parses `Authorization: APPID:KEY` (a `Bearer `/`Basic ` prefix is not part of the spec and is refused). */
 export function authenticate(store: Store, header: string | null): App {
-  if (!header || !header.trim()) throw new ApiError(401, 'Credentials required: send Authorization: <APP_ID>:<API_KEY>');
+  if (!header || !header.trim())
+    throw new ApiError(401, 'Credentials required: send Authorization: <APP_ID>:<API_KEY>');
   const value = header.trim();
   const colon = value.indexOf(':');
   if (colon <= 0 || colon === value.length - 1) {
@@ -92,7 +99,8 @@ export class Access {
     const venue = this.store.venues.get(venueId);
     const group = venue?.venue_group;
     for (const parsed of this.caps) {
-      const applies = parsed.scope === 'venue' ? parsed.target === venueId : parsed.target === group || parsed.target === venueId;
+      const applies =
+        parsed.scope === 'venue' ? parsed.target === venueId : parsed.target === group || parsed.target === venueId;
       if (!applies) continue;
       if (perm === 'see' || CAPABILITIES[parsed.prefix]!.grants.includes(perm)) return true;
     }
@@ -103,7 +111,11 @@ export class Access {
   canGroup(perm: Permission, groupId: string): boolean {
     if (this.app.capabilities === 'all') return true;
     return this.caps.some((parsed) => {
-      return parsed.scope === 'group' && parsed.target === groupId && (perm === 'see' || CAPABILITIES[parsed.prefix]!.grants.includes(perm));
+      return (
+        parsed.scope === 'group' &&
+        parsed.target === groupId &&
+        (perm === 'see' || CAPABILITIES[parsed.prefix]!.grants.includes(perm))
+      );
     });
   }
 

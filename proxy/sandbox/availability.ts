@@ -11,7 +11,14 @@
 
 import { holdsCapacity, type Store } from './store.js';
 import {
-  addDays, durationLabel, formatTime, londonDate, londonInstant, londonMinutes, parseTime, weekdayOf,
+  addDays,
+  durationLabel,
+  formatTime,
+  londonDate,
+  londonInstant,
+  londonMinutes,
+  parseTime,
+  weekdayOf,
   type Weekday,
 } from './time.js';
 import { availableToPartners, isVisible, matches } from './offers.js';
@@ -30,14 +37,31 @@ export type Field = (typeof FIELDS)[number];
 export const DATE_HORIZON_DAYS = 90;
 
 const DAY_LABEL: Record<Weekday, string> = {
-  sunday: 'Sundays', monday: 'Mondays', tuesday: 'Tuesdays', wednesday: 'Wednesdays', thursday: 'Thursdays', friday: 'Fridays', saturday: 'Saturdays',
+  sunday: 'Sundays',
+  monday: 'Mondays',
+  tuesday: 'Tuesdays',
+  wednesday: 'Wednesdays',
+  thursday: 'Thursdays',
+  friday: 'Fridays',
+  saturday: 'Saturdays',
 };
 
 /** One start time of a business day. */
-interface Slot { label: string; instant: number; offset: number /* real minutes since the day's midnight */ }
+interface Slot {
+  label: string;
+  instant: number;
+  offset: number; /* real minutes since the day's midnight */
+}
 
 /** What a type offers on one business day, before capacity. */
-interface DayPlan { reason: string | null; code: string | null; slots: Slot[]; closeInstant: number; closeLabel: string; midnight: number }
+interface DayPlan {
+  reason: string | null;
+  code: string | null;
+  slots: Slot[];
+  closeInstant: number;
+  closeLabel: string;
+  midnight: number;
+}
 
 /**
  * Converts a duration sent by a client into minutes. Values above 12 are minutes (as POST /bookings,
@@ -62,28 +86,47 @@ export function durationOut(minutes: number, dialect: Dialect): number {
 
 /** The allowed durations of a type in minutes. */
 export function typeDurations(t: BookingType): number[] {
-  return t.rules.fixed_duration !== undefined && t.rules.fixed_duration !== null ? [t.rules.fixed_duration] : t.rules.durations ?? [];
+  return t.rules.fixed_duration !== undefined && t.rules.fixed_duration !== null
+    ? [t.rules.fixed_duration]
+    : (t.rules.durations ?? []);
 }
 
 /** Parsed availability request. */
 export interface AvailabilityRequest {
-  type?: unknown; num_people?: unknown; date?: unknown; time?: unknown; duration?: unknown;
+  type?: unknown;
+  num_people?: unknown;
+  date?: unknown;
+  time?: unknown;
+  duration?: unknown;
   getOffers?: boolean;
   /** Restricts computed validation keys (`fields=`); all when absent. */
   fields?: Field[];
 }
 
 /** Options the computation depends on besides the store. */
-export interface AvailabilityContext { store: Store; now: number; dialect: Dialect; publicUrl: string }
+export interface AvailabilityContext {
+  store: Store;
+  now: number;
+  dialect: Dialect;
+  publicUrl: string;
+}
 
 type Action = 'accept' | 'enquire' | 'may_enquire' | 'reject';
 const ACTION_RANK: Record<Action, number> = { accept: 3, enquire: 2, may_enquire: 1, reject: 0 };
 
-interface FieldValidation { valid: boolean; errors?: FieldError[]; suggestedValues: unknown[]; rules?: { min: number | null; max: number | null } }
+interface FieldValidation {
+  valid: boolean;
+  errors?: FieldError[];
+  suggestedValues: unknown[];
+  rules?: { min: number | null; max: number | null };
+}
 
 // Caches hang off the venue object and the store, so two sandboxes (or seeds reusing ids) never share entries.
 const planCaches = new WeakMap<Venue, Map<string, DayPlan>>();
-const occupancyCaches = new WeakMap<Store, Map<string, { revision: number; all: Int32Array; byType: Map<string, Int32Array> }>>();
+const occupancyCaches = new WeakMap<
+  Store,
+  Map<string, { revision: number; all: Int32Array; byType: Map<string, Int32Array> }>
+>();
 
 const BUCKET = 5;
 const BUCKETS = (2 * 1440) / BUCKET + 24;
@@ -128,9 +171,13 @@ export function dateClosedReason(venue: Venue, t: BookingType, date: string): { 
   const opening = openingOf(venue, day);
   if (!opening) return { code: 'venue_closed', message: `${venue.title} is closed on ${DAY_LABEL[day]}` };
   if (t.rules.days && !t.rules.days.includes(day)) {
-    return { code: 'type_not_on_day', message: `${t.name} is available on ${t.rules.days.map((d) => DAY_LABEL[d]).join(', ')} only` };
+    return {
+      code: 'type_not_on_day',
+      message: `${t.name} is available on ${t.rules.days.map((d) => DAY_LABEL[d]).join(', ')} only`,
+    };
   }
-  if (t.private_hire && !opening.privateHire) return { code: 'no_private_hire', message: `Private hire is not available on ${DAY_LABEL[day]}` };
+  if (t.private_hire && !opening.privateHire)
+    return { code: 'no_private_hire', message: `Private hire is not available on ${DAY_LABEL[day]}` };
   return null;
 }
 
@@ -146,7 +193,14 @@ function dayPlan(venue: Venue, t: BookingType, date: string): DayPlan {
   const opening = openingOf(venue, weekdayOf(date));
   let plan: DayPlan;
   if (closed || !opening) {
-    plan = { reason: closed?.message ?? 'Closed', code: closed?.code ?? 'venue_closed', slots: [], closeInstant: midnight, closeLabel: '', midnight };
+    plan = {
+      reason: closed?.message ?? 'Closed',
+      code: closed?.code ?? 'venue_closed',
+      slots: [],
+      closeInstant: midnight,
+      closeLabel: '',
+      midnight,
+    };
   } else {
     const closeInstant = instantOf(date, opening.close);
     const w = windowOf(t);
@@ -166,7 +220,10 @@ function dayPlan(venue: Venue, t: BookingType, date: string): DayPlan {
     plan = {
       reason: slots.length ? null : `${t.name} has no start times on this date`,
       code: slots.length ? null : 'no_times',
-      slots, closeInstant, closeLabel: formatTime(opening.close), midnight,
+      slots,
+      closeInstant,
+      closeLabel: formatTime(opening.close),
+      midnight,
     };
   }
   if (planCache.size > 20_000) planCache.clear();
@@ -191,9 +248,12 @@ function occupancy(store: Store, venue: Venue, date: string, midnight: number) {
     if (startMin === null) continue;
     const business = opening && startMin < opening.open && opening.close > 1440 ? startMin + 1440 : startMin;
     const start = Math.round((instantOf(date, business) - midnight) / 60_000);
-    const end = b.duration === -1 || (t && typeDurations(t)[0] === -1 && !b.duration)
-      ? opening ? Math.round((instantOf(date, opening.close) - midnight) / 60_000) : start + 120
-      : start + Math.max(BUCKET, b.duration || 120);
+    const end =
+      b.duration === -1 || (t && typeDurations(t)[0] === -1 && !b.duration)
+        ? opening
+          ? Math.round((instantOf(date, opening.close) - midnight) / 60_000)
+          : start + 120
+        : start + Math.max(BUCKET, b.duration || 120);
     const s = Math.max(0, Math.floor(start / BUCKET));
     const e = Math.min(BUCKETS, Math.ceil(end / BUCKET));
     if (e <= s) continue;
@@ -210,7 +270,11 @@ function occupancy(store: Store, venue: Venue, date: string, midnight: number) {
     for (let i = 0; i < BUCKETS; i++) out[i] = run += diff[i]!;
     return out;
   };
-  const result = { revision: store.revision, all: prefix(diffAll), byType: new Map([...diffType].map(([k, v]) => [k, prefix(v)])) };
+  const result = {
+    revision: store.revision,
+    all: prefix(diffAll),
+    byType: new Map([...diffType].map(([k, v]) => [k, prefix(v)])),
+  };
   if (occupancyCache.size > 20_000) occupancyCache.clear();
   occupancyCache.set(key, result);
   return result;
@@ -225,16 +289,37 @@ function peak(arr: Int32Array | undefined, fromMin: number, toMin: number): numb
 }
 
 /** Result of checking one start time for one type. */
-interface TimeCheck { valid: boolean; action: Action; code?: string; message?: string; endInstant?: number }
+interface TimeCheck {
+  valid: boolean;
+  action: Action;
+  code?: string;
+  message?: string;
+  endInstant?: number;
+}
 
 /** Checks a slot against the clock, closing time and capacity. */
-function checkSlot(ctx: AvailabilityContext, venue: Venue, t: BookingType, date: string, plan: DayPlan, slot: Slot, people: number | undefined, duration: number | undefined): TimeCheck {
+function checkSlot(
+  ctx: AvailabilityContext,
+  venue: Venue,
+  t: BookingType,
+  date: string,
+  plan: DayPlan,
+  slot: Slot,
+  people: number | undefined,
+  duration: number | undefined,
+): TimeCheck {
   const handling: Action = t.rules.autoconfirm ? 'accept' : 'enquire';
-  if (slot.instant <= ctx.now) return { valid: false, action: 'reject', code: 'time_passed', message: 'This time has already passed' };
+  if (slot.instant <= ctx.now)
+    return { valid: false, action: 'reject', code: 'time_passed', message: 'This time has already passed' };
   if (venue.bookings_shut && date === londonDate(ctx.now)) {
     const shut = parseTime(venue.bookings_shut);
     if (shut !== null && londonMinutes(ctx.now) >= shut) {
-      return { valid: false, action: 'reject', code: 'bookings_shut', message: `Bookings for today closed at ${venue.bookings_shut}` };
+      return {
+        valid: false,
+        action: 'reject',
+        code: 'bookings_shut',
+        message: `Bookings for today closed at ${venue.bookings_shut}`,
+      };
     }
   }
   const durs = typeDurations(t);
@@ -242,15 +327,28 @@ function checkSlot(ctx: AvailabilityContext, venue: Venue, t: BookingType, date:
   const until = dur === -1 || dur === Infinity;
   const endInstant = until ? plan.closeInstant : slot.instant + dur * 60_000;
   if (endInstant > plan.closeInstant) {
-    return { valid: false, action: 'reject', code: 'past_closing', message: `Would finish after closing time (${plan.closeLabel})`, endInstant };
+    return {
+      valid: false,
+      action: 'reject',
+      code: 'past_closing',
+      message: `Would finish after closing time (${plan.closeLabel})`,
+      endInstant,
+    };
   }
   if (people !== undefined) {
     const occ = occupancy(ctx.store, venue, date, plan.midnight);
     const endOffset = Math.round((endInstant - plan.midnight) / 60_000);
     const venueFull = peak(occ.all, slot.offset, endOffset) + people > venue.capacity;
-    const typeFull = t.rules.capacity !== undefined && peak(occ.byType.get(t.id), slot.offset, endOffset) + people > t.rules.capacity;
+    const typeFull =
+      t.rules.capacity !== undefined && peak(occ.byType.get(t.id), slot.offset, endOffset) + people > t.rules.capacity;
     if (venueFull || typeFull) {
-      return { valid: true, action: 'may_enquire', code: 'full', message: 'Fully booked at this time: you may send an enquiry', endInstant };
+      return {
+        valid: true,
+        action: 'may_enquire',
+        code: 'full',
+        message: 'Fully booked at this time: you may send an enquiry',
+        endInstant,
+      };
     }
   }
   return { valid: true, action: handling, endInstant };
@@ -271,14 +369,18 @@ function err(field: Field, code: string, message: string): FieldError {
 }
 
 /** Computes the availability result (§2.2) for one venue. Never throws on bad values: they become field errors. */
-export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req: AvailabilityRequest): Record<string, unknown> {
+export function computeAvailability(
+  ctx: AvailabilityContext,
+  venue: Venue,
+  req: AvailabilityRequest,
+): Record<string, unknown> {
   const { dialect } = ctx;
   const live = dialect === 'live';
   const today = londonDate(ctx.now);
   const wanted = new Set<Field>(req.fields?.length ? req.fields : FIELDS);
   const errors: Partial<Record<Field, FieldError[]>> = {};
   const addErr = (f: Field, code: string, message: string) => (errors[f] ??= []).push(err(f, code, message));
-  const msg = (m: string | null | undefined) => (live ? null : m ?? null);
+  const msg = (m: string | null | undefined) => (live ? null : (m ?? null));
 
   // --- parse each field; a present but malformed value is an error on that field ---
   let type: BookingType | undefined;
@@ -360,7 +462,12 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
   const types = type ? [type] : venue.booking_types;
   const fieldResult = (f: Field, suggestedValues: unknown[], extra?: Partial<FieldValidation>): FieldValidation => {
     const e = errors[f] ?? [];
-    return { valid: e.length === 0, ...(e.length ? { errors: e } : live ? { errors: [] } : {}), suggestedValues, ...extra };
+    return {
+      valid: e.length === 0,
+      ...(e.length ? { errors: e } : live ? { errors: [] } : {}),
+      suggestedValues,
+      ...extra,
+    };
   };
 
   if (wanted.has('type')) {
@@ -368,14 +475,29 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
       let reason: string | null = null;
       if (people !== undefined) reason = peopleReason(t, people);
       if (!reason && date !== undefined && date >= today) reason = dayPlan(venue, t, date).reason;
-      if (!reason && date !== undefined && time !== undefined && date >= today && !dayPlan(venue, t, date).slots.some((s) => s.label === time)) {
+      if (
+        !reason &&
+        date !== undefined &&
+        time !== undefined &&
+        date >= today &&
+        !dayPlan(venue, t, date).slots.some((s) => s.label === time)
+      ) {
         reason = `${t.name} does not start at ${time} on this date`;
       }
       const value = live
-        ? { id: t.id, name: t.name, guestlist: !!t.guestlist, privateHire: !!t.private_hire, autoconfirmable: t.rules.autoconfirm, availableLinkedTypes: t.linked_types ?? [] }
+        ? {
+            id: t.id,
+            name: t.name,
+            guestlist: !!t.guestlist,
+            privateHire: !!t.private_hire,
+            autoconfirmable: t.rules.autoconfirm,
+            availableLinkedTypes: t.linked_types ?? [],
+          }
         : { id: t.id, name: t.name, guestlist: !!t.guestlist, private_hire: !!t.private_hire };
       return {
-        value, valid: reason === null, message: msg(reason),
+        value,
+        valid: reason === null,
+        message: msg(reason),
         ...(live ? { errors: reason ? [err('type', 'type_unavailable', reason)] : [] } : {}),
         ...(offers ? { offers: offerIds({ type: t.id, num_people: people, date, time }) } : {}),
       };
@@ -384,14 +506,18 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
   }
 
   if (wanted.has('num_people')) {
-    const min = type ? type.rules.min_people ?? null : venue.min_people ?? null;
-    const max = type ? type.rules.max_people ?? null : venue.max_people ?? null;
+    const min = type ? (type.rules.min_people ?? null) : (venue.min_people ?? null);
+    const max = type ? (type.rules.max_people ?? null) : (venue.max_people ?? null);
     const top = Math.min(60, max ?? Math.max(20, ...types.map((t) => t.rules.max_people ?? 0)));
     const items = [];
     for (let n = 1; n <= top; n++) {
       const reasons = types.map((t) => peopleReason(t, n));
       const ok = reasons.some((r) => r === null);
-      items.push({ value: n, valid: ok, message: msg(ok ? null : type ? reasons[0] : `No booking type takes ${n} people`) });
+      items.push({
+        value: n,
+        valid: ok,
+        message: msg(ok ? null : type ? reasons[0] : `No booking type takes ${n} people`),
+      });
     }
     validation.num_people = fieldResult('num_people', items, { rules: { min, max } });
   }
@@ -400,33 +526,45 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
     const items = [];
     for (let i = 0; i < DATE_HORIZON_DAYS; i++) {
       const d = addDays(today, i);
-      let reason: string | null = null;
+      let reason: string | null;
       const candidates = types.filter((t) => people === undefined || peopleReason(t, people) === null);
-      if (!candidates.length) reason = type && people !== undefined ? peopleReason(type, people) : 'No booking type takes this party size';
+      if (!candidates.length)
+        reason = type && people !== undefined ? peopleReason(type, people) : 'No booking type takes this party size';
       else {
         const reasons = candidates.map((t) => {
           const p = dayPlan(venue, t, d);
           if (p.reason) return p.reason;
           if (d === today && !p.slots.some((s) => checkSlot(ctx, venue, t, d, p, s, undefined, undefined).valid)) {
             return venue.bookings_shut && londonMinutes(ctx.now) >= (parseTime(venue.bookings_shut) ?? 1440)
-              ? `Bookings for today closed at ${venue.bookings_shut}` : 'No start times left today';
+              ? `Bookings for today closed at ${venue.bookings_shut}`
+              : 'No start times left today';
           }
           return null;
         });
         reason = reasons.some((r) => r === null) ? null : reasons[0]!;
       }
-      items.push(live ? { date: d, valid: reason === null, message: null } : { value: d, valid: reason === null, message: reason });
+      items.push(
+        live
+          ? { date: d, valid: reason === null, message: null }
+          : { value: d, valid: reason === null, message: reason },
+      );
     }
     validation.date = fieldResult('date', items);
   }
 
   if (wanted.has('time')) {
-    const byLabel = new Map<string, { valid: boolean; action: Action; message: string | null; offset: number; offers?: string[] }>();
+    const byLabel = new Map<
+      string,
+      { valid: boolean; action: Action; message: string | null; offset: number; offers?: string[] }
+    >();
     const consider = (label: string, offset: number, check: TimeCheck, t: BookingType) => {
       const prev = byLabel.get(label);
-      if (prev && (prev.valid && !check.valid || ACTION_RANK[prev.action] >= ACTION_RANK[check.action])) return;
+      if (prev && ((prev.valid && !check.valid) || ACTION_RANK[prev.action] >= ACTION_RANK[check.action])) return;
       byLabel.set(label, {
-        valid: check.valid, action: check.action, message: check.message ?? null, offset,
+        valid: check.valid,
+        action: check.action,
+        message: check.message ?? null,
+        offset,
         ...(offers ? { offers: offerIds({ type: t.id, num_people: people, date, time: label }) } : {}),
       });
     };
@@ -442,7 +580,13 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
         for (let m = w.from; m <= w.to; m += w.interval) {
           const open = (Object.keys(DAY_LABEL) as Weekday[]).some((d) => {
             const o = openingOf(venue, d);
-            return o && (!t.rules.days || t.rules.days.includes(d)) && (!t.private_hire || o.privateHire) && m >= o.open && m < o.close;
+            return (
+              o &&
+              (!t.rules.days || t.rules.days.includes(d)) &&
+              (!t.private_hire || o.privateHire) &&
+              m >= o.open &&
+              m < o.close
+            );
           });
           if (open) {
             const action: Action = t.rules.autoconfirm ? 'accept' : 'enquire';
@@ -456,7 +600,13 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
       .map(([label, v]) =>
         live
           ? { time: label, valid: v.valid, action: v.action, message: null, ...(v.offers ? { offers: v.offers } : {}) }
-          : { value: label, valid: v.valid, message: v.message, action: v.action, ...(v.offers ? { offers: v.offers } : {}) },
+          : {
+              value: label,
+              valid: v.valid,
+              message: v.message,
+              action: v.action,
+              ...(v.offers ? { offers: v.offers } : {}),
+            },
       );
     validation.time = fieldResult('time', items);
   }
@@ -474,7 +624,11 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
         if (end > plan.closeInstant) reason = `Would finish after closing time (${plan.closeLabel})`;
       }
       return {
-        value: durationOut(d, dialect), label: durationLabel(d), ...(endTime ? { endTime } : {}), valid: reason === null, message: msg(reason),
+        value: durationOut(d, dialect),
+        label: durationLabel(d),
+        ...(endTime ? { endTime } : {}),
+        valid: reason === null,
+        message: msg(reason),
         ...(offers ? { offers: offerIds({ type: type?.id, num_people: people, date, time }) } : {}),
       };
     });
@@ -483,8 +637,8 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
 
   // --- top level ---
   const computed = [...wanted];
-  const valid = computed.every((f) => !(errors[f]?.length));
-  const complete = FIELDS.every((f) => !(errors[f]?.length));
+  const valid = computed.every((f) => !errors[f]?.length);
+  const complete = FIELDS.every((f) => !errors[f]?.length);
   const depositRequired = !!type && (type.rules.deposit_per_person ?? 0) > 0;
   const preorders = type?.rules.preorders ?? 'none';
   let action: Action;
@@ -504,7 +658,12 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
   if (live) bookingDetails.payments = [];
 
   const result: Record<string, unknown> = {
-    valid, validation, action, depositRequired, preordersAvailable: preorders !== 'none', bookingDetails,
+    valid,
+    validation,
+    action,
+    depositRequired,
+    preordersAvailable: preorders !== 'none',
+    bookingDetails,
   };
   if (complete && action !== 'reject' && type && date && time && people !== undefined) {
     const web = webUrl(ctx, venue, { type: type.id, num_people: people, date, time, duration });
@@ -515,15 +674,30 @@ export function computeAvailability(ctx: AvailabilityContext, venue: Venue, req:
 }
 
 /** The hosted booking page URL for accepted details (durations in minutes, as the booking site uses). */
-export function webUrl(ctx: { publicUrl: string; dialect: Dialect }, venue: Venue, d: { type: string; num_people: number; date: string; time: string; duration?: number }): string {
-  const q = new URLSearchParams({ venue_group: venue.venue_group, venue_id: venue._id, type: d.type, num_people: String(d.num_people), date: d.date, time: d.time });
+export function webUrl(
+  ctx: { publicUrl: string; dialect: Dialect },
+  venue: Venue,
+  d: { type: string; num_people: number; date: string; time: string; duration?: number },
+): string {
+  const q = new URLSearchParams({
+    venue_group: venue.venue_group,
+    venue_id: venue._id,
+    type: d.type,
+    num_people: String(d.num_people),
+    date: d.date,
+    time: d.time,
+  });
   if (d.duration !== undefined) q.set('duration', String(d.duration));
   // The live booking site's URL ends in a bare `&source`; the spec dialect names the source.
   return `${ctx.publicUrl}/book?${q.toString()}${ctx.dialect === 'live' ? '&source' : '&source=partner'}`;
 }
 
 /** Exposed for booking-rules and the web page: what a type offers on a date. */
-export function slotsFor(venue: Venue, t: BookingType, date: string): { reason: string | null; times: string[]; close: string } {
+export function slotsFor(
+  venue: Venue,
+  t: BookingType,
+  date: string,
+): { reason: string | null; times: string[]; close: string } {
   const p = dayPlan(venue, t, date);
   return { reason: p.reason, times: p.slots.map((s) => s.label), close: p.closeLabel };
 }

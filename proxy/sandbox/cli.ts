@@ -34,9 +34,14 @@ export function parseCli(argv: string[]): { port: number; options: SandboxOption
     ({ values } = parseArgs({
       args: argv,
       options: {
-        port: { type: 'string' }, now: { type: 'string' }, app: { type: 'string', multiple: true },
-        'rate-limit': { type: 'string' }, seed: { type: 'string' }, dialect: { type: 'string' },
-        'public-url': { type: 'string' }, help: { type: 'boolean' },
+        port: { type: 'string' },
+        now: { type: 'string' },
+        app: { type: 'string', multiple: true },
+        'rate-limit': { type: 'string' },
+        seed: { type: 'string' },
+        dialect: { type: 'string' },
+        'public-url': { type: 'string' },
+        help: { type: 'boolean' },
       },
       strict: true,
     }));
@@ -63,11 +68,13 @@ export function parseCli(argv: string[]): { port: number; options: SandboxOption
   }
   if (values['rate-limit'] !== undefined) {
     const n = Number(values['rate-limit']);
-    if (!Number.isInteger(n) || n < 1) fail(`--rate-limit must be a positive whole number, got ${values['rate-limit']}`);
+    if (!Number.isInteger(n) || n < 1)
+      fail(`--rate-limit must be a positive whole number, got ${values['rate-limit']}`);
     options.rateLimit = n;
   }
   if (values.dialect !== undefined) {
-    if (values.dialect !== 'spec' && values.dialect !== 'live') fail(`--dialect must be spec or live, got ${values.dialect}`);
+    if (values.dialect !== 'spec' && values.dialect !== 'live')
+      fail(`--dialect must be spec or live, got ${values.dialect}`);
     options.dialect = values.dialect;
   }
   if (values.seed !== undefined) {
@@ -92,7 +99,10 @@ const server = serve({ fetch: sandbox.fetch, port }, (info) => {
   console.log(`  API:  ${sandbox.publicUrl}/v4/...   hosted booking page: ${sandbox.publicUrl}/book`);
   // Advertise credentials that work: an --app given, else the default seed's widget app.
   const app = options.apps?.[0] ?? (options.seed ? undefined : SANDBOX_APP);
-  if (app) console.log(`  Try:  curl -H 'Authorization: ${app.id}:${app.key}' '${sandbox.publicUrl}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?fields=type'`);
+  if (app)
+    console.log(
+      `  Try:  curl -H 'Authorization: ${app.id}:${app.key}' '${sandbox.publicUrl}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?fields=type'`,
+    );
   if (options.now) console.log(`  Clock fixed at ${options.now}`);
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));

@@ -9,7 +9,11 @@
 import { londonTimestamp } from './time.js';
 
 /** One field error, as observed on the live service: `{ code, message, fields }`. */
-export interface FieldError { code: string; message: string; fields: string[] }
+export interface FieldError {
+  code: string;
+  message: string;
+  fields: string[];
+}
 
 /** Parameters of a request: query and body merged, repeated keys as arrays. */
 export type Params = Record<string, unknown>;
@@ -24,9 +28,19 @@ export interface RequestInfo {
 }
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 303: 'See Other', 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 413: 'Payload Too Large', 415: 'Unsupported Media Type', 429: 'Too Many Requests',
-  501: 'Not Implemented', 503: 'Service Unavailable',
+  200: 'OK',
+  201: 'Created',
+  303: 'See Other',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
 };
 
 /** Builds an enveloped JSON response. */
@@ -103,10 +117,14 @@ export async function readParams(request: Request, url: URL): Promise<Params> {
   try {
     body = JSON.parse(text);
   } catch {
-    throw new ApiError(400, 'The request body is not valid JSON', [{ code: 'invalid_json', message: 'The request body is not valid JSON', fields: [] }]);
+    throw new ApiError(400, 'The request body is not valid JSON', [
+      { code: 'invalid_json', message: 'The request body is not valid JSON', fields: [] },
+    ]);
   }
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ApiError(400, 'The request body must be a JSON object', [{ code: 'invalid_body', message: 'The request body must be a JSON object', fields: [] }]);
+    throw new ApiError(400, 'The request body must be a JSON object', [
+      { code: 'invalid_body', message: 'The request body must be a JSON object', fields: [] },
+    ]);
   }
   for (const [k, v] of Object.entries(body)) {
     if (k === '__proto__' || k === 'constructor' || k === 'prototype') continue;
@@ -141,20 +159,29 @@ export function bool(value: unknown): boolean | undefined {
 
 /** A whole number from a number or numeric string, or undefined. */
 export function int(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : NaN;
   return Number.isSafeInteger(n) ? n : undefined;
 }
 
 /** A finite number from a number or numeric string, or undefined. */
 export function num(value: unknown): number | undefined {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value)
+        ? Number(value)
+        : NaN;
   return Number.isFinite(n) ? n : undefined;
 }
 
 /** A list from an array or a comma-separated string; empty entries dropped. */
 export function list(value: unknown): string[] {
   const items = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  return items.flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(',') : [])).map((s) => s.trim()).filter(Boolean);
+  return items
+    .flatMap((v) => (typeof v === 'string' || typeof v === 'number' ? String(v).split(',') : []))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 /** A plausible email address (one @, a dot in the domain, no spaces or markup). */
@@ -167,6 +194,7 @@ export const isHexId = (v: unknown): v is string => typeof v === 'string' && /^[
 export function project<T extends object>(obj: T, fields: string[] | undefined): Partial<T> {
   if (!fields || !fields.length) return obj;
   const out: Record<string, unknown> = {};
-  for (const f of fields) if (Object.prototype.hasOwnProperty.call(obj, f)) out[f] = (obj as Record<string, unknown>)[f];
+  for (const f of fields)
+    if (Object.prototype.hasOwnProperty.call(obj, f)) out[f] = (obj as Record<string, unknown>)[f];
   return out as Partial<T>;
 }

@@ -17,7 +17,12 @@ export function isVisible(offer: Offer, nowMs: number): boolean {
 }
 
 /** Booking details an offer is matched against; absent keys do not restrict. */
-export interface OfferQuery { type?: string; num_people?: number; date?: string; time?: string }
+export interface OfferQuery {
+  type?: string;
+  num_people?: number;
+  date?: string;
+  time?: string;
+}
 
 /**
  * True when the offer's rules admit the details: party size within min/max, the date within
@@ -31,7 +36,8 @@ export function matches(offer: Offer, q: OfferQuery): boolean {
     if (r.min_people != null && q.num_people < r.min_people) return false;
     if (r.max_people != null && q.num_people > r.max_people) return false;
   }
-  if (q.type !== undefined && offer.restrict_offer_to_types && !(offer.booking_types ?? []).includes(q.type)) return false;
+  if (q.type !== undefined && offer.restrict_offer_to_types && !(offer.booking_types ?? []).includes(q.type))
+    return false;
   if (q.date !== undefined) {
     if (offer.start_date && q.date < offer.start_date.slice(0, 10)) return false;
     if (offer.expiry_date && q.date > offer.expiry_date.slice(0, 10)) return false;

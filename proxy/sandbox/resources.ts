@@ -13,10 +13,24 @@ import type { Venue, VenueGroup } from './types.js';
 
 /** The settings of §2.10 a `fields=` may ask for, and which a venue group may set for all venues. */
 export const VENUE_SETTINGS = [
-  'booking_labels', 'booking_stages', 'customer_labels', 'booking_types', 'bookable_areas', 'bookable_area_zones',
-  'packages', 'preorder_menus', 'opening_times', 'booking_unavailable',
+  'booking_labels',
+  'booking_stages',
+  'customer_labels',
+  'booking_types',
+  'bookable_areas',
+  'bookable_area_zones',
+  'packages',
+  'preorder_menus',
+  'opening_times',
+  'booking_unavailable',
 ] as const;
-export const GROUP_SETTINGS = ['booking_labels', 'booking_stages', 'customer_labels', 'packages', 'preorder_menus'] as const;
+export const GROUP_SETTINGS = [
+  'booking_labels',
+  'booking_stages',
+  'customer_labels',
+  'packages',
+  'preorder_menus',
+] as const;
 
 /** A venue setting, merging group-level values (group first) for the group-settable ones. */
 function setting(ctx: Ctx, venue: Venue, name: (typeof VENUE_SETTINGS)[number]): unknown {
@@ -34,7 +48,8 @@ function setting(ctx: Ctx, venue: Venue, name: (typeof VENUE_SETTINGS)[number]):
 function requestedFields(ctx: Ctx, allowed: readonly string[]): string[] {
   const fields = list(ctx.params.fields);
   const unknown = fields.filter((f) => !allowed.includes(f));
-  if (unknown.length) throw badField('fields', 'invalid_fields', `Unknown fields: ${unknown.join(', ')}; use ${allowed.join(', ')}`);
+  if (unknown.length)
+    throw badField('fields', 'invalid_fields', `Unknown fields: ${unknown.join(', ')}; use ${allowed.join(', ')}`);
   return fields;
 }
 
@@ -48,7 +63,8 @@ export function registerResourceRoutes(route: Route): void {
     const errors = [];
     if (!typeId) errors.push({ code: 'missing_type', message: 'type is required', fields: ['type'] });
     const type = typeId ? venue.booking_types.find((t) => t.id === typeId) : undefined;
-    if (typeId && !type) errors.push({ code: 'invalid_type', message: 'Unknown booking type for this venue', fields: ['type'] });
+    if (typeId && !type)
+      errors.push({ code: 'invalid_type', message: 'Unknown booking type for this venue', fields: ['type'] });
     if (!date) errors.push({ code: 'missing_date', message: 'date is required', fields: ['date'] });
     else if (!isDate(date)) errors.push({ code: 'invalid_date', message: 'date must be YYYY-MM-DD', fields: ['date'] });
     if (errors.length) throw new ApiError(400, errors[0]!.message, errors);
@@ -61,7 +77,8 @@ export function registerResourceRoutes(route: Route): void {
       bookings_from: day.times[0] ?? type!.rules.from,
       bookings_to: day.times[day.times.length - 1] ?? type!.rules.to,
       booking_available: venue.can_book && day.reason === null,
-      booking_notes: day.reason && venue.can_book ? `${venue.booking_notes} ${day.reason}.`.trim() : venue.booking_notes,
+      booking_notes:
+        day.reason && venue.can_book ? `${venue.booking_notes} ${day.reason}.`.trim() : venue.booking_notes,
       ...(maxDuration !== undefined ? { max_duration: maxDuration } : {}),
       ...(min != null ? { min_people: min } : {}),
       ...(max != null ? { max_people: max } : {}),
@@ -78,12 +95,14 @@ export function registerResourceRoutes(route: Route): void {
       const q: { type?: string; num_people?: number; date?: string; time?: string } = {};
       const type = str(p, 'type');
       if (type !== undefined) {
-        if (!venue.booking_types.some((t) => t.id === type)) throw badField('type', 'invalid_type', 'Unknown booking type for this venue');
+        if (!venue.booking_types.some((t) => t.id === type))
+          throw badField('type', 'invalid_type', 'Unknown booking type for this venue');
         q.type = type;
       }
       if (p.num_people !== undefined) {
         const n = int(str(p, 'num_people'));
-        if (n === undefined || n < 1) throw badField('num_people', 'invalid_num_people', 'num_people must be a whole number from 1');
+        if (n === undefined || n < 1)
+          throw badField('num_people', 'invalid_num_people', 'num_people must be a whole number from 1');
         q.num_people = n;
       }
       const date = str(p, 'date');
@@ -97,7 +116,8 @@ export function registerResourceRoutes(route: Route): void {
         q.time = time;
       }
       const duration = str(p, 'duration');
-      if (duration !== undefined && !(Number(duration) > 0 || duration === '-1')) throw badField('duration', 'invalid_duration', 'duration must be a positive number of hours');
+      if (duration !== undefined && !(Number(duration) > 0 || duration === '-1'))
+        throw badField('duration', 'invalid_duration', 'duration must be a positive number of hours');
       return ctx.store.offers.filter((o) => o.page_id === venue._id && isVisible(o, ctx.now) && matches(o, q));
     },
   });
@@ -108,7 +128,10 @@ export function registerResourceRoutes(route: Route): void {
       const id = ctx.path('venue_id');
       const group = ctx.store.groups.get(id);
       if (group) {
-        if (!ctx.access.canGroup('see', id) && ![...ctx.store.venues.values()].some((v) => v.venue_group === id && ctx.access.can('see', v._id))) {
+        if (
+          !ctx.access.canGroup('see', id) &&
+          ![...ctx.store.venues.values()].some((v) => v.venue_group === id && ctx.access.can('see', v._id))
+        ) {
           throw new ApiError(403, `These credentials cannot read venue group ${id}`);
         }
         return { marketing_preferences: group.marketing_preferences ?? [] };
@@ -121,12 +144,15 @@ export function registerResourceRoutes(route: Route): void {
   route('/venues', {
     GET: (ctx) => {
       const groupId = str(ctx.params, 'venue_group');
-      if (groupId !== undefined && !isHexId(groupId)) throw badField('venue_group', 'invalid_venue_group', 'venue_group must be a hex id');
-      if (groupId !== undefined && !ctx.store.groups.has(groupId)) throw new ApiError(404, `Venue group ${groupId} not found`);
+      if (groupId !== undefined && !isHexId(groupId))
+        throw badField('venue_group', 'invalid_venue_group', 'venue_group must be a hex id');
+      if (groupId !== undefined && !ctx.store.groups.has(groupId))
+        throw new ApiError(404, `Venue group ${groupId} not found`);
       const pages = [...ctx.store.venues.values()]
         .filter((v) => (groupId === undefined || v.venue_group === groupId) && ctx.access.can('see', v._id))
         .map((v) => ({ _id: v._id, path: v.path }));
-      if (groupId !== undefined && !pages.length && !ctx.access.canGroup('see', groupId)) throw new ApiError(403, `These credentials cannot read venue group ${groupId}`);
+      if (groupId !== undefined && !pages.length && !ctx.access.canGroup('see', groupId))
+        throw new ApiError(403, `These credentials cannot read venue group ${groupId}`);
       return { pages };
     },
   });
@@ -135,18 +161,28 @@ export function registerResourceRoutes(route: Route): void {
       const id = ctx.path('venue_id');
       const group: VenueGroup | undefined = ctx.store.groups.get(id);
       if (group) {
-        if (!ctx.access.canGroup('see', id) && ![...ctx.store.venues.values()].some((v) => v.venue_group === id && ctx.access.can('see', v._id))) {
+        if (
+          !ctx.access.canGroup('see', id) &&
+          ![...ctx.store.venues.values()].some((v) => v.venue_group === id && ctx.access.can('see', v._id))
+        ) {
           throw new ApiError(403, `These credentials cannot read venue group ${id}`);
         }
         const fields = requestedFields(ctx, GROUP_SETTINGS);
         const out: Record<string, unknown> = { _id: group._id, path: group.path, title: group.name };
-        for (const f of fields.length ? fields : GROUP_SETTINGS) out[f] = group[f as (typeof GROUP_SETTINGS)[number]] ?? [];
+        for (const f of fields.length ? fields : GROUP_SETTINGS)
+          out[f] = group[f as (typeof GROUP_SETTINGS)[number]] ?? [];
         return { venue_group: out, venue: out };
       }
       const venue = ctx.venue(id);
       const fields = requestedFields(ctx, VENUE_SETTINGS);
-      const out: Record<string, unknown> = { _id: venue._id, path: venue.path, title: venue.title, venue_group: venue.venue_group };
-      for (const f of fields.length ? fields : VENUE_SETTINGS) out[f] = setting(ctx, venue, f as (typeof VENUE_SETTINGS)[number]);
+      const out: Record<string, unknown> = {
+        _id: venue._id,
+        path: venue.path,
+        title: venue.title,
+        venue_group: venue.venue_group,
+      };
+      for (const f of fields.length ? fields : VENUE_SETTINGS)
+        out[f] = setting(ctx, venue, f as (typeof VENUE_SETTINGS)[number]);
       return { venue: out };
     },
   });

@@ -16,13 +16,25 @@ import type { Booking, BookingStatus } from './types.js';
 
 /** The status filter values of §4.6 and what each selects. */
 export const STATUS_FILTERS: Record<string, BookingStatus[]> = {
-  new: ['new'], in_progress: ['in_progress'], complete: ['complete'], rejected: ['rejected'], deleted: ['deleted'], lost: ['lost'],
+  new: ['new'],
+  in_progress: ['in_progress'],
+  complete: ['complete'],
+  rejected: ['rejected'],
+  deleted: ['deleted'],
+  lost: ['lost'],
   all: ['new', 'in_progress', 'complete'],
   include_rejected: ['new', 'in_progress', 'complete', 'rejected'],
 };
 
 /** The sorts of §4.6. */
-export const SORTS = ['date_asc', 'date_desc', 'created_date_asc', 'created_date_desc', 'status_changed_date', 'date_desc,time_desc'] as const;
+export const SORTS = [
+  'date_asc',
+  'date_desc',
+  'created_date_asc',
+  'created_date_desc',
+  'status_changed_date',
+  'date_desc,time_desc',
+] as const;
 
 /** Per-notification meaning on sandbox data (documented in SEED.md). */
 export const NOTIFICATIONS: Record<string, (b: Booking, now: number, today: string) => boolean> = {
@@ -35,20 +47,27 @@ export const NOTIFICATIONS: Record<string, (b: Booking, now: number, today: stri
   deposit_authenticated: (b) => !!b.flags.deposit_authenticated || b.deposits.some((d) => d.status === 'authenticated'),
   deposit_paid: (b) => !!b.flags.deposit_paid || b.deposits.some((d) => d.status === 'paid'),
   customer_preorder_added: (b) => !!b.flags.customer_preorder_added || b.preorders.some((p) => p.source === 'customer'),
-  customer_preorder_complete: (b) => !!b.flags.customer_preorder_complete || b.preorders.some((p) => p.source === 'customer' && p.status === 'complete'),
+  customer_preorder_complete: (b) =>
+    !!b.flags.customer_preorder_complete || b.preorders.some((p) => p.source === 'customer' && p.status === 'complete'),
   email_delivery_failed: (b) => !!b.flags.email_delivery_failed,
   customer_change: (b) => !!b.flags.customer_change,
   customer_cancelled: (b) => !!b.flags.customer_cancelled && b.status === 'rejected',
 };
 
 /** An inclusive range; undefined bound = open (`*`). */
-export interface Range<T> { lo?: T; hi?: T }
+export interface Range<T> {
+  lo?: T;
+  hi?: T;
+}
 
 /**
  * Parses the range grammar: `A TO B`, `*` for an open end, or a single value (exact). `parse`
  * turns one bound into a comparable value, or null when malformed.
  */
-export function parseRange<T>(raw: string, parse: (v: string, end: 'lo' | 'hi', single: boolean) => T | null): Range<T> | null {
+export function parseRange<T>(
+  raw: string,
+  parse: (v: string, end: 'lo' | 'hi', single: boolean) => T | null,
+): Range<T> | null {
   const parts = raw.trim().split(/\s+TO\s+/i);
   if (parts.length === 1) {
     if (parts[0] === '*') return {};
@@ -58,7 +77,10 @@ export function parseRange<T>(raw: string, parse: (v: string, end: 'lo' | 'hi', 
   }
   if (parts.length !== 2) return null;
   const out: Range<T> = {};
-  for (const [i, end] of [[0, 'lo'], [1, 'hi']] as const) {
+  for (const [i, end] of [
+    [0, 'lo'],
+    [1, 'hi'],
+  ] as const) {
     const v = parts[i]!.trim();
     if (v === '*') continue;
     const parsed = parse(v, end, false);
@@ -93,16 +115,19 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
   const today = londonDate(nowMs);
 
   const readable = access.venues('read_bookings');
-  const venueIds = str(params, 'venue_id') !== undefined || Array.isArray(params.venue_id) ? list(params.venue_id) : undefined;
+  const venueIds =
+    str(params, 'venue_id') !== undefined || Array.isArray(params.venue_id) ? list(params.venue_id) : undefined;
   if (venueIds) {
     const malformed = venueIds.filter((v) => !isHexId(v));
     if (malformed.length) bad('venue_id', 'venue_id must be one or more comma-separated hex ids');
     const forbidden = venueIds.filter((v) => isHexId(v) && store.venues.has(v) && !readable.has(v));
-    if (forbidden.length) throw new ApiError(403, `These credentials cannot read bookings of venue ${forbidden.join(', ')}`);
+    if (forbidden.length)
+      throw new ApiError(403, `These credentials cannot read bookings of venue ${forbidden.join(', ')}`);
     const set = new Set(venueIds);
     preds.push((b) => set.has(b.venue_id));
   }
-  if (!readable.size && access.app.capabilities !== 'all') throw new ApiError(403, 'These credentials cannot read bookings');
+  if (!readable.size && access.app.capabilities !== 'all')
+    throw new ApiError(403, 'These credentials cannot read bookings');
   if (access.app.capabilities !== 'all') preds.push((b) => readable.has(b.venue_id));
 
   const statusRaw = params.status !== undefined ? list(params.status) : ['all'];
@@ -117,7 +142,8 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
   const hexList = (key: 'type' | 'assigned_to') => {
     if (params[key] === undefined) return;
     const ids = list(params[key]);
-    if (!ids.length || ids.some((i) => !isHexId(i))) return bad(key, `${key} must be one or more comma-separated hex ids`);
+    if (!ids.length || ids.some((i) => !isHexId(i)))
+      return bad(key, `${key} must be one or more comma-separated hex ids`);
     const set = new Set(ids);
     preds.push(key === 'type' ? (b) => set.has(b.type) : (b) => b.assigned_to !== null && set.has(b.assigned_to));
   };
@@ -142,18 +168,24 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
   if (params.query !== undefined) {
     const words = (str(params, 'query') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     if (!words.length) bad('query', 'query must not be empty');
-    else preds.push((b) => {
-      const hay = `${b.first_name} ${b.last_name} ${b.email ?? ''} ${b.company ?? ''}`.toLowerCase();
-      return words.every((w) => hay.includes(w));
-    });
+    else
+      preds.push((b) => {
+        const hay = `${b.first_name} ${b.last_name} ${b.email ?? ''} ${b.company ?? ''}`.toLowerCase();
+        return words.every((w) => hay.includes(w));
+      });
   }
   for (const key of ['has_preorders', 'private_hire'] as const) {
     if (params[key] === undefined) continue;
     const v = bool(str(params, key));
-    if (v === undefined) { bad(key, `${key} must be true or false`); continue; }
+    if (v === undefined) {
+      bad(key, `${key} must be true or false`);
+      continue;
+    }
     if (key === 'has_preorders') preds.push((b) => b.preorders.length > 0 === v);
     else {
-      const ph = new Set([...store.venues.values()].flatMap((ve) => ve.booking_types.filter((t) => t.private_hire).map((t) => t.id)));
+      const ph = new Set(
+        [...store.venues.values()].flatMap((ve) => ve.booking_types.filter((t) => t.private_hire).map((t) => t.id)),
+      );
       preds.push((b) => ph.has(b.type) === v);
     }
   }
@@ -178,7 +210,10 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
   for (const key of ['created_date', 'last_updated', 'follow_up'] as const) {
     if (params[key] === undefined) continue;
     const r = dateRange(str(params, key) ?? '');
-    if (!r) { bad(key, `${key} must be a date range: <from> TO <to>, * for an open end, or one date`); continue; }
+    if (!r) {
+      bad(key, `${key} must be a date range: <from> TO <to>, * for an open end, or one date`);
+      continue;
+    }
     const { lo, hi } = r;
     preds.push((b) => {
       const v = b[key];
@@ -188,16 +223,30 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
   if (params.num_people !== undefined) {
     const r = parseRange(str(params, 'num_people') ?? '', (v) => int(v) ?? null);
     if (!r) bad('num_people', 'num_people must be a number range such as 1 TO 5 or 10 TO *');
-    else preds.push((b) => (r.lo === undefined || b.num_people >= r.lo) && (r.hi === undefined || b.num_people <= r.hi));
+    else
+      preds.push((b) => (r.lo === undefined || b.num_people >= r.lo) && (r.hi === undefined || b.num_people <= r.hi));
   }
   for (const key of ['start_time', 'time'] as const) {
     if (params[key] === undefined) continue;
     const r = parseRange(str(params, key) ?? '', (v) => parseTime(v));
-    if (!r) { bad(key, `${key} must be a time range such as 12:00 TO 17:00 or * TO 10:00`); continue; }
-    const lo = r.lo ?? 0, hi = r.hi ?? 1439;
-    if (key === 'start_time') preds.push((b) => { const t = parseTime(b.time) ?? -1; return t >= lo && t <= hi; });
+    if (!r) {
+      bad(key, `${key} must be a time range such as 12:00 TO 17:00 or * TO 10:00`);
+      continue;
+    }
+    const lo = r.lo ?? 0,
+      hi = r.hi ?? 1439;
+    if (key === 'start_time')
+      preds.push((b) => {
+        const t = parseTime(b.time) ?? -1;
+        return t >= lo && t <= hi;
+      });
     // `time`: the booking is running at some moment of the range (start ≤ hi and end > lo).
-    else preds.push((b) => { const t = parseTime(b.time) ?? -1; const end = b.duration > 0 ? t + b.duration : 1440; return t <= hi && end > lo; });
+    else
+      preds.push((b) => {
+        const t = parseTime(b.time) ?? -1;
+        const end = b.duration > 0 ? t + b.duration : 1440;
+        return t <= hi && end > lo;
+      });
   }
   if (params.notifications !== undefined) {
     const n = str(params, 'notifications') ?? '';
@@ -233,7 +282,10 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
     const out: Record<string, unknown> = {};
     for (const f of fields) {
       if (f in rec) out[f] = rec[f];
-      else { const extra = searchExtra(b, f); if (extra !== undefined) out[f] = extra; }
+      else {
+        const extra = searchExtra(b, f);
+        if (extra !== undefined) out[f] = extra;
+      }
     }
     return out;
   });
@@ -241,14 +293,30 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
 }
 
 function comparator(sort: string): (a: Booking, b: Booking) => number {
-  const byDate = (a: Booking, b: Booking) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.time < b.time ? -1 : a.time > b.time ? 1 : a.booking_id - b.booking_id);
+  const byDate = (a: Booking, b: Booking) =>
+    a.date < b.date
+      ? -1
+      : a.date > b.date
+        ? 1
+        : a.time < b.time
+          ? -1
+          : a.time > b.time
+            ? 1
+            : a.booking_id - b.booking_id;
   switch (sort) {
-    case 'date_desc': return (a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.booking_id - b.booking_id);
-    case 'date_desc,time_desc': return (a, b) => -byDate(a, b);
-    case 'created_date_asc': return (a, b) => a.created_date - b.created_date || a.booking_id - b.booking_id;
-    case 'created_date_desc': return (a, b) => b.created_date - a.created_date || b.booking_id - a.booking_id;
-    case 'status_changed_date': return (a, b) => (b.status_changed_date ?? -Infinity) - (a.status_changed_date ?? -Infinity) || b.booking_id - a.booking_id;
-    default: return byDate;
+    case 'date_desc':
+      return (a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.booking_id - b.booking_id);
+    case 'date_desc,time_desc':
+      return (a, b) => -byDate(a, b);
+    case 'created_date_asc':
+      return (a, b) => a.created_date - b.created_date || a.booking_id - b.booking_id;
+    case 'created_date_desc':
+      return (a, b) => b.created_date - a.created_date || b.booking_id - a.booking_id;
+    case 'status_changed_date':
+      return (a, b) =>
+        (b.status_changed_date ?? -Infinity) - (a.status_changed_date ?? -Infinity) || b.booking_id - a.booking_id;
+    default:
+      return byDate;
   }
 }
 
@@ -258,8 +326,13 @@ export function topK<T>(items: T[], k: number, cmp: (a: T, b: T) => number): T[]
   const out: T[] = [];
   for (const it of items) {
     if (out.length === k && cmp(it, out[k - 1]!) >= 0) continue;
-    let lo = 0, hi = out.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (cmp(out[mid]!, it) <= 0) lo = mid + 1; else hi = mid; }
+    let lo = 0,
+      hi = out.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cmp(out[mid]!, it) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
     out.splice(lo, 0, it);
     if (out.length > k) out.pop();
   }

@@ -7,7 +7,18 @@
  */
 
 import { parseInstant } from './time.js';
-import type { App, Booking, GroupUser, Offer, SandboxEvent, Seed, SeedBooking, User, Venue, VenueGroup } from './types.js';
+import type {
+  App,
+  Booking,
+  GroupUser,
+  Offer,
+  SandboxEvent,
+  Seed,
+  SeedBooking,
+  User,
+  Venue,
+  VenueGroup,
+} from './types.js';
 
 /** Monotonic id generator for 24-hex ids, deterministic per store so tests can predict nothing but uniqueness. */
 function idFactory(prefix: string) {
@@ -81,7 +92,9 @@ export class Store {
 
   /** Applies a validated patch to a booking, keeping the venue+date index right. */
   update(booking: Booking, patch: Partial<Booking>): Booking {
-    const moved = (patch.date !== undefined && patch.date !== booking.date) || (patch.venue_id !== undefined && patch.venue_id !== booking.venue_id);
+    const moved =
+      (patch.date !== undefined && patch.date !== booking.date) ||
+      (patch.venue_id !== undefined && patch.venue_id !== booking.venue_id);
     if (moved) {
       const list = this.dayList(booking.venue_id, booking.date);
       list.splice(list.indexOf(booking), 1);
@@ -114,7 +127,7 @@ export class Store {
   fromSeed(b: SeedBooking): Booking {
     const venue = this.venues.get(b.venue_id);
     const instant = (v: string | number | null | undefined, fallback: number | null) =>
-      v === undefined || v === null ? fallback : typeof v === 'number' ? v : parseInstant(v) ?? fallback;
+      v === undefined || v === null ? fallback : typeof v === 'number' ? v : (parseInstant(v) ?? fallback);
     const created = instant(b.created_date, Date.UTC(2026, 0, 1))!;
     const type = venue?.booking_types.find((t) => t.id === b.type);
     return {
@@ -124,25 +137,47 @@ export class Store {
       venue_id: b.venue_id,
       venue_group: b.venue_group ?? venue?.venue_group ?? '',
       region: b.region ?? venue?.region ?? '',
-      date: b.date, time: b.time, duration: b.duration ?? type?.rules.fixed_duration ?? 120,
-      type: b.type, num_people: b.num_people,
-      first_name: b.first_name, last_name: b.last_name,
-      email: b.email ?? null, phone: b.phone ?? null, company: b.company ?? null, notes: b.notes ?? null, dob: b.dob ?? null,
-      source: b.source ?? 'partner', partner_source: b.partner_source ?? null,
+      date: b.date,
+      time: b.time,
+      duration: b.duration ?? type?.rules.fixed_duration ?? 120,
+      type: b.type,
+      num_people: b.num_people,
+      first_name: b.first_name,
+      last_name: b.last_name,
+      email: b.email ?? null,
+      phone: b.phone ?? null,
+      company: b.company ?? null,
+      notes: b.notes ?? null,
+      dob: b.dob ?? null,
+      source: b.source ?? 'partner',
+      partner_source: b.partner_source ?? null,
       status: b.status ?? 'complete',
       created_date: created,
       last_updated: instant(b.last_updated, created)!,
       status_changed_date: instant(b.status_changed_date, null),
       created_by: b.created_by ?? 'sandbox',
-      assigned_to: b.assigned_to ?? null, completed_by: b.completed_by ?? null,
-      completed_date: instant(b.completed_date, null), follow_up: instant(b.follow_up, null),
-      labels: b.labels ?? [], admin_notes: b.admin_notes ?? [], comments: b.comments ?? [], assigned_areas: b.assigned_areas ?? [],
-      deposits: b.deposits ?? [], preorders: b.preorders ?? [], packages: b.packages ?? null, offer: b.offer ?? null,
-      user_id: b.user_id ?? null, managed_by_venue: b.managed_by_venue ?? false, invoiced: b.invoiced ?? false,
-      reconciled: b.reconciled ?? false, walk_in: b.walk_in ?? false,
+      assigned_to: b.assigned_to ?? null,
+      completed_by: b.completed_by ?? null,
+      completed_date: instant(b.completed_date, null),
+      follow_up: instant(b.follow_up, null),
+      labels: b.labels ?? [],
+      admin_notes: b.admin_notes ?? [],
+      comments: b.comments ?? [],
+      assigned_areas: b.assigned_areas ?? [],
+      deposits: b.deposits ?? [],
+      preorders: b.preorders ?? [],
+      packages: b.packages ?? null,
+      offer: b.offer ?? null,
+      user_id: b.user_id ?? null,
+      managed_by_venue: b.managed_by_venue ?? false,
+      invoiced: b.invoiced ?? false,
+      reconciled: b.reconciled ?? false,
+      walk_in: b.walk_in ?? false,
       value: b.value ?? (type?.rules.value_per_person ?? 0) * b.num_people,
-      marketing_preferences: b.marketing_preferences ?? [], newsletter_signup: b.newsletter_signup ?? false,
-      custom_field_value: b.custom_field_value ?? null, flags: b.flags ?? {},
+      marketing_preferences: b.marketing_preferences ?? [],
+      newsletter_signup: b.newsletter_signup ?? false,
+      custom_field_value: b.custom_field_value ?? null,
+      flags: b.flags ?? {},
     };
   }
 }

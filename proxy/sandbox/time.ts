@@ -199,7 +199,9 @@ export function makeClock(now?: string | (() => Date)): Clock {
  * timestamp form); a plain date is London midnight.
  */
 export function parseInstant(value: string): number | null {
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(value.trim());
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(
+    value.trim(),
+  );
   if (!m) return null;
   const date = m[1]!;
   const base = dateToUtcMs(date);

@@ -10,20 +10,39 @@
 import type { Weekday } from './time.js';
 
 /** A coloured label (booking_labels, booking_stages, customer_labels). */
-export interface Label { id: string; label: string; colour: string; type?: string }
+export interface Label {
+  id: string;
+  label: string;
+  colour: string;
+  type?: string;
+}
 
 /** A package / pre-order item (§2.10). */
 export interface Package {
-  id: string; name: string; price: number; type: 'drink' | 'food';
-  description?: string; sub_type?: string; diet_types?: string[];
+  id: string;
+  name: string;
+  price: number;
+  type: 'drink' | 'food';
+  description?: string;
+  sub_type?: string;
+  diet_types?: string[];
 }
 
 /** Opening times of one weekday; `close` earlier than `open` means after midnight. */
-export interface OpeningDay { status: boolean; open: string; close: string; private_hire: boolean }
+export interface OpeningDay {
+  status: boolean;
+  open: string;
+  close: string;
+  private_hire: boolean;
+}
 
 /** An unavailable date range (inclusive) with the message guests see. */
 export interface Unavailable {
-  id: string; unavailable_from: string; unavailable_to: string; unavailable_message: string; close_admin: boolean;
+  id: string;
+  unavailable_from: string;
+  unavailable_to: string;
+  unavailable_message: string;
+  close_admin: boolean;
 }
 
 /**
@@ -58,34 +77,59 @@ export interface TypeRules {
 
 /** A booking type (§2.10 id, name) plus its rules. */
 export interface BookingType {
-  id: string; name: string; guestlist?: boolean; private_hire?: boolean; description?: string;
+  id: string;
+  name: string;
+  guestlist?: boolean;
+  private_hire?: boolean;
+  description?: string;
   rules: TypeRules;
   /** Ids of types offered alongside (live `availableLinkedTypes`). */
   linked_types?: string[];
 }
 
 /** A bookable area (table) with its zone. */
-export interface Area { id: string; name: string; zone: string }
+export interface Area {
+  id: string;
+  name: string;
+  zone: string;
+}
 
 /** Marketing preference definition (§2.7). */
-export interface MarketingPreference { id: string; created_date: string; name: string; description: string }
+export interface MarketingPreference {
+  id: string;
+  created_date: string;
+  name: string;
+  description: string;
+}
 
 /** Settings a venue group may define for all its venues (§2.10 "settable at group level"). */
 export interface GroupSettings {
-  booking_labels?: Label[]; booking_stages?: Label[]; customer_labels?: Label[];
-  packages?: Package[]; preorder_menus?: { id: string; name: string }[];
+  booking_labels?: Label[];
+  booking_stages?: Label[];
+  customer_labels?: Label[];
+  packages?: Package[];
+  preorder_menus?: { id: string; name: string }[];
 }
 
 /** A venue group. */
 export interface VenueGroup extends GroupSettings {
-  _id: string; name: string; path: string; region: string;
+  _id: string;
+  name: string;
+  path: string;
+  region: string;
   marketing_preferences?: MarketingPreference[];
 }
 
 /** A venue with every §2.10 setting and the sandbox extensions. */
 export interface Venue extends GroupSettings {
-  _id: string; path: string; title: string; venue_group: string; region: string;
-  page_type: string; type: string; status: 'live' | 'hidden';
+  _id: string;
+  path: string;
+  title: string;
+  venue_group: string;
+  region: string;
+  page_type: string;
+  type: string;
+  status: 'live' | 'hidden';
   /** can-book setting (booking_available in booking-rules). */
   can_book: boolean;
   booking_notes: string;
@@ -93,7 +137,8 @@ export interface Venue extends GroupSettings {
   bookings_shut?: string;
   /** Longest booking in minutes (booking-rules max_duration); optional. */
   max_duration?: number;
-  min_people?: number; max_people?: number;
+  min_people?: number;
+  max_people?: number;
   /** Sandbox extension: covers the venue can seat at once. */
   capacity: number;
   booking_types: BookingType[];
@@ -105,29 +150,55 @@ export interface Venue extends GroupSettings {
 }
 
 /** Day rule of an offer. */
-export interface DayRule { available: boolean; from: string; to: string }
+export interface DayRule {
+  available: boolean;
+  from: string;
+  to: string;
+}
 
 /** An offer (§2.9). */
 export interface Offer {
-  _id: string; page_id: string; page_status: string; page_can_book: boolean; region_id: string;
-  title: string; type_of_offer: unknown[]; type_of_venue: { id: string; name: string }[];
-  availability: string; description: string;
-  start_date?: string | null; expiry_date?: string | null;
-  visible_from?: string | null; visible_to?: string | null;
+  _id: string;
+  page_id: string;
+  page_status: string;
+  page_can_book: boolean;
+  region_id: string;
+  title: string;
+  type_of_offer: unknown[];
+  type_of_venue: { id: string; name: string }[];
+  availability: string;
+  description: string;
+  start_date?: string | null;
+  expiry_date?: string | null;
+  visible_from?: string | null;
+  visible_to?: string | null;
   rules: { min_people: number | null; max_people: number | null } & Record<Weekday, DayRule>;
   restrict_offer_to_types: boolean;
   booking_types?: string[];
 }
 
 /** A marketing preference on a user (§2.7). */
-export interface UserPreference { id: string; opt_in_date: string | null; opt_out_date: string | null }
+export interface UserPreference {
+  id: string;
+  opt_in_date: string | null;
+  opt_out_date: string | null;
+}
 
 /** A customer user (§2.13). */
 export interface User {
-  _id: string; created_date: string; last_updated: string;
-  first_name: string; last_name: string; email: string; phone: string;
-  username?: string; dob?: string; gender?: string; company?: string;
-  status: string; wishlist: Record<string, unknown>;
+  _id: string;
+  created_date: string;
+  last_updated: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  username?: string;
+  dob?: string;
+  gender?: string;
+  company?: string;
+  status: string;
+  wishlist: Record<string, unknown>;
   associated_venues: string[];
   marketing_permission?: boolean;
   marketing_preferences: UserPreference[];
@@ -135,56 +206,118 @@ export interface User {
 
 /** A venue-group user (§2.14). */
 export interface GroupUser {
-  _id: string; venue_group: string; email: string; first_name: string; last_name: string; capabilities: string[];
+  _id: string;
+  venue_group: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  capabilities: string[];
 }
 
 /** Ticket of an event guest (§2.12). */
 export interface Ticket {
-  _id: string; ticket_ref: string; reference: number; checked_in: boolean; checked_in_by: string;
-  guest_name: string; guest_email: string; refunded: boolean;
-  item_id: string; item_name: string; sub_type_id: string; sub_type_name: string;
+  _id: string;
+  ticket_ref: string;
+  reference: number;
+  checked_in: boolean;
+  checked_in_by: string;
+  guest_name: string;
+  guest_email: string;
+  refunded: boolean;
+  item_id: string;
+  item_name: string;
+  sub_type_id: string;
+  sub_type_name: string;
 }
 
 /** An event guest (§2.12) within one occurrence. */
 export interface Guest {
-  rep_commission: number; discount: number; unitPrice: number; checkedInGuests: number; numPeople: number;
-  phone: string; repId: string; source: string; comments: string; email: string;
-  purchaseId: string; purchaseRef: string; subType: string; subTypeName: string;
-  firstName: string; lastName: string;
-  purchaseCheckoutQuestions: unknown[]; productItems: unknown[]; checkedInTickets: unknown[];
-  ticketList: Ticket[]; checkedIn: boolean;
+  rep_commission: number;
+  discount: number;
+  unitPrice: number;
+  checkedInGuests: number;
+  numPeople: number;
+  phone: string;
+  repId: string;
+  source: string;
+  comments: string;
+  email: string;
+  purchaseId: string;
+  purchaseRef: string;
+  subType: string;
+  subTypeName: string;
+  firstName: string;
+  lastName: string;
+  purchaseCheckoutQuestions: unknown[];
+  productItems: unknown[];
+  checkedInTickets: unknown[];
+  ticketList: Ticket[];
+  checkedIn: boolean;
 }
 
 /** A ticketed event: its occurrences by date hold the guests. */
 export interface SandboxEvent {
-  _id: string; name: string; venue_id: string;
+  _id: string;
+  name: string;
+  venue_id: string;
   ticket_types: { id: string; name: string; price: number }[];
   occurrences: { date: string; guests: Guest[] }[];
 }
 
 /** An API app: credentials and capability strings (§4.10), or 'all'. */
-export interface App { id: string; key: string; capabilities: string[] | 'all'; name?: string }
+export interface App {
+  id: string;
+  key: string;
+  capabilities: string[] | 'all';
+  name?: string;
+}
 
 /** Notification flags of a booking (sandbox extension backing the §4.6 notifications filter). */
 export interface BookingFlags {
-  unread_messages?: boolean; customer_notes_unread?: boolean; packages_requested?: boolean;
-  deposit_authenticated?: boolean; deposit_paid?: boolean; customer_preorder_added?: boolean;
-  customer_preorder_complete?: boolean; email_delivery_failed?: boolean; customer_change?: boolean;
+  unread_messages?: boolean;
+  customer_notes_unread?: boolean;
+  packages_requested?: boolean;
+  deposit_authenticated?: boolean;
+  deposit_paid?: boolean;
+  customer_preorder_added?: boolean;
+  customer_preorder_complete?: boolean;
+  email_delivery_failed?: boolean;
+  customer_change?: boolean;
   customer_cancelled?: boolean;
 }
 
 /** A pre-order (§2.6). */
 export interface Preorder {
-  id: string; created_date: string; name: string; email: string; items: PreorderItem[];
-  total_cost: number; amount_paid: number; service_charge_percentage: number; service_charge_amount: number;
-  status: 'in_progress' | 'complete'; source: 'admin' | 'customer';
+  id: string;
+  created_date: string;
+  name: string;
+  email: string;
+  items: PreorderItem[];
+  total_cost: number;
+  amount_paid: number;
+  service_charge_percentage: number;
+  service_charge_amount: number;
+  status: 'in_progress' | 'complete';
+  source: 'admin' | 'customer';
 }
 
 /** A pre-order item (§2.6). */
 export interface PreorderItem {
-  id: string; name: string; description: string; plu: string; type: string; sub_type: string; surcharge: string;
-  options_string: string; base_price: number; options_price: number; price: number; discount_value: number;
-  total: number; quantity: number; options: unknown[];
+  id: string;
+  name: string;
+  description: string;
+  plu: string;
+  type: string;
+  sub_type: string;
+  surcharge: string;
+  options_string: string;
+  base_price: number;
+  options_price: number;
+  price: number;
+  discount_value: number;
+  total: number;
+  quantity: number;
+  options: unknown[];
 }
 
 /** Booking status values (§3.1). */
@@ -195,22 +328,52 @@ export type BookingStatus = 'new' | 'in_progress' | 'complete' | 'rejected' | 'd
  * closes after midnight is early next morning of the same business day), instants epoch ms.
  */
 export interface Booking {
-  _id: string; booking_id: number; reference: string;
-  venue_id: string; venue_group: string; region: string;
-  date: string; time: string; duration: number; type: string; num_people: number;
-  first_name: string; last_name: string; email: string | null; phone: string | null; company?: string | null;
-  notes: string | null; dob?: string | null; source: string; partner_source?: string | null;
+  _id: string;
+  booking_id: number;
+  reference: string;
+  venue_id: string;
+  venue_group: string;
+  region: string;
+  date: string;
+  time: string;
+  duration: number;
+  type: string;
+  num_people: number;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  company?: string | null;
+  notes: string | null;
+  dob?: string | null;
+  source: string;
+  partner_source?: string | null;
   status: BookingStatus;
-  created_date: number; last_updated: number; status_changed_date: number | null;
-  created_by: string; assigned_to: string | null; completed_by: string | null; completed_date: number | null;
+  created_date: number;
+  last_updated: number;
+  status_changed_date: number | null;
+  created_by: string;
+  assigned_to: string | null;
+  completed_by: string | null;
+  completed_date: number | null;
   follow_up: number | null;
-  labels: string[]; admin_notes: unknown[]; comments: unknown[]; assigned_areas: Area[];
+  labels: string[];
+  admin_notes: unknown[];
+  comments: unknown[];
+  assigned_areas: Area[];
   deposits: { amount: number; status: string; date: string }[];
   preorders: Preorder[];
-  packages: string[] | null; offer: string | null; user_id: string | null;
-  managed_by_venue: boolean; invoiced: boolean; reconciled: boolean; walk_in: boolean;
+  packages: string[] | null;
+  offer: string | null;
+  user_id: string | null;
+  managed_by_venue: boolean;
+  invoiced: boolean;
+  reconciled: boolean;
+  walk_in: boolean;
   value: number;
-  marketing_preferences: string[]; newsletter_signup: boolean; custom_field_value: string | null;
+  marketing_preferences: string[];
+  newsletter_signup: boolean;
+  custom_field_value: string | null;
   flags: BookingFlags;
 }
 
@@ -228,8 +391,13 @@ export interface Seed {
 }
 
 /** A booking as written in a seed: every field optional except the booking's essentials. */
-export type SeedBooking = Partial<Omit<Booking, 'created_date' | 'last_updated' | 'status_changed_date' | 'completed_date' | 'follow_up'>> &
+export type SeedBooking = Partial<
+  Omit<Booking, 'created_date' | 'last_updated' | 'status_changed_date' | 'completed_date' | 'follow_up'>
+> &
   Pick<Booking, 'venue_id' | 'date' | 'time' | 'type' | 'num_people' | 'first_name' | 'last_name'> & {
-    created_date?: string | number; last_updated?: string | number; status_changed_date?: string | number | null;
-    completed_date?: string | number | null; follow_up?: string | number | null;
+    created_date?: string | number;
+    last_updated?: string | number;
+    status_changed_date?: string | number | null;
+    completed_date?: string | number | null;
+    follow_up?: string | number | null;
   };

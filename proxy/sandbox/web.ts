@@ -8,7 +8,15 @@
  * escaped. This keeps the whole redirect flow testable offline with nothing but `fetch`.
  */
 
-import { handlingOf, packagesOf, parseNewBooking, plainDate, preferencesOf, storeBooking, type NewBooking } from './bookings.js';
+import {
+  handlingOf,
+  packagesOf,
+  parseNewBooking,
+  plainDate,
+  preferencesOf,
+  storeBooking,
+  type NewBooking,
+} from './bookings.js';
 import { durationMinutes, type AvailabilityContext } from './availability.js';
 import { ApiError, int, list, type Params } from './http.js';
 import type { Store } from './store.js';
@@ -46,13 +54,17 @@ function hashOfStyle(): Promise<string> {
 async function page(status: number, title: string, body: string, formTarget?: string): Promise<Response> {
   const formAction = formTarget ? `'self' ${formTarget}` : `'self'`;
   const csp = `default-src 'none'; style-src ${await hashOfStyle()}; img-src 'none'; form-action ${formAction}; base-uri 'none'; frame-ancestors 'self'`;
-  const html = `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">`
-    + `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
+  const html =
+    `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">` +
+    `<meta name="referrer" content="no-referrer"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
   return new Response(html, {
     status,
     headers: {
-      'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp, 'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer', 'cache-control': 'no-store',
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': csp,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
     },
   });
 }
@@ -69,29 +81,68 @@ export function safeReturnUrl(raw: unknown): URL | null {
 }
 
 /** Booking details carried from `next.web`'s query into the form as hidden fields. */
-const CARRIED = ['venue_group', 'venue_id', 'type', 'num_people', 'date', 'time', 'duration', 'source', 'offer', 'return_url', 'return_method'] as const;
+const CARRIED = [
+  'venue_group',
+  'venue_id',
+  'type',
+  'num_people',
+  'date',
+  'time',
+  'duration',
+  'source',
+  'offer',
+  'return_url',
+  'return_method',
+] as const;
 
-interface Context { store: Store; ctx: AvailabilityContext; now: number }
+interface Context {
+  store: Store;
+  ctx: AvailabilityContext;
+  now: number;
+}
 
 function deposit(t: BookingType, people: number): number {
   return (t.rules.deposit_per_person ?? 0) * people;
 }
 
 const money = (n: number) => `£${n.toFixed(2)}`;
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAY_NAMES: Record<Weekday, string> = {
-  sunday: 'Sunday', monday: 'Monday', tuesday: 'Tuesday', wednesday: 'Wednesday', thursday: 'Thursday', friday: 'Friday', saturday: 'Saturday',
+  sunday: 'Sunday',
+  monday: 'Monday',
+  tuesday: 'Tuesday',
+  wednesday: 'Wednesday',
+  thursday: 'Thursday',
+  friday: 'Friday',
+  saturday: 'Saturday',
 };
 
 function summary(venue: Venue, t: BookingType, p: Params): string {
   const duration = durationMinutes(p.duration);
   const date = plainDate(p.date);
-  const dateText = date ? `${WEEKDAY_NAMES[weekdayOf(date)]} ${Number(date.slice(8))} ${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}` : '';
-  return `<dl><dt>Venue</dt><dd>${escapeHtml(venue.title)}</dd><dt>Booking</dt><dd>${escapeHtml(t.name)}</dd>`
-    + `<dt>Date</dt><dd>${escapeHtml(dateText)}</dd><dt>Time</dt><dd>${escapeHtml(p.time)}</dd>`
-    + `<dt>Guests</dt><dd>${escapeHtml(p.num_people)}</dd>`
-    + (duration !== undefined ? `<dt>Duration</dt><dd>${escapeHtml(durationLabel(duration))}</dd>` : '')
-    + `</dl>`;
+  const dateText = date
+    ? `${WEEKDAY_NAMES[weekdayOf(date)]} ${Number(date.slice(8))} ${MONTHS[Number(date.slice(5, 7)) - 1]} ${date.slice(0, 4)}`
+    : '';
+  return (
+    `<dl><dt>Venue</dt><dd>${escapeHtml(venue.title)}</dd><dt>Booking</dt><dd>${escapeHtml(t.name)}</dd>` +
+    `<dt>Date</dt><dd>${escapeHtml(dateText)}</dd><dt>Time</dt><dd>${escapeHtml(p.time)}</dd>` +
+    `<dt>Guests</dt><dd>${escapeHtml(p.num_people)}</dd>` +
+    (duration !== undefined ? `<dt>Duration</dt><dd>${escapeHtml(durationLabel(duration))}</dd>` : '') +
+    `</dl>`
+  );
 }
 
 function field(name: string, labelText: string, type: string, values: Params, extra = ''): string {
@@ -100,7 +151,11 @@ function field(name: string, labelText: string, type: string, values: Params, ex
 }
 
 async function errorPage(status: number, message: string): Promise<Response> {
-  return page(status, 'Booking not possible', `<h1>We could not open this booking</h1><p class="errors" role="alert">${escapeHtml(message)}</p>`);
+  return page(
+    status,
+    'Booking not possible',
+    `<h1>We could not open this booking</h1><p class="errors" role="alert">${escapeHtml(message)}</p>`,
+  );
 }
 
 /** Looks up the venue and type named by the query; an error message when they do not exist. */
@@ -109,7 +164,8 @@ function lookup(store: Store, p: Params): { venue: Venue; type: BookingType } | 
   if (!venue) return 'Unknown venue.';
   const type = venue.booking_types.find((t) => t.id === p.type);
   if (!type) return 'Unknown booking type for this venue.';
-  if (p.return_url !== undefined && p.return_url !== '' && !safeReturnUrl(p.return_url)) return 'The return address must be an http or https URL.';
+  if (p.return_url !== undefined && p.return_url !== '' && !safeReturnUrl(p.return_url))
+    return 'The return address must be an http or https URL.';
   return { venue, type };
 }
 
@@ -117,30 +173,38 @@ function form(store: Store, venue: Venue, t: BookingType, p: Params, errors: str
   const people = int(p.num_people) ?? 0;
   const dep = deposit(t, people);
   const pre = t.rules.preorders ?? 'none';
-  const hidden = CARRIED.filter((k) => p[k] !== undefined).map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(p[k])}">`).join('');
+  const hidden = CARRIED.filter((k) => p[k] !== undefined)
+    .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(p[k])}">`)
+    .join('');
   const prefs = preferencesOf(store, venue);
   const chosenPrefs = new Set(list(p.marketing_preferences));
   const items = packagesOf(store, venue);
-  return `<h1>Confirm your booking</h1>${summary(venue, t, p)}`
-    + (errors.length ? `<div class="errors" role="alert"><p>Please check:</p><ul>${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul></div>` : '')
-    + `<form method="post" action="book" novalidate>${hidden}<h2>Your details</h2>`
-    + field('first_name', 'First name', 'text', p, 'autocomplete="given-name" required')
-    + field('last_name', 'Last name', 'text', p, 'autocomplete="family-name" required')
-    + field('email', 'Email', 'email', p, 'autocomplete="email" required')
-    + field('phone', 'Phone', 'tel', p, 'autocomplete="tel" required')
-    + field('dob', 'Date of birth (optional)', 'date', p, 'autocomplete="bday"')
-    + `<label for="f-notes">Requests (optional)</label><textarea id="f-notes" name="notes" rows="3">${escapeHtml(p.notes ?? '')}</textarea>`
-    + (prefs.length ? `<h2>Keep in touch</h2>${prefs.map((m) => `<label class="check"><input type="checkbox" name="marketing_preferences[]" value="${escapeHtml(m.id)}"${chosenPrefs.has(m.id) ? ' checked' : ''}> ${escapeHtml(m.name)}</label><p class="note">${escapeHtml(m.description)}</p>`).join('')}` : '')
-    + (pre !== 'none' && items.length
+  return (
+    `<h1>Confirm your booking</h1>${summary(venue, t, p)}` +
+    (errors.length
+      ? `<div class="errors" role="alert"><p>Please check:</p><ul>${errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul></div>`
+      : '') +
+    `<form method="post" action="book" novalidate>${hidden}<h2>Your details</h2>` +
+    field('first_name', 'First name', 'text', p, 'autocomplete="given-name" required') +
+    field('last_name', 'Last name', 'text', p, 'autocomplete="family-name" required') +
+    field('email', 'Email', 'email', p, 'autocomplete="email" required') +
+    field('phone', 'Phone', 'tel', p, 'autocomplete="tel" required') +
+    field('dob', 'Date of birth (optional)', 'date', p, 'autocomplete="bday"') +
+    `<label for="f-notes">Requests (optional)</label><textarea id="f-notes" name="notes" rows="3">${escapeHtml(p.notes ?? '')}</textarea>` +
+    (prefs.length
+      ? `<h2>Keep in touch</h2>${prefs.map((m) => `<label class="check"><input type="checkbox" name="marketing_preferences[]" value="${escapeHtml(m.id)}"${chosenPrefs.has(m.id) ? ' checked' : ''}> ${escapeHtml(m.name)}</label><p class="note">${escapeHtml(m.description)}</p>`).join('')}`
+      : '') +
+    (pre !== 'none' && items.length
       ? `<h2>Pre-order${pre === 'required' ? ' (required)' : ' (optional)'}</h2><table>${items.map((it) => `<tr><td><label for="q-${escapeHtml(it.id)}">${escapeHtml(it.name)} — ${money(it.price)}</label></td><td class="qty"><input id="q-${escapeHtml(it.id)}" name="qty_${escapeHtml(it.id)}" type="number" min="0" max="50" value="${escapeHtml(p[`qty_${it.id}`] ?? '0')}"></td></tr>`).join('')}</table>`
-      : '')
-    + (dep > 0
-      ? `<h2>Deposit</h2><p>A deposit of <strong>${money(dep)}</strong> (${people} × ${money(t.rules.deposit_per_person ?? 0)}) secures this booking.</p>`
-        + `<p class="note">Sandbox: no money moves. Card 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.</p>`
-        + field('card_number', 'Card number', 'text', p, 'inputmode="numeric" autocomplete="cc-number"')
-        + `<label class="check"><input type="checkbox" name="pay_deposit" value="yes"${p.pay_deposit ? ' checked' : ''}> Pay ${money(dep)} now</label>`
-      : '')
-    + `<button type="submit">${dep > 0 ? `Pay ${money(dep)} and book` : 'Book'}</button></form>`;
+      : '') +
+    (dep > 0
+      ? `<h2>Deposit</h2><p>A deposit of <strong>${money(dep)}</strong> (${people} × ${money(t.rules.deposit_per_person ?? 0)}) secures this booking.</p>` +
+        `<p class="note">Sandbox: no money moves. Card 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.</p>` +
+        field('card_number', 'Card number', 'text', p, 'inputmode="numeric" autocomplete="cc-number"') +
+        `<label class="check"><input type="checkbox" name="pay_deposit" value="yes"${p.pay_deposit ? ' checked' : ''}> Pay ${money(dep)} now</label>`
+      : '') +
+    `<button type="submit">${dep > 0 ? `Pay ${money(dep)} and book` : 'Book'}</button></form>`
+  );
 }
 
 /**
@@ -156,7 +220,12 @@ function returnOrigin(params: Params): string | undefined {
 export async function showBookingPage(c: Context, query: Params): Promise<Response> {
   const found = lookup(c.store, query);
   if (typeof found === 'string') return errorPage(400, found);
-  return page(200, `Book ${found.type.name} at ${found.venue.title}`, form(c.store, found.venue, found.type, query, []), returnOrigin(query));
+  return page(
+    200,
+    `Book ${found.type.name} at ${found.venue.title}`,
+    form(c.store, found.venue, found.type, query, []),
+    returnOrigin(query),
+  );
 }
 
 function chosenItems(items: Package[], p: Params, errors: string[]): PreorderItem[] {
@@ -165,11 +234,27 @@ function chosenItems(items: Package[], p: Params, errors: string[]): PreorderIte
     const raw = p[`qty_${it.id}`];
     if (raw === undefined || raw === '' || raw === '0') continue;
     const q = int(raw);
-    if (q === undefined || q < 0 || q > 50) { errors.push(`Quantity of ${it.name} must be from 0 to 50.`); continue; }
+    if (q === undefined || q < 0 || q > 50) {
+      errors.push(`Quantity of ${it.name} must be from 0 to 50.`);
+      continue;
+    }
     if (q === 0) continue;
     out.push({
-      id: it.id, name: it.name, description: it.description ?? '', plu: '', type: it.type, sub_type: it.sub_type ?? '', surcharge: '',
-      options_string: '', base_price: it.price, options_price: 0, price: it.price, discount_value: 0, total: it.price * q, quantity: q, options: [],
+      id: it.id,
+      name: it.name,
+      description: it.description ?? '',
+      plu: '',
+      type: it.type,
+      sub_type: it.sub_type ?? '',
+      surcharge: '',
+      options_string: '',
+      base_price: it.price,
+      options_price: 0,
+      price: it.price,
+      discount_value: 0,
+      total: it.price * q,
+      quantity: q,
+      options: [],
     });
   }
   return out;
@@ -196,7 +281,10 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
   let nb: NewBooking | undefined;
   try {
     // The web page always collects email and phone; the source comes from next.web (default partner).
-    const params: Params = { ...body, source: typeof body.source === 'string' && body.source ? body.source : 'partner' };
+    const params: Params = {
+      ...body,
+      source: typeof body.source === 'string' && body.source ? body.source : 'partner',
+    };
     delete params.venue_group;
     nb = parseNewBooking(c.store, params, c.now);
     if (!nb.email) errors.push('Email is required.');
@@ -205,7 +293,8 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
     if (!(e instanceof ApiError)) throw e;
     for (const fe of e.errors.length ? e.errors : [{ message: e.message }]) errors.push(fe.message);
   }
-  if (errors.length || !nb) return page(400, 'Check your booking', form(c.store, venue, type, body, errors), returnOrigin(body));
+  if (errors.length || !nb)
+    return page(400, 'Check your booking', form(c.store, venue, type, body, errors), returnOrigin(body));
 
   const confirmed = handlingOf(c.ctx, nb) === 'confirmed';
   const stamp = londonTimestamp(c.now);
@@ -215,13 +304,31 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
   }
   if (items.length) {
     const total = items.reduce((s, i) => s + i.total, 0);
-    extra.preorders = [{
-      id: c.store.newId(), created_date: stamp, name: venue.preorder_menus?.[0]?.name ?? c.store.groups.get(venue.venue_group)?.preorder_menus?.[0]?.name ?? 'Pre-order',
-      email: nb.email ?? '', items, total_cost: total, amount_paid: 0, service_charge_percentage: 12.5,
-      service_charge_amount: Math.round(total * 12.5) / 100, status: 'complete', source: 'customer',
-    }];
+    extra.preorders = [
+      {
+        id: c.store.newId(),
+        created_date: stamp,
+        name:
+          venue.preorder_menus?.[0]?.name ??
+          c.store.groups.get(venue.venue_group)?.preorder_menus?.[0]?.name ??
+          'Pre-order',
+        email: nb.email ?? '',
+        items,
+        total_cost: total,
+        amount_paid: 0,
+        service_charge_percentage: 12.5,
+        service_charge_amount: Math.round(total * 12.5) / 100,
+        status: 'complete',
+        source: 'customer',
+      },
+    ];
   }
-  const booking = storeBooking(c.store, nb, { now: c.now, createdBy: 'web', status: confirmed ? 'complete' : 'new', extra });
+  const booking = storeBooking(c.store, nb, {
+    now: c.now,
+    createdBy: 'web',
+    status: confirmed ? 'complete' : 'new',
+    extra,
+  });
   c.store.update(booking, {
     flags: {
       ...booking.flags,
@@ -231,19 +338,33 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
   });
 
   const values: Record<string, string> = {
-    reference: booking.reference, status: confirmed ? 'complete' : 'in_progress',
-    first_name: booking.first_name, last_name: booking.last_name, email: booking.email ?? '',
+    reference: booking.reference,
+    status: confirmed ? 'complete' : 'in_progress',
+    first_name: booking.first_name,
+    last_name: booking.last_name,
+    email: booking.email ?? '',
   };
   const ret = safeReturnUrl(body.return_url);
   if (ret && body.return_method === 'post') {
-    const fields = Object.entries(values).map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`).join('');
-    return page(200, 'Booking received', `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>`
-      + `<form method="post" action="${escapeHtml(ret.href)}">${fields}<button type="submit">Return to the venue</button></form>`, ret.origin);
+    const fields = Object.entries(values)
+      .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
+      .join('');
+    return page(
+      200,
+      'Booking received',
+      `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
+        `<form method="post" action="${escapeHtml(ret.href)}">${fields}<button type="submit">Return to the venue</button></form>`,
+      ret.origin,
+    );
   }
   if (ret) {
     for (const [k, v] of Object.entries(values)) ret.searchParams.set(k, v);
     return new Response(null, { status: 303, headers: { location: ret.href, 'cache-control': 'no-store' } });
   }
-  return page(200, 'Booking received', `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Thank you, ${escapeHtml(booking.first_name)}. Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>`
-    + (confirmed ? '' : `<p>${escapeHtml(venue.title)} will be in touch to confirm.</p>`));
+  return page(
+    200,
+    'Booking received',
+    `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Thank you, ${escapeHtml(booking.first_name)}. Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
+      (confirmed ? '' : `<p>${escapeHtml(venue.title)} will be in touch to confirm.</p>`),
+  );
 }

@@ -11,9 +11,23 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { elementOf, type Manifest } from '../support/api-tables.js';
 
@@ -27,18 +41,109 @@ const checkout = join(work, 'checkout');
 const consumer = join(work, 'consumer');
 let tarball = '';
 let packed: string[] = [];
+let frontEnd: Inventory = { packages: [], bytes: 0, binaries: [] };
 
 function sh(command: string, args: string[], cwd: string): string {
-  const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_update_notifier: 'false' } });
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_update_notifier: 'false' },
+  });
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(' ')} failed (${result.status}) in ${cwd}\n${result.stdout}\n${result.stderr}`);
+    throw new Error(
+      `${command} ${args.join(' ')} failed (${result.status}) in ${cwd}\n${result.stdout}\n${result.stderr}`,
+    );
   }
   return result.stdout;
 }
 
+/** Installs into the consumer as a partner would, from the npm cache first. */
+function install(specs: string[]): void {
+  sh(
+    'npm',
+    ['install', ...specs, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'],
+    consumer,
+  );
+}
+
+/** What an install put into node_modules: package names, total bytes, native binaries. */
+interface Inventory {
+  packages: string[];
+  bytes: number;
+  binaries: string[];
+}
+
+const ELF = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
+
+function inventory(modules: string): Inventory {
+  const found: Inventory = { packages: [], bytes: 0, binaries: [] };
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) continue; // .bin links point at files counted where they live
+      if (entry.isDirectory()) {
+        if (existsSync(join(path, 'package.json')) && basename(dirname(path)).match(/^(node_modules|@[\w.-]+)$/)) {
+          found.packages.push(relative(modules, path).replace(/^(.*\/)?node_modules\//, ''));
+        }
+        walk(path);
+        continue;
+      }
+      const size = statSync(path).size;
+      found.bytes += size;
+      const head = Buffer.alloc(4);
+      const fd = openSync(path, 'r');
+      readSync(fd, head, 0, 4, 0);
+      closeSync(fd);
+      if (entry.name.endsWith('.node') || head.equals(ELF)) found.binaries.push(relative(modules, path));
+    }
+  };
+  walk(modules);
+  found.packages.sort();
+  return found;
+}
+
+/** Books a table through a running proxy on its embedded sandbox, as the widget does; returns the reference. */
+async function bookThrough(base: string): Promise<string> {
+  const venue = '64a1f0c2e4b0a1b2c3d4e501';
+  const headers = { origin: base, 'content-type': 'application/json' };
+  const date = new Date(Date.now() + 14 * 86_400_000).toISOString().slice(0, 10);
+  const ask = async (query: Record<string, string | number>) => {
+    const response = await fetch(`${base}/api/venues/${venue}/booking-availability`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ type: '64a1f0c2e4b0a1b2c3d4e601', date, num_people: 2, ...query }),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    return ((await response.json()) as { payload: Record<string, any> }).payload;
+  };
+  const open = (field: { suggestedValues?: { value?: unknown; time?: unknown; valid?: boolean }[] } | undefined) => {
+    const item = field?.suggestedValues?.find((suggestion) => suggestion.valid !== false);
+    return item && (item.time ?? item.value);
+  };
+  let answer = await ask({});
+  const time = open(answer.validation.time);
+  assert.ok(time, 'the sandbox offers a time a fortnight ahead');
+  answer = await ask({ time: String(time) });
+  const duration = open(answer.validation.duration);
+  if (duration !== undefined) answer = await ask({ time: String(time), duration: Number(duration) });
+  assert.ok(answer.bookingDetails, `a complete choice is bookable: ${JSON.stringify(answer.validation)}`);
+  const { venue_group: _group, payments: _payments, ...details } = answer.bookingDetails;
+  const response = await fetch(`${base}/api/bookings`, {
+    method: 'POST',
+    headers: { ...headers, 'idempotency-key': 'pack-test-booking-0001' },
+    body: JSON.stringify({ ...details, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
+  });
+  const body = (await response.json()) as { payload: { booking?: { reference?: string } } };
+  assert.equal(response.status, 200, JSON.stringify(body));
+  return body.payload.booking!.reference!;
+}
+
 /** Runs tsc in the consumer project; returns its diagnostics (empty when it type-checks). */
 function typecheck(project: string): string {
-  const result = spawnSync(process.execPath, [TYPESCRIPT, '-p', project, '--pretty', 'false'], { cwd: consumer, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [TYPESCRIPT, '-p', project, '--pretty', 'false'], {
+    cwd: consumer,
+    encoding: 'utf8',
+  });
   return result.status === 0 ? '' : `${result.stdout}${result.stderr}` || `tsc exited ${result.status}`;
 }
 
@@ -54,8 +159,15 @@ function readmeSnippet(heading: RegExp, lang: string): string {
 }
 
 /** Starts a bin on a free port, waits for its "listening on http://localhost:N" line. */
-async function startBin(name: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; base: string }> {
-  const child = spawn(join(consumer, 'node_modules/.bin', name), args, { cwd: consumer, env: { ...process.env, ...env } });
+async function startBin(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; base: string }> {
+  const child = spawn(join(consumer, 'node_modules/.bin', name), args, {
+    cwd: consumer,
+    env: { ...process.env, ...env },
+  });
   let output = '';
   const base = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 20_000);
@@ -77,34 +189,71 @@ async function startBin(name: string, args: string[], env: NodeJS.ProcessEnv = {
 describe('the packed npm package, installed into an empty project', () => {
   before(() => {
     mkdirSync(checkout);
-    cpSync(root, checkout, { recursive: true, filter: (source) => !SKIP.has(source.slice(root.length).split('/')[0]!) });
+    cpSync(root, checkout, {
+      recursive: true,
+      filter: (source) => !SKIP.has(source.slice(root.length).split('/')[0]!),
+    });
     mkdirSync(join(checkout, 'test'));
-    cpSync(join(root, 'test/custom-elements-manifest.config.mjs'), join(checkout, 'test/custom-elements-manifest.config.mjs'));
+    cpSync(
+      join(root, 'test/custom-elements-manifest.config.mjs'),
+      join(checkout, 'test/custom-elements-manifest.config.mjs'),
+    );
     symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'), 'dir');
     // `prepack` runs `npm run build`; running it explicitly keeps its log out of `npm pack --json`.
     sh('npm', ['run', 'build', '--silent'], checkout);
-    const [info] = JSON.parse(sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], checkout)) as { filename: string; files: { path: string }[] }[];
+    const [info] = JSON.parse(
+      sh('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], checkout),
+    ) as { filename: string; files: { path: string }[] }[];
     tarball = join(work, info!.filename);
     packed = info!.files.map((file) => file.path);
 
     mkdirSync(consumer);
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const reactTypes = JSON.parse(readFileSync(join(root, 'node_modules/@types/react/package.json'), 'utf8')).version as string;
-    sh('npm', ['install', tarball, `@types/react@${reactTypes}`, '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], consumer);
+    install([tarball]);
+    frontEnd = inventory(join(consumer, 'node_modules'));
+    // The React types come after the inventory: they are the partner's own dependency, not ours.
+    const reactTypes = JSON.parse(readFileSync(join(root, 'node_modules/@types/react/package.json'), 'utf8'))
+      .version as string;
+    install([`@types/react@${reactTypes}`]);
   });
 
   after(() => rmSync(work, { recursive: true, force: true }));
 
   it('packs the bundle, the ESM build with declarations, the manifest and both bins, and no tests', () => {
-    for (const path of ['dist/venue-booking.js', 'dist/lib/index.js', 'dist/lib/index.d.ts', 'dist/custom-elements.json', 'proxy/bin/venue-booking-proxy.js', 'proxy/bin/venue-booking-sandbox.js', 'proxy/sandbox/seed.json', 'README.md']) {
+    for (const path of [
+      'dist/venue-booking.js',
+      'dist/lib/index.js',
+      'dist/lib/index.d.ts',
+      'dist/custom-elements.json',
+      'dist/server/venue-booking-proxy.js',
+      'dist/server/venue-booking-sandbox.js',
+      'dist/server/proxy.js',
+      'dist/server/proxy.d.ts',
+      'dist/server/sandbox.js',
+      'dist/server/sandbox.d.ts',
+      'dist/server/worker.js',
+      'README.md',
+      'LICENSE',
+    ]) {
       assert.ok(packed.includes(path), `${path} is in the tarball`);
     }
-    assert.deepEqual(packed.filter((path) => /(^|\/)test\/|\.test\.ts$|^demo\//.test(path)), [], 'no tests or demo pages in the tarball');
+    assert.deepEqual(
+      packed.filter((path) => /(^|\/)test\/|\.test\.ts$|^demo\/|^dist\/demo\/|^proxy\//.test(path)),
+      [],
+      'no tests, demo pages or proxy sources in the tarball (the proxy ships compiled)',
+    );
     const manifest = JSON.parse(readFileSync(join(consumer, 'node_modules/venue-booking/package.json'), 'utf8'));
-    assert.ok(existsSync(join(consumer, 'node_modules/venue-booking', manifest.customElements)), 'package.json customElements points at a packed file');
-    for (const bin of Object.values(manifest.bin as Record<string, string>)) assert.ok(packed.includes(bin.replace(/^\.\//, '')), `bin ${bin} is packed`);
+    assert.ok(
+      existsSync(join(consumer, 'node_modules/venue-booking', manifest.customElements)),
+      'package.json customElements points at a packed file',
+    );
+    for (const bin of Object.values(manifest.bin as Record<string, string>))
+      assert.ok(packed.includes(bin.replace(/^\.\//, '')), `bin ${bin} is packed`);
     // package.json `sideEffects` must never let a bundler drop the module that defines the element.
-    assert.match(readFileSync(join(consumer, 'node_modules/venue-booking/dist/venue-booking.js'), 'utf8'), /customElements\.define\(/);
+    assert.match(
+      readFileSync(join(consumer, 'node_modules/venue-booking/dist/venue-booking.js'), 'utf8'),
+      /customElements\.define\(/,
+    );
   });
 
   it('imports in Node, where there is no window, without throwing', () => {
@@ -119,12 +268,19 @@ describe('the packed npm package, installed into an empty project', () => {
   });
 
   it('type-checks a strict TypeScript consumer under NodeNext and bundler resolution', () => {
-    const packageManifest = JSON.parse(readFileSync(join(consumer, 'node_modules/venue-booking/dist/custom-elements.json'), 'utf8')) as Manifest;
+    const packageManifest = JSON.parse(
+      readFileSync(join(consumer, 'node_modules/venue-booking/dist/custom-elements.json'), 'utf8'),
+    ) as Manifest;
     const element = elementOf(packageManifest);
     // Every documented event must be typed in HTMLElementEventMap, with a detail to read.
-    const events = (element.events ?? []).map((event) => `element.addEventListener('${event.name}', (event) => { const detail: unknown = event.detail; void detail; });`);
+    const events = (element.events ?? []).map(
+      (event) =>
+        `element.addEventListener('${event.name}', (event) => { const detail: unknown = event.detail; void detail; });`,
+    );
     // Every documented attribute's property must exist on the typed element.
-    const properties = (element.attributes ?? []).filter((attribute) => attribute.fieldName).map((attribute) => `void element.${attribute.fieldName};`);
+    const properties = (element.attributes ?? [])
+      .filter((attribute) => attribute.fieldName)
+      .map((attribute) => `void element.${attribute.fieldName};`);
     writeFileSync(
       join(consumer, 'consumer.ts'),
       `import { VenueBooking } from 'venue-booking';
@@ -139,9 +295,30 @@ ${events.join('\n')}
 void typed; void found;
 `,
     );
-    const base = { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], types: [], skipLibCheck: false, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true };
-    writeFileSync(join(consumer, 'tsconfig.nodenext.json'), JSON.stringify({ compilerOptions: { ...base, module: 'NodeNext', moduleResolution: 'NodeNext' }, files: ['consumer.ts'] }));
-    writeFileSync(join(consumer, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...base, module: 'ESNext', moduleResolution: 'Bundler' }, files: ['consumer.ts'] }));
+    const base = {
+      strict: true,
+      noEmit: true,
+      target: 'ES2022',
+      lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+      types: [],
+      skipLibCheck: false,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+    };
+    writeFileSync(
+      join(consumer, 'tsconfig.nodenext.json'),
+      JSON.stringify({
+        compilerOptions: { ...base, module: 'NodeNext', moduleResolution: 'NodeNext' },
+        files: ['consumer.ts'],
+      }),
+    );
+    writeFileSync(
+      join(consumer, 'tsconfig.bundler.json'),
+      JSON.stringify({
+        compilerOptions: { ...base, module: 'ESNext', moduleResolution: 'Bundler' },
+        files: ['consumer.ts'],
+      }),
+    );
     assert.equal(typecheck('tsconfig.nodenext.json'), '');
     assert.equal(typecheck('tsconfig.bundler.json'), '');
   });
@@ -151,22 +328,63 @@ void typed; void found;
     writeFileSync(
       join(consumer, 'tsconfig.react.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2023', 'DOM', 'DOM.Iterable'], module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', types: [], skipLibCheck: false },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          jsx: 'react-jsx',
+          types: [],
+          skipLibCheck: false,
+        },
         files: ['booking.tsx'],
       }),
     );
     assert.equal(typecheck('tsconfig.react.json'), '');
   });
 
-  it('runs both bins from the installed package', async () => {
+  it("gives a front-end only the widget's runtime: small, no native binary, no loader, no server framework", () => {
+    const allowed = new Set([
+      'venue-booking',
+      'lit',
+      'lit-html',
+      'lit-element',
+      '@lit/reactive-element',
+      '@lit/task',
+      '@lit-labs/ssr-dom-shim',
+      '@types/trusted-types',
+      'ky',
+    ]);
+    assert.deepEqual(
+      frontEnd.packages.filter((name) => !allowed.has(name)),
+      [],
+      `only the widget and its runtime are installed: ${frontEnd.packages.join(', ')}`,
+    );
+    assert.deepEqual(frontEnd.binaries, [], 'no native binary');
+    const mib = frontEnd.bytes / 1024 / 1024;
+    assert.ok(mib <= 8, `node_modules is ${mib.toFixed(2)} MiB (at most 8)`);
+  });
+
+  it('gives an operator the proxy in the same install: help, start on the embedded sandbox, serve the widget, book', async () => {
+    // `npx` finds the installed bin; plain Node runs it (no TypeScript loader is installed).
+    const help = sh('npx', ['--no-install', 'venue-booking-proxy', '--help'], consumer);
+    assert.match(help, /Usage: venue-booking-proxy/);
     const proxy = await startBin('venue-booking-proxy', ['--port', '0']);
     try {
       assert.equal((await fetch(`${proxy.base}/healthz`)).status, 200);
       const script = await fetch(`${proxy.base}/venue-booking.js`);
       assert.equal(script.status, 200, 'the proxy serves the packed widget bundle');
+      assert.match(await script.text(), /customElements\.define\(/);
+      const reference = await bookThrough(proxy.base);
+      assert.match(reference, /^\S+$/, 'the embedded sandbox took the booking and gave a reference');
     } finally {
       proxy.child.kill();
     }
+  });
+
+  it('runs the sandbox bin, and imports the proxy, sandbox and Worker entries as libraries', async () => {
     const sandbox = await startBin('venue-booking-sandbox', ['--port', '0']);
     try {
       const response = await fetch(`${sandbox.base}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability`);
@@ -174,5 +392,52 @@ void typed; void found;
     } finally {
       sandbox.child.kill();
     }
+    const script = `
+      const { createProxy, createStack } = await import('venue-booking/proxy');
+      const { createSandbox, SANDBOX_APP } = await import('venue-booking/sandbox');
+      const worker = (await import('venue-booking/worker')).default;
+      const sandbox = createSandbox();
+      const proxy = createProxy({ upstream: 'http://sandbox.internal/v4', appId: SANDBOX_APP.id, apiKey: SANDBOX_APP.key,
+        venues: ['64a1f0c2e4b0a1b2c3d4e501'], fetch: (request) => sandbox.fetch(request) });
+      const health = await proxy.fetch(new Request('http://proxy.local/healthz'));
+      const stack = createStack({ origin: 'http://stack.local' });
+      const stackHealth = await stack.fetch(new Request('http://stack.local/healthz'));
+      const workerHealth = await worker.fetch(new Request('http://worker.local/healthz'), {});
+      console.log([health.status, stackHealth.status, workerHealth.status].join(' '));`;
+    // The handlers log each request as a JSON line; the script's own answer is the last line.
+    const output = sh(process.execPath, ['--input-type=module', '-e', script], consumer).trim().split('\n');
+    assert.equal(output.at(-1), '200 200 200');
+  });
+
+  it('type-checks the proxy and sandbox libraries for a strict consumer without their server libraries', () => {
+    writeFileSync(
+      join(consumer, 'server.ts'),
+      `import { createProxy, createStack, type ProxyConfig } from 'venue-booking/proxy';
+import { createSandbox, SANDBOX_APP } from 'venue-booking/sandbox';
+const sandbox = createSandbox({ dialect: 'live' });
+const config: ProxyConfig = { upstream: 'https://api.example/v4', appId: SANDBOX_APP.id, apiKey: 'k', venues: [] };
+const handlers: { fetch(request: Request): Promise<Response> }[] = [createProxy(config), createStack({ origin: 'http://x' }), sandbox];
+// @ts-expect-error the upstream is required
+createProxy({ appId: 'a', apiKey: 'k', venues: [] });
+void handlers;
+`,
+    );
+    writeFileSync(
+      join(consumer, 'tsconfig.server.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          lib: ['ES2023', 'DOM'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          types: [],
+          skipLibCheck: false,
+        },
+        files: ['server.ts'],
+      }),
+    );
+    assert.equal(typecheck('tsconfig.server.json'), '');
   });
 });

@@ -36,7 +36,9 @@ describe('README.md', () => {
   });
 
   it('lists every demo page in the gallery table, and no page that does not exist', () => {
-    const pages = readdirSync(`${root}demo`).filter((name) => name.endsWith('.html')).sort();
+    const pages = readdirSync(`${root}demo`)
+      .filter((name) => name.endsWith('.html'))
+      .sort();
     const listed = [...section('Demo gallery').matchAll(/^\| `([\w-]+\.html)` \|/gm)].map((match) => match[1]).sort();
     assert.deepEqual(listed, pages);
   });

@@ -4,27 +4,37 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const BIN = fileURLToPath(new URL('../../proxy/bin/venue-booking-sandbox.js', import.meta.url));
+/** The bin's source, run through tsx; test/package/pack.test.ts runs the compiled bin. */
+const BIN = fileURLToPath(new URL('../../proxy/sandbox/cli.ts', import.meta.url));
 
 function start(args: string[]): Promise<{ port: number; stop: () => void; output: () => string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
-    const timer = setTimeout(() => { child.kill(); reject(new Error(`no listening line: ${out}`)); }, 15_000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`no listening line: ${out}`));
+    }, 15_000);
     const onData = (d: Buffer) => {
       out += d.toString();
       const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve({ port: Number(m[1]), stop: () => child.kill(), output: () => out }); }
+      if (m) {
+        clearTimeout(timer);
+        resolve({ port: Number(m[1]), stop: () => child.kill(), output: () => out });
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
-    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`exited ${code}: ${out}`)); });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`exited ${code}: ${out}`));
+    });
   });
 }
 
 function exitOf(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -34,18 +44,34 @@ function exitOf(args: string[]): Promise<{ code: number | null; out: string }> {
 
 describe('venue-booking-sandbox CLI', () => {
   it('serves the API with --now, --app, --rate-limit and --dialect', async () => {
-    const server = await start(['--port', '0', '--now', '2026-03-20T10:00:00Z', '--app', 'cli-app:cli-key', '--rate-limit', '7', '--dialect', 'live']);
+    const server = await start([
+      '--port',
+      '0',
+      '--now',
+      '2026-03-20T10:00:00Z',
+      '--app',
+      'cli-app:cli-key',
+      '--rate-limit',
+      '7',
+      '--dialect',
+      'live',
+    ]);
     try {
       assert.match(server.output(), /live dialect/);
-      const res = await fetch(`http://localhost:${server.port}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?type=64a1f0c2e4b0a1b2c3d4e601&fields=time`, {
-        headers: { authorization: 'cli-app:cli-key' },
-      });
+      const res = await fetch(
+        `http://localhost:${server.port}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?type=64a1f0c2e4b0a1b2c3d4e601&fields=time`,
+        {
+          headers: { authorization: 'cli-app:cli-key' },
+        },
+      );
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('x-ratelimit-limit'), '7');
       const body = await res.json();
       assert.equal(body.requestTime, '2026-03-20T10:00:00');
       assert.ok('time' in body.payload.validation.time.suggestedValues[0], 'live shapes');
-      const users = await fetch(`http://localhost:${server.port}/v4/users?search=smith`, { headers: { authorization: 'cli-app:cli-key' } });
+      const users = await fetch(`http://localhost:${server.port}/v4/users?search=smith`, {
+        headers: { authorization: 'cli-app:cli-key' },
+      });
       assert.equal(users.status, 200, '--app apps have full access');
     } finally {
       server.stop();
@@ -53,7 +79,15 @@ describe('venue-booking-sandbox CLI', () => {
   });
 
   it('refuses bad flags with usage and exit code 2', async () => {
-    for (const args of [['--dialect', 'yaml'], ['--port', 'abc'], ['--app', 'nokey'], ['--rate-limit', '0'], ['--now', 'someday'], ['--seed', '/nonexistent.json'], ['--bogus']]) {
+    for (const args of [
+      ['--dialect', 'yaml'],
+      ['--port', 'abc'],
+      ['--app', 'nokey'],
+      ['--rate-limit', '0'],
+      ['--now', 'someday'],
+      ['--seed', '/nonexistent.json'],
+      ['--bogus'],
+    ]) {
       const { code, out } = await exitOf(args);
       assert.equal(code, 2, args.join(' '));
       assert.match(out, /Usage: venue-booking-sandbox/);

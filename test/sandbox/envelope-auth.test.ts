@@ -42,7 +42,8 @@ describe('1. envelope and errors', () => {
       assert.ok(Array.isArray(e.fields));
     }
     const fields = res.payload.errors.flatMap((e: any) => e.fields);
-    for (const f of ['source', 'first_name', 'last_name', 'num_people', 'type', 'date', 'time']) assert.ok(fields.includes(f), f);
+    for (const f of ['source', 'first_name', 'last_name', 'num_people', 'type', 'date', 'time'])
+      assert.ok(fields.includes(f), f);
   });
 
   it('malformed JSON is a 400, not a crash', async () => {
@@ -111,7 +112,16 @@ describe('2. authentication and permissions', () => {
     assert.equal((await get(avail(V1), OUTSIDER)).status, 403);
     assert.equal((await get('/v4/venues/64a1f0c2e4b0a1b2c3d4e501', OUTSIDER)).status, 403);
     // A single-venue app: books at its venue, not at the others.
-    assert.equal((await post('/v4/bookings', bookingBody({ venue_id: V3, type: T.kitchenTable, duration: 60, time: '12:00' }), KITCHEN)).status, 200);
+    assert.equal(
+      (
+        await post(
+          '/v4/bookings',
+          bookingBody({ venue_id: V3, type: T.kitchenTable, duration: 60, time: '12:00' }),
+          KITCHEN,
+        )
+      ).status,
+      200,
+    );
     assert.equal((await post('/v4/bookings', bookingBody(), KITCHEN)).status, 403);
   });
 
@@ -127,7 +137,11 @@ describe('2. authentication and permissions', () => {
 
   it('user data is limited to what the caller may see (§5.5)', async () => {
     const { get } = setup();
-    assert.equal((await get('/v4/users?search=example.com', WIDGET)).status, 403, 'the widget app cannot view customers');
+    assert.equal(
+      (await get('/v4/users?search=example.com', WIDGET)).status,
+      403,
+      'the widget app cannot view customers',
+    );
     const kitchen = await get('/v4/users?search=example.com', KITCHEN);
     assert.equal(kitchen.status, 200);
     assert.ok(kitchen.payload.users.length > 0);
@@ -149,7 +163,11 @@ describe('2. authentication and permissions', () => {
 describe('3. rate limits', () => {
   it('sends X-RateLimit-* on every response, including errors', async () => {
     const { get, request } = setup({ now: '2026-03-20T10:20:00Z' });
-    for (const res of [await get(avail(V1)), await get('/v4/nope'), await request('GET', avail(V1), undefined, {}, null)]) {
+    for (const res of [
+      await get(avail(V1)),
+      await get('/v4/nope'),
+      await request('GET', avail(V1), undefined, {}, null),
+    ]) {
       assert.equal(res.headers.get('x-ratelimit-limit'), '5000');
       assert.match(res.headers.get('x-ratelimit-remaining') ?? '', /^\d+$/);
       assert.equal(res.headers.get('x-ratelimit-reset'), '2026-03-20T11:00:00Z');

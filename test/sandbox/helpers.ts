@@ -18,31 +18,53 @@ export const OUTSIDER = { id: 'sandbox-outsider', key: 'sandbox-outsider-key' };
 export const WIDGET = SANDBOX_APP;
 
 /** A parsed response. */
-export interface Res<P = any> { status: number; headers: Headers; body: any; payload: P; text: string }
+export interface Res<P = any> {
+  status: number;
+  headers: Headers;
+  body: any;
+  payload: P;
+  text: string;
+}
 
 /** Creates a sandbox (fixed clock by default) and a client acting as `as` (the widget app by default). */
 export function setup(options: SandboxOptions = {}, as: { id: string; key: string } | null = WIDGET) {
   const sandbox = createSandbox({ now: NOW, ...options });
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}, app = as): Promise<Res> => {
+  const request = async (
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    app = as,
+  ): Promise<Res> => {
     const h: Record<string, string> = { ...headers };
     if (app) h.authorization = `${app.id}:${app.key}`;
     let payload: BodyInit | undefined;
     if (body !== undefined) {
       if (typeof body === 'string') payload = body;
-      else { payload = JSON.stringify(body); h['content-type'] ??= 'application/json'; }
+      else {
+        payload = JSON.stringify(body);
+        h['content-type'] ??= 'application/json';
+      }
     }
     const res = await sandbox.fetch(new Request(`http://sandbox.test${path}`, { method, headers: h, body: payload }));
     const text = await res.text();
     let parsed: any;
-    try { parsed = JSON.parse(text); } catch { parsed = undefined; }
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
     return { status: res.status, headers: res.headers, body: parsed, payload: parsed?.payload, text };
   };
   return {
     sandbox,
     request,
-    get: (path: string, app?: { id: string; key: string } | null) => request('GET', path, undefined, {}, app === undefined ? as : app),
-    post: (path: string, body?: unknown, app?: { id: string; key: string } | null) => request('POST', path, body ?? {}, {}, app === undefined ? as : app),
-    del: (path: string, app?: { id: string; key: string } | null) => request('DELETE', path, undefined, {}, app === undefined ? as : app),
+    get: (path: string, app?: { id: string; key: string } | null) =>
+      request('GET', path, undefined, {}, app === undefined ? as : app),
+    post: (path: string, body?: unknown, app?: { id: string; key: string } | null) =>
+      request('POST', path, body ?? {}, {}, app === undefined ? as : app),
+    del: (path: string, app?: { id: string; key: string } | null) =>
+      request('DELETE', path, undefined, {}, app === undefined ? as : app),
   };
 }
 
@@ -57,12 +79,23 @@ export function qs(params: Record<string, string | number | boolean | (string | 
 }
 
 /** Availability path of a venue with query parameters. */
-export const avail = (venue: string, params: Parameters<typeof qs>[0] = {}) => `/v4/venues/${venue}/booking-availability?${qs(params)}`;
+export const avail = (venue: string, params: Parameters<typeof qs>[0] = {}) =>
+  `/v4/venues/${venue}/booking-availability?${qs(params)}`;
 
 /** A valid POST /bookings body for the main demo venue, overridable. */
 export function bookingBody(over: Record<string, unknown> = {}) {
   return {
-    source: 'partner', first_name: 'Test', last_name: 'Guest', email: 'test.guest@example.com', phone: '07700900999',
-    venue_id: V1, type: T.table, num_people: 2, date: '2026-03-23', time: '19:00', duration: 120, ...over,
+    source: 'partner',
+    first_name: 'Test',
+    last_name: 'Guest',
+    email: 'test.guest@example.com',
+    phone: '07700900999',
+    venue_id: V1,
+    type: T.table,
+    num_people: 2,
+    date: '2026-03-23',
+    time: '19:00',
+    duration: 120,
+    ...over,
   };
 }

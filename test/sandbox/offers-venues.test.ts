@@ -33,8 +33,28 @@ describe('8. offers — the four visibility rules in London time', () => {
   it('returns the §2.9 shape', async () => {
     const { get } = setup();
     const o = (await get(`/v4/venues/${V1}/offers`)).payload.find((x: any) => x._id === O('02'));
-    for (const k of ['_id', 'page_id', 'page_status', 'page_can_book', 'region_id', 'title', 'type_of_offer', 'type_of_venue', 'availability', 'description', 'start_date', 'expiry_date', 'visible_from', 'visible_to', 'rules', 'restrict_offer_to_types', 'booking_types']) assert.ok(k in o, k);
-    for (const d of ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']) assert.deepEqual(Object.keys(o.rules[d]).sort(), ['available', 'from', 'to']);
+    for (const k of [
+      '_id',
+      'page_id',
+      'page_status',
+      'page_can_book',
+      'region_id',
+      'title',
+      'type_of_offer',
+      'type_of_venue',
+      'availability',
+      'description',
+      'start_date',
+      'expiry_date',
+      'visible_from',
+      'visible_to',
+      'rules',
+      'restrict_offer_to_types',
+      'booking_types',
+    ])
+      assert.ok(k in o, k);
+    for (const d of ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'])
+      assert.deepEqual(Object.keys(o.rules[d]).sort(), ['available', 'from', 'to']);
     const plain = (await get(`/v4/venues/${V1}/offers`)).payload.find((x: any) => x._id === O('01'));
     assert.equal('booking_types' in plain, false, 'booking_types only when restricted');
   });
@@ -51,7 +71,10 @@ describe('8. offers — rule matching and availability values', () => {
     assert.ok((await offerIds('date=2026-03-27&time=19:00')).includes(O('01')), 'to is inclusive for the start');
     assert.ok(!(await offerIds('date=2026-03-27&time=19:15')).includes(O('01')));
     assert.ok(!(await offerIds('date=2026-03-28&time=18:00')).includes(O('01')), 'not on Saturdays');
-    assert.ok((await offerIds('date=2026-03-27&time=18:30&duration=3')).includes(O('01')), 'running past to is still returned');
+    assert.ok(
+      (await offerIds('date=2026-03-27&time=18:30&duration=3')).includes(O('01')),
+      'running past to is still returned',
+    );
   });
   it('start and expiry dates bound the booking date', async () => {
     assert.ok(!(await offerIds('date=2027-01-04')).includes(O('01')));
@@ -83,12 +106,17 @@ describe('9. venues', () => {
     const { get } = setup();
     const r = await get(`/v4/venues?venue_group=${IDS.group}`);
     assert.deepEqual(r.payload.pages, [
-      { _id: V1, path: 'harbour-and-vine-quayside' }, { _id: V2, path: 'the-vine-cellar' }, { _id: V3, path: 'harbour-kitchen' },
+      { _id: V1, path: 'harbour-and-vine-quayside' },
+      { _id: V2, path: 'the-vine-cellar' },
+      { _id: V3, path: 'harbour-kitchen' },
     ]);
   });
   it('with no filter lists every venue the app may see', async () => {
     const { get } = setup();
-    assert.deepEqual((await get('/v4/venues', KITCHEN)).payload.pages.map((p: any) => p._id), [V3]);
+    assert.deepEqual(
+      (await get('/v4/venues', KITCHEN)).payload.pages.map((p: any) => p._id),
+      [V3],
+    );
     assert.equal((await get('/v4/venues', ADMIN)).payload.pages.length, 3);
     assert.deepEqual((await get('/v4/venues', OUTSIDER)).payload.pages, []);
     assert.equal((await get(`/v4/venues?venue_group=${IDS.group}`, OUTSIDER)).status, 403);
@@ -97,7 +125,18 @@ describe('9. venues', () => {
   });
   it('fields= returns each §2.10 setting', async () => {
     const { get } = setup();
-    const all = ['booking_labels', 'booking_stages', 'customer_labels', 'booking_types', 'bookable_areas', 'bookable_area_zones', 'packages', 'preorder_menus', 'opening_times', 'booking_unavailable'];
+    const all = [
+      'booking_labels',
+      'booking_stages',
+      'customer_labels',
+      'booking_types',
+      'bookable_areas',
+      'bookable_area_zones',
+      'packages',
+      'preorder_menus',
+      'opening_times',
+      'booking_unavailable',
+    ];
     for (const f of all) {
       const r = await get(`/v4/venues/${V1}?fields=${f}`);
       assert.equal(r.status, 200, f);
@@ -110,7 +149,13 @@ describe('9. venues', () => {
     assert.deepEqual(ot.friday, { status: true, open: '17:00', close: '02:00', private_hire: false });
     assert.equal(ot.monday.status, false);
     const un = (await get(`/v4/venues/${V2}?fields=booking_unavailable`)).payload.venue.booking_unavailable[0];
-    assert.deepEqual(Object.keys(un).sort(), ['close_admin', 'id', 'unavailable_from', 'unavailable_message', 'unavailable_to']);
+    assert.deepEqual(Object.keys(un).sort(), [
+      'close_admin',
+      'id',
+      'unavailable_from',
+      'unavailable_message',
+      'unavailable_to',
+    ]);
     const pk = (await get(`/v4/venues/${V1}?fields=packages`)).payload.venue.packages[0];
     assert.deepEqual(Object.keys(pk).sort(), ['description', 'diet_types', 'id', 'name', 'price', 'sub_type', 'type']);
     const cl = (await get(`/v4/venues/${V1}?fields=customer_labels`)).payload.venue.customer_labels[0];
@@ -122,16 +167,26 @@ describe('9. venues', () => {
   it('group-settable settings are inherited by venues and readable with the group id', async () => {
     const { get } = setup();
     const labels = (await get(`/v4/venues/${V3}?fields=booking_labels`)).payload.venue.booking_labels;
-    assert.deepEqual(labels.map((l: any) => l.label), ['VIP', 'Birthday', 'Allergy']);
+    assert.deepEqual(
+      labels.map((l: any) => l.label),
+      ['VIP', 'Birthday', 'Allergy'],
+    );
     const g = await get(`/v4/venues/${IDS.group}?fields=packages,booking_stages`);
     assert.equal(g.status, 200);
     assert.equal(g.payload.venue_group.packages.length, 3);
     assert.equal(g.payload.venue_group.booking_stages.length, 2);
     assert.equal('opening_times' in g.payload.venue_group, false);
-    assert.equal((await get(`/v4/venues/${IDS.group}?fields=opening_times`)).status, 400, 'opening_times is not settable at group level');
+    assert.equal(
+      (await get(`/v4/venues/${IDS.group}?fields=opening_times`)).status,
+      400,
+      'opening_times is not settable at group level',
+    );
     // The cellar's own menu plus the group's.
     const menus = (await get(`/v4/venues/${V2}?fields=preorder_menus`)).payload.venue.preorder_menus;
-    assert.deepEqual(menus.map((m: any) => m.name), ['Brunch pre-order menu', 'Masterclass snacks']);
+    assert.deepEqual(
+      menus.map((m: any) => m.name),
+      ['Brunch pre-order menu', 'Masterclass snacks'],
+    );
   });
   it('unknown venue 404, other group 403', async () => {
     const { get } = setup();
@@ -141,10 +196,13 @@ describe('9. venues', () => {
 });
 
 describe('10. marketing preferences of a venue (§4.7, §2.7)', () => {
-  it('lists the group\'s and the venue\'s own preferences', async () => {
+  it("lists the group's and the venue's own preferences", async () => {
     const { get } = setup();
     const q = (await get(`/v4/venues/${V1}/marketing-preferences`)).payload.marketing_preferences;
-    assert.deepEqual(q.map((m: any) => m.name), ['Harbour & Vine news', 'Events and tastings']);
+    assert.deepEqual(
+      q.map((m: any) => m.name),
+      ['Harbour & Vine news', 'Events and tastings'],
+    );
     assert.deepEqual(Object.keys(q[0]).sort(), ['created_date', 'description', 'id', 'name']);
     const k = (await get(`/v4/venues/${V3}/marketing-preferences`)).payload.marketing_preferences;
     assert.equal(k.length, 3);

@@ -9,14 +9,30 @@ const users = `/v4/venue-groups/${G}/users`;
 describe('10. venue-group users', () => {
   it('adds, edits and removes a user', async () => {
     const { post, del } = setup();
-    const add = await post(users, { email: 'new.host@harbourandvine.example', first_name: 'Nia', last_name: 'Hale', capabilities: [`access_venue_bookings_${V1}`] }, ADMIN);
+    const add = await post(
+      users,
+      {
+        email: 'new.host@harbourandvine.example',
+        first_name: 'Nia',
+        last_name: 'Hale',
+        capabilities: [`access_venue_bookings_${V1}`],
+      },
+      ADMIN,
+    );
     assert.equal(add.status, 200, JSON.stringify(add.payload));
     const u = add.payload.user;
     assert.match(u._id, /^[0-9a-f]{24}$/);
     assert.deepEqual(u.capabilities, [`access_venue_bookings_${V1}`]);
-    const edit = await post(`${users}/${u._id}`, { capabilities: [`manage_venue_group_bookings_${G}`, `view_venue_customers_${V3}`] }, ADMIN);
+    const edit = await post(
+      `${users}/${u._id}`,
+      { capabilities: [`manage_venue_group_bookings_${G}`, `view_venue_customers_${V3}`] },
+      ADMIN,
+    );
     assert.equal(edit.status, 200);
-    assert.deepEqual(edit.payload.user.capabilities, [`manage_venue_group_bookings_${G}`, `view_venue_customers_${V3}`]);
+    assert.deepEqual(edit.payload.user.capabilities, [
+      `manage_venue_group_bookings_${G}`,
+      `view_venue_customers_${V3}`,
+    ]);
     assert.equal(edit.payload.user.first_name, 'Nia');
     assert.equal((await del(`${users}/${u._id}`, ADMIN)).status, 200);
     assert.equal((await del(`${users}/${u._id}`, ADMIN)).status, 404);
@@ -42,7 +58,10 @@ describe('10. venue-group users', () => {
       assert.equal(r.payload.errors[0].code, code, JSON.stringify(capabilities));
     }
     assert.equal((await post(users, { first_name: 'No email' }, ADMIN)).payload.errors[0].code, 'missing_email');
-    assert.equal((await post(users, { email: 'manager@harbourandvine.example' }, ADMIN)).payload.errors[0].code, 'user_exists');
+    assert.equal(
+      (await post(users, { email: 'manager@harbourandvine.example' }, ADMIN)).payload.errors[0].code,
+      'user_exists',
+    );
     assert.equal(sandbox.store.groupUsers.size, before, 'nothing stored');
     // Editing with a bad capability changes nothing.
     const id = '64a1f0c2e4b0a1b2c3d4eb02';
@@ -54,10 +73,23 @@ describe('10. venue-group users', () => {
     const { post } = setup();
     assert.equal((await post(users, { email: 'a@example.com' }, READONLY)).status, 403);
     assert.equal((await post(users, { email: 'a@example.com' })).status, 403, 'the widget app');
-    assert.equal((await post(users, { email: 'a@example.com', capabilities: [`manage_venue_bookings_${V3}`] }, KITCHEN)).status, 200);
-    assert.equal((await post(users, { email: 'b@example.com', capabilities: [`manage_venue_bookings_${V1}`] }, KITCHEN)).status, 403);
-    assert.equal((await post('/v4/venue-groups/64a1f0c2e4b0a1b2c3d4e5ff/users', { email: 'a@example.com' }, ADMIN)).status, 404);
-    assert.equal((await post(`${users}/64a1f0c2e4b0a1b2c3d4e901`, { first_name: 'X' }, ADMIN)).status, 404, 'a customer is not a group user');
+    assert.equal(
+      (await post(users, { email: 'a@example.com', capabilities: [`manage_venue_bookings_${V3}`] }, KITCHEN)).status,
+      200,
+    );
+    assert.equal(
+      (await post(users, { email: 'b@example.com', capabilities: [`manage_venue_bookings_${V1}`] }, KITCHEN)).status,
+      403,
+    );
+    assert.equal(
+      (await post('/v4/venue-groups/64a1f0c2e4b0a1b2c3d4e5ff/users', { email: 'a@example.com' }, ADMIN)).status,
+      404,
+    );
+    assert.equal(
+      (await post(`${users}/64a1f0c2e4b0a1b2c3d4e901`, { first_name: 'X' }, ADMIN)).status,
+      404,
+      'a customer is not a group user',
+    );
   });
 });
 
@@ -70,10 +102,47 @@ describe('10. event guests and tickets', () => {
     const guests = r.payload.guests;
     assert.equal(guests.length, 3);
     const g = guests[0];
-    for (const k of ['rep_commission', 'discount', 'unitPrice', 'checkedInGuests', 'numPeople', 'phone', 'repId', 'source', 'comments', 'email', 'purchaseId', 'purchaseRef', 'subType', 'subTypeName', 'firstName', 'lastName', 'purchaseCheckoutQuestions', 'productItems', 'checkedInTickets', 'ticketList', 'checkedIn']) assert.ok(k in g, k);
+    for (const k of [
+      'rep_commission',
+      'discount',
+      'unitPrice',
+      'checkedInGuests',
+      'numPeople',
+      'phone',
+      'repId',
+      'source',
+      'comments',
+      'email',
+      'purchaseId',
+      'purchaseRef',
+      'subType',
+      'subTypeName',
+      'firstName',
+      'lastName',
+      'purchaseCheckoutQuestions',
+      'productItems',
+      'checkedInTickets',
+      'ticketList',
+      'checkedIn',
+    ])
+      assert.ok(k in g, k);
     assert.equal(typeof g.phone, 'string');
     assert.equal(g.ticketList.length, g.numPeople);
-    for (const k of ['_id', 'ticket_ref', 'reference', 'checked_in', 'checked_in_by', 'guest_name', 'guest_email', 'refunded', 'item_id', 'item_name', 'sub_type_id', 'sub_type_name']) assert.ok(k in g.ticketList[0], k);
+    for (const k of [
+      '_id',
+      'ticket_ref',
+      'reference',
+      'checked_in',
+      'checked_in_by',
+      'guest_name',
+      'guest_email',
+      'refunded',
+      'item_id',
+      'item_name',
+      'sub_type_id',
+      'sub_type_name',
+    ])
+      assert.ok(k in g.ticketList[0], k);
     assert.equal(g.ticketList[0].item_id, IDS.event);
     assert.equal(guests[2].checkedIn, true, 'fully checked in');
     assert.equal(guests[1].checkedIn, false);
@@ -85,7 +154,7 @@ describe('10. event guests and tickets', () => {
     assert.equal((await get(`${path}?occurrence=27/03/2026`, ADMIN)).status, 400);
     assert.equal((await get(`${path}?occurrence=2026-03-28`, ADMIN)).status, 404);
     assert.equal((await get('/v4/events/64a1f0c2e4b0a1b2c3d4ec99/guests?occurrence=2026-03-27', ADMIN)).status, 404);
-    assert.equal((await get(`${path}?occurrence=2026-03-27`, KITCHEN)).status, 403, 'another venue\'s event');
+    assert.equal((await get(`${path}?occurrence=2026-03-27`, KITCHEN)).status, 403, "another venue's event");
   });
 });
 
@@ -93,24 +162,56 @@ describe('10. customer users', () => {
   it('GET one user; 404 when unknown; fields projection', async () => {
     const { get } = setup();
     const u = (await get('/v4/users/64a1f0c2e4b0a1b2c3d4e901', ADMIN)).payload;
-    for (const k of ['_id', 'created_date', 'last_updated', 'first_name', 'last_name', 'email', 'phone', 'status', 'wishlist', 'associated_venues', 'marketing_preferences']) assert.ok(k in u, k);
+    for (const k of [
+      '_id',
+      'created_date',
+      'last_updated',
+      'first_name',
+      'last_name',
+      'email',
+      'phone',
+      'status',
+      'wishlist',
+      'associated_venues',
+      'marketing_preferences',
+    ])
+      assert.ok(k in u, k);
     assert.equal(u.company, 'Quayside Studios');
-    assert.equal('gender' in (await get('/v4/users/64a1f0c2e4b0a1b2c3d4e902', ADMIN)).payload, false, 'optional fields only when data exists');
+    assert.equal(
+      'gender' in (await get('/v4/users/64a1f0c2e4b0a1b2c3d4e902', ADMIN)).payload,
+      false,
+      'optional fields only when data exists',
+    );
     assert.equal((await get('/v4/users/64a1f0c2e4b0a1b2c3d4e9ff', ADMIN)).status, 404);
-    assert.deepEqual((await get('/v4/users/64a1f0c2e4b0a1b2c3d4e901?fields=email,last_name', ADMIN)).payload, { _id: '64a1f0c2e4b0a1b2c3d4e901', email: 'olivia.smith@example.com', last_name: 'Smith' });
+    assert.deepEqual((await get('/v4/users/64a1f0c2e4b0a1b2c3d4e901?fields=email,last_name', ADMIN)).payload, {
+      _id: '64a1f0c2e4b0a1b2c3d4e901',
+      email: 'olivia.smith@example.com',
+      last_name: 'Smith',
+    });
   });
 
   it('searches email, phone and last name, sorted by last name by default', async () => {
     const { get } = setup();
     const byName = (await get('/v4/users/?search=patel', ADMIN)).payload;
-    assert.deepEqual(byName.users.map((u: any) => u.first_name), ['Freya']);
+    assert.deepEqual(
+      byName.users.map((u: any) => u.first_name),
+      ['Freya'],
+    );
     assert.equal(byName.numFound, 1);
     assert.equal(byName.start, 0);
-    assert.deepEqual((await get('/v4/users?search=07700900003', ADMIN)).payload.users.map((u: any) => u.last_name), ['Brown']);
-    assert.deepEqual((await get('/v4/users?search=leo.davies@example.com', ADMIN)).payload.users.map((u: any) => u.first_name), ['Leo']);
+    assert.deepEqual(
+      (await get('/v4/users?search=07700900003', ADMIN)).payload.users.map((u: any) => u.last_name),
+      ['Brown'],
+    );
+    assert.deepEqual(
+      (await get('/v4/users?search=leo.davies@example.com', ADMIN)).payload.users.map((u: any) => u.first_name),
+      ['Leo'],
+    );
     const all = (await get('/v4/users?search=example.com', ADMIN)).payload.users.map((u: any) => u.last_name);
     assert.deepEqual(all, [...all].sort());
-    const desc = (await get('/v4/users?search=example.com&sort=-last_name', ADMIN)).payload.users.map((u: any) => u.last_name);
+    const desc = (await get('/v4/users?search=example.com&sort=-last_name', ADMIN)).payload.users.map(
+      (u: any) => u.last_name,
+    );
     assert.deepEqual(desc, [...all].reverse());
     const byFirst = (await get('/v4/users?search=example.com&sort=first_name&fields=first_name', ADMIN)).payload.users;
     assert.equal(byFirst[0].first_name, 'Amelia');
@@ -121,13 +222,26 @@ describe('10. customer users', () => {
   it('pages of at most 30 with start', async () => {
     const { get, post } = setup();
     for (let i = 0; i < 35; i++) {
-      await post('/v4/bookings', { source: 'partner', first_name: 'Page', last_name: `Zz${String(i).padStart(2, '0')}`, email: `page${i}@paging.example`, venue_id: V1, type: '64a1f0c2e4b0a1b2c3d4e601', num_people: 2, date: '2026-04-01', time: '12:00' });
+      await post('/v4/bookings', {
+        source: 'partner',
+        first_name: 'Page',
+        last_name: `Zz${String(i).padStart(2, '0')}`,
+        email: `page${i}@paging.example`,
+        venue_id: V1,
+        type: '64a1f0c2e4b0a1b2c3d4e601',
+        num_people: 2,
+        date: '2026-04-01',
+        time: '12:00',
+      });
     }
     const first = (await get('/v4/users?search=paging.example', ADMIN)).payload;
     assert.equal(first.numFound, 35);
     assert.equal(first.users.length, 30);
     const second = (await get('/v4/users?search=paging.example&start=30', ADMIN)).payload;
-    assert.deepEqual(second.users.map((u: any) => u.last_name), ['Zz30', 'Zz31', 'Zz32', 'Zz33', 'Zz34']);
+    assert.deepEqual(
+      second.users.map((u: any) => u.last_name),
+      ['Zz30', 'Zz31', 'Zz32', 'Zz33', 'Zz34'],
+    );
     assert.equal((await get('/v4/users?search=paging.example&limit=31', ADMIN)).status, 400);
   });
 
@@ -153,7 +267,11 @@ describe('10. customer users', () => {
 
   it('updates a user; unknown or bad fields are 400 and change nothing', async () => {
     const { get, post } = setup({ now: '2026-03-20T12:00:00Z' });
-    const r = await post('/v4/users/64a1f0c2e4b0a1b2c3d4e902', { phone: '07700900555', company: 'Jones Ltd', marketing_permission: 'true' }, ADMIN);
+    const r = await post(
+      '/v4/users/64a1f0c2e4b0a1b2c3d4e902',
+      { phone: '07700900555', company: 'Jones Ltd', marketing_permission: 'true' },
+      ADMIN,
+    );
     assert.equal(r.status, 200);
     assert.equal(r.payload.company, 'Jones Ltd');
     assert.equal(r.payload.marketing_permission, true);
@@ -167,16 +285,42 @@ describe('10. customer users', () => {
   it('marketing preferences: opt in and out with booleans or strings, dates set', async () => {
     const { post } = setup({ now: '2026-03-20T15:30:00Z' });
     const path = '/v4/users/64a1f0c2e4b0a1b2c3d4e901/marketing-preferences';
-    const r = await post(path, { marketing_preferences: [{ id: '64a1f0c2e4b0a1b2c3d4e801', opt_in: 'false' }, { id: '64a1f0c2e4b0a1b2c3d4e802', opt_in: true }] }, ADMIN);
+    const r = await post(
+      path,
+      {
+        marketing_preferences: [
+          { id: '64a1f0c2e4b0a1b2c3d4e801', opt_in: 'false' },
+          { id: '64a1f0c2e4b0a1b2c3d4e802', opt_in: true },
+        ],
+      },
+      ADMIN,
+    );
     assert.equal(r.status, 200);
     const prefs = Object.fromEntries(r.payload.marketing_preferences.map((p: any) => [p.id, p]));
-    assert.deepEqual(prefs['64a1f0c2e4b0a1b2c3d4e801'], { id: '64a1f0c2e4b0a1b2c3d4e801', opt_in_date: '2025-06-01T10:00:00', opt_out_date: '2026-03-20T15:30:00' });
-    assert.deepEqual(prefs['64a1f0c2e4b0a1b2c3d4e802'], { id: '64a1f0c2e4b0a1b2c3d4e802', opt_in_date: '2026-03-20T15:30:00', opt_out_date: null });
-    const again = await post(path, { marketing_preferences: [{ id: '64a1f0c2e4b0a1b2c3d4e801', opt_in: 'true' }] }, ADMIN);
+    assert.deepEqual(prefs['64a1f0c2e4b0a1b2c3d4e801'], {
+      id: '64a1f0c2e4b0a1b2c3d4e801',
+      opt_in_date: '2025-06-01T10:00:00',
+      opt_out_date: '2026-03-20T15:30:00',
+    });
+    assert.deepEqual(prefs['64a1f0c2e4b0a1b2c3d4e802'], {
+      id: '64a1f0c2e4b0a1b2c3d4e802',
+      opt_in_date: '2026-03-20T15:30:00',
+      opt_out_date: null,
+    });
+    const again = await post(
+      path,
+      { marketing_preferences: [{ id: '64a1f0c2e4b0a1b2c3d4e801', opt_in: 'true' }] },
+      ADMIN,
+    );
     const p801 = again.payload.marketing_preferences.find((p: any) => p.id === '64a1f0c2e4b0a1b2c3d4e801');
     assert.equal(p801.opt_out_date, null);
     assert.equal(p801.opt_in_date, '2026-03-20T15:30:00');
-    for (const body of [{}, { marketing_preferences: 'yes' }, { marketing_preferences: [{ id: 'x', opt_in: true }] }, { marketing_preferences: [{ id: '64a1f0c2e4b0a1b2c3d4e801', opt_in: 'perhaps' }] }]) {
+    for (const body of [
+      {},
+      { marketing_preferences: 'yes' },
+      { marketing_preferences: [{ id: 'x', opt_in: true }] },
+      { marketing_preferences: [{ id: '64a1f0c2e4b0a1b2c3d4e801', opt_in: 'perhaps' }] },
+    ]) {
       assert.equal((await post(path, body, ADMIN)).status, 400, JSON.stringify(body));
     }
   });

@@ -13,7 +13,12 @@ function formFields(html: string): Record<string, string> {
   return out;
 }
 
-async function openPage(opts: { dialect?: 'spec' | 'live' } = {}, q: Record<string, unknown>, venue: string = V1, extra = '') {
+async function openPage(
+  opts: { dialect?: 'spec' | 'live' } = {},
+  q: Record<string, unknown>,
+  venue: string = V1,
+  extra = '',
+) {
   const s = setup({ publicUrl: 'http://localhost:5173/sandbox', ...opts });
   const p = (await s.get(avail(venue, q as any))).payload;
   assert.ok(p.next?.web, JSON.stringify(p.validation));
@@ -24,9 +29,14 @@ async function openPage(opts: { dialect?: 'spec' | 'live' } = {}, q: Record<stri
 }
 
 function submit(s: ReturnType<typeof setup>, fields: Record<string, string>) {
-  return s.sandbox.fetch(new Request('http://sandbox.test/book', {
-    method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString(), redirect: 'manual',
-  }));
+  return s.sandbox.fetch(
+    new Request('http://sandbox.test/book', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+      redirect: 'manual',
+    }),
+  );
 }
 
 const guest = { first_name: 'Grace', last_name: "O'Neil", email: 'grace@example.com', phone: '07700900321' };
@@ -52,23 +62,35 @@ describe('11. web booking page', () => {
   });
 
   it('stores the booking and 303-redirects to return_url with reference, status and names', async () => {
-    const { s, html } = await openPage({}, table, V1, '&return_url=https%3A%2F%2Fvenue.example%2Fthanks%3Fsrc%3Dwidget');
+    const { s, html } = await openPage(
+      {},
+      table,
+      V1,
+      '&return_url=https%3A%2F%2Fvenue.example%2Fthanks%3Fsrc%3Dwidget',
+    );
     const res = await submit(s, { ...formFields(html), ...guest });
     assert.equal(res.status, 303);
     const loc = new URL(res.headers.get('location')!);
     assert.equal(loc.origin + loc.pathname, 'https://venue.example/thanks');
-    assert.equal(loc.searchParams.get('src'), 'widget', 'keeps the return URL\'s own query');
+    assert.equal(loc.searchParams.get('src'), 'widget', "keeps the return URL's own query");
     assert.match(loc.searchParams.get('reference')!, /^DMN-\d{11}$/);
     assert.equal(loc.searchParams.get('status'), 'complete');
     assert.equal(loc.searchParams.get('first_name'), 'Grace');
     assert.equal(loc.searchParams.get('last_name'), "O'Neil");
     assert.equal(loc.searchParams.get('email'), 'grace@example.com');
     const found = await s.get(`/v4/bookings?email=grace@example.com&fields=reference,status,duration,time`, ADMIN);
-    assert.deepEqual(found.payload.bookings, [{ reference: loc.searchParams.get('reference'), status: 'complete', duration: 120, time: '19:00' }]);
+    assert.deepEqual(found.payload.bookings, [
+      { reference: loc.searchParams.get('reference'), status: 'complete', duration: 120, time: '19:00' },
+    ]);
   });
 
   it('an enquiry returns status in_progress', async () => {
-    const { s, html } = await openPage({}, { type: T.privateHire, num_people: 20, date: '2026-03-23', time: '18:00', duration: 3 }, V1, '&return_url=http%3A%2F%2Flocalhost%3A5173%2Fdone');
+    const { s, html } = await openPage(
+      {},
+      { type: T.privateHire, num_people: 20, date: '2026-03-23', time: '18:00', duration: 3 },
+      V1,
+      '&return_url=http%3A%2F%2Flocalhost%3A5173%2Fdone',
+    );
     const res = await submit(s, { ...formFields(html), ...guest });
     assert.equal(res.status, 303);
     assert.equal(new URL(res.headers.get('location')!).searchParams.get('status'), 'in_progress');
@@ -83,7 +105,12 @@ describe('11. web booking page', () => {
   });
 
   it('return_method=post renders a form posting the values back (no script)', async () => {
-    const { s, html } = await openPage({ dialect: 'live' }, { ...table, duration: 120 }, V1, '&return_url=https%3A%2F%2Fvenue.example%2Freturn&return_method=post');
+    const { s, html } = await openPage(
+      { dialect: 'live' },
+      { ...table, duration: 120 },
+      V1,
+      '&return_url=https%3A%2F%2Fvenue.example%2Freturn&return_method=post',
+    );
     const res = await submit(s, { ...formFields(html), ...guest });
     assert.equal(res.status, 200);
     const page = await res.text();
@@ -98,7 +125,12 @@ describe('11. web booking page', () => {
   });
 
   it('deposit: a simulated pay step that must succeed before the booking is stored', async () => {
-    const { s, html } = await openPage({}, { type: T.brunch, num_people: 4, date: '2026-03-21', time: '11:00', duration: 1.5 }, V1, '&return_url=https%3A%2F%2Fvenue.example%2Fr');
+    const { s, html } = await openPage(
+      {},
+      { type: T.brunch, num_people: 4, date: '2026-03-21', time: '11:00', duration: 1.5 },
+      V1,
+      '&return_url=https%3A%2F%2Fvenue.example%2Fr',
+    );
     assert.match(html, /£40\.00/);
     const fields = { ...formFields(html), ...guest };
     const before = s.sandbox.store.bookings.length;
@@ -112,7 +144,8 @@ describe('11. web booking page', () => {
     const paid = await submit(s, { ...fields, pay_deposit: 'yes', card_number: '4242 4242 4242 4242' });
     assert.equal(paid.status, 303);
     const ref = new URL(paid.headers.get('location')!).searchParams.get('reference');
-    const b = (await s.get(`/v4/bookings?email=grace@example.com&fields=reference,deposits`, ADMIN)).payload.bookings[0];
+    const b = (await s.get(`/v4/bookings?email=grace@example.com&fields=reference,deposits`, ADMIN)).payload
+      .bookings[0];
     assert.equal(b.reference, ref);
     assert.equal(b.deposits[0].amount, 40);
     assert.equal(b.deposits[0].status, 'paid');
@@ -121,26 +154,39 @@ describe('11. web booking page', () => {
   });
 
   it('pre-orders: required items are picked and stored on the booking', async () => {
-    const { s, html } = await openPage({}, { type: T.masterclass, num_people: 6, date: '2026-03-27', time: '18:00' }, V2);
+    const { s, html } = await openPage(
+      {},
+      { type: T.masterclass, num_people: 6, date: '2026-03-27', time: '18:00' },
+      V2,
+    );
     assert.match(html, /Pre-order \(required\)/);
     const fields = { ...formFields(html), ...guest };
     const none = await submit(s, fields);
     assert.equal(none.status, 400);
     assert.match(await none.text(), /at least one pre-order item/);
-    const ok = await submit(s, { ...fields, 'qty_64a1f0c2e4b0a1b2c3d4ed01': '2', 'qty_64a1f0c2e4b0a1b2c3d4ed02': '1' });
+    const ok = await submit(s, { ...fields, qty_64a1f0c2e4b0a1b2c3d4ed01: '2', qty_64a1f0c2e4b0a1b2c3d4ed02: '1' });
     assert.equal(ok.status, 200, 'no return_url: a confirmation page');
     const page = await ok.text();
     assert.match(page, /Booking confirmed/);
     const b = (await s.get(`/v4/bookings?email=grace@example.com&fields=preorders`, ADMIN)).payload.bookings[0];
     assert.equal(b.preorders[0].total_cost, 2 * 32 + 45);
     assert.equal(b.preorders[0].source, 'customer');
-    assert.deepEqual(b.preorders[0].items.map((i: any) => i.quantity), [2, 1]);
+    assert.deepEqual(
+      b.preorders[0].items.map((i: any) => i.quantity),
+      [2, 1],
+    );
     assert.equal((await s.get('/v4/bookings?has_preorders=true&email=grace@example.com', ADMIN)).payload.numFound, 1);
   });
 
   it('validates guest details, keeping what was typed (escaped)', async () => {
     const { s, html } = await openPage({}, table);
-    const res = await submit(s, { ...formFields(html), first_name: '<script>alert(1)</script>', last_name: '', email: 'bad', phone: '' });
+    const res = await submit(s, {
+      ...formFields(html),
+      first_name: '<script>alert(1)</script>',
+      last_name: '',
+      email: 'bad',
+      phone: '',
+    });
     assert.equal(res.status, 400);
     const page = await res.text();
     assert.match(page, /Last name is required/);
@@ -151,10 +197,24 @@ describe('11. web booking page', () => {
 
   it('escapes query values and refuses non-http(s) return URLs', async () => {
     const s = setup();
-    const evil = await s.sandbox.fetch(new Request(`http://sandbox.test/book?venue_id=${V1}&type=${T.table}&num_people=2&date=2026-03-23&time=%22%3E%3Cscript%3Ex%3C/script%3E`));
+    const evil = await s.sandbox.fetch(
+      new Request(
+        `http://sandbox.test/book?venue_id=${V1}&type=${T.table}&num_people=2&date=2026-03-23&time=%22%3E%3Cscript%3Ex%3C/script%3E`,
+      ),
+    );
     assert.doesNotMatch(await evil.text(), /<script>x/);
-    for (const url of ['javascript:alert(1)', 'data:text/html,hi', '//evil.example', 'ftp://x.example/', 'https://user:pw@x.example/']) {
-      const r = await s.sandbox.fetch(new Request(`http://sandbox.test/book?venue_id=${V1}&type=${T.table}&num_people=2&date=2026-03-23&time=19:00&return_url=${encodeURIComponent(url)}`));
+    for (const url of [
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      '//evil.example',
+      'ftp://x.example/',
+      'https://user:pw@x.example/',
+    ]) {
+      const r = await s.sandbox.fetch(
+        new Request(
+          `http://sandbox.test/book?venue_id=${V1}&type=${T.table}&num_people=2&date=2026-03-23&time=19:00&return_url=${encodeURIComponent(url)}`,
+        ),
+      );
       assert.equal(r.status, 400, url);
     }
     assert.equal((await s.sandbox.fetch(new Request('http://sandbox.test/book?venue_id=nope'))).status, 400);

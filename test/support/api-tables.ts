@@ -80,7 +80,10 @@ export function elementOf(manifest: Manifest, tag = 'venue-booking'): ElementDec
 
 /** Table cell text: one line, pipes escaped (GitHub tables split on them even inside code). */
 function cell(text: string | undefined): string {
-  return (text ?? '').replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return (text ?? '')
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/\|/g, '\\|')
+    .trim();
 }
 
 /** Inline code, or a dash when there is nothing. */
@@ -106,11 +109,14 @@ function table(title: string, head: string[], rows: string[][], empty: string): 
  */
 export function renderTables(manifest: Manifest, tag = 'venue-booking'): string {
   const element = elementOf(manifest, tag);
-  const members = (element.members ?? []).filter((member) => member.privacy !== 'private' && member.privacy !== 'protected' && !member.static);
+  const members = (element.members ?? []).filter(
+    (member) => member.privacy !== 'private' && member.privacy !== 'protected' && !member.static,
+  );
   const fields = members.filter((member) => member.kind === 'field');
   const methods = members.filter((member) => member.kind === 'method');
   const attributes = element.attributes ?? [];
-  const attributeOf = (field: Member) => field.attribute ?? attributes.find((attribute) => attribute.fieldName === field.name)?.name;
+  const attributeOf = (field: Member) =>
+    field.attribute ?? attributes.find((attribute) => attribute.fieldName === field.name)?.name;
 
   const sections = [
     `<!-- Generated from custom-elements.json by \`npm run docs\`; edit the element's JSDoc instead. -->\n`,
@@ -119,14 +125,26 @@ export function renderTables(manifest: Manifest, tag = 'venue-booking'): string 
       ['Attribute', 'Property', 'Type', 'Default', 'Description'],
       attributes.map((attribute) => {
         const field = fields.find((member) => member.name === attribute.fieldName);
-        return [code(attribute.name), code(attribute.fieldName), code((attribute.type ?? field?.type)?.text), code(attribute.default ?? field?.default), describe(attribute.description ? attribute : (field ?? attribute))];
+        return [
+          code(attribute.name),
+          code(attribute.fieldName),
+          code((attribute.type ?? field?.type)?.text),
+          code(attribute.default ?? field?.default),
+          describe(attribute.description ? attribute : (field ?? attribute)),
+        ];
       }),
       'None.',
     ),
     table(
       'Properties',
       ['Property', 'Attribute', 'Type', 'Default', 'Description'],
-      fields.map((field) => [code(field.name) + (field.readonly ? ' (read-only)' : ''), code(attributeOf(field)), code(field.type?.text), code(field.default), describe(field)]),
+      fields.map((field) => [
+        code(field.name) + (field.readonly ? ' (read-only)' : ''),
+        code(attributeOf(field)),
+        code(field.type?.text),
+        code(field.default),
+        describe(field),
+      ]),
       'None.',
     ),
     methods.length
@@ -135,21 +153,42 @@ export function renderTables(manifest: Manifest, tag = 'venue-booking'): string 
           ['Method', 'Signature', 'Description'],
           methods.map((method) => [
             code(method.name),
-            code(`(${(method.parameters ?? []).map((parameter) => `${parameter.name}${parameter.type ? `: ${parameter.type.text}` : ''}`).join(', ')}) => ${method.return?.type?.text ?? 'void'}`),
+            code(
+              `(${(method.parameters ?? []).map((parameter) => `${parameter.name}${parameter.type ? `: ${parameter.type.text}` : ''}`).join(', ')}) => ${method.return?.type?.text ?? 'void'}`,
+            ),
             describe(method),
           ]),
           'None.',
         )
       : '',
-    table('Events', ['Event', 'Type', 'Description'], (element.events ?? []).map((event) => [code(event.name), code(event.type?.text), describe(event)]), 'None.'),
+    table(
+      'Events',
+      ['Event', 'Type', 'Description'],
+      (element.events ?? []).map((event) => [code(event.name), code(event.type?.text), describe(event)]),
+      'None.',
+    ),
     (element.slots ?? []).length
-      ? table('Slots', ['Slot', 'Description'], element.slots!.map((slot) => [slot.name ? code(slot.name) : '(default)', describe(slot)]), 'None.')
+      ? table(
+          'Slots',
+          ['Slot', 'Description'],
+          element.slots!.map((slot) => [slot.name ? code(slot.name) : '(default)', describe(slot)]),
+          'None.',
+        )
       : '',
-    table('CSS parts', ['Part', 'Description'], (element.cssParts ?? []).map((part) => [code(part.name), describe(part)]), 'None.'),
+    table(
+      'CSS parts',
+      ['Part', 'Description'],
+      (element.cssParts ?? []).map((part) => [code(part.name), describe(part)]),
+      'None.',
+    ),
     table(
       'CSS custom properties',
       ['Property', 'Default', 'Description'],
-      (element.cssProperties ?? []).map((property) => [code(property.name), code(property.default), describe(property)]),
+      (element.cssProperties ?? []).map((property) => [
+        code(property.name),
+        code(property.default),
+        describe(property),
+      ]),
       'None.',
     ),
   ];
@@ -178,7 +217,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const readme = readFileSync(README, 'utf8');
   if (mode === '--check') {
     const same = tablesIn(readme) === tables.trim();
-    console.log(same ? 'README API tables match custom-elements.json' : 'README API tables are stale: run `npm run docs`');
+    console.log(
+      same ? 'README API tables match custom-elements.json' : 'README API tables are stale: run `npm run docs`',
+    );
     process.exit(same ? 0 : 1);
   }
   writeFileSync(README, withTables(readme, tables));

@@ -3,7 +3,12 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+const CANDIDATES = [
+  process.env.CHROMIUM_PATH,
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+];
 
 /** The executable to launch, or a thrown Error that says how to get one. */
 export function findChromium() {

@@ -1,13 +1,27 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeAvailability } from '../../src/api/normalize.js';
-import { clearFrom, isReady, nextStep, parseSteps, planSubmission, reconcile, submitRoute } from '../../src/booking-flow.js';
+import {
+  clearFrom,
+  isReady,
+  nextStep,
+  parseSteps,
+  planSubmission,
+  reconcile,
+  submitRoute,
+} from '../../src/booking-flow.js';
 
 const guest = { first_name: ' Ada ', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123' };
 
 describe('booking flow', () => {
   it('parses the steps attribute, keeping every field exactly once', () => {
-    assert.deepEqual(parseSteps('num_people,date,type,time,duration'), ['num_people', 'date', 'type', 'time', 'duration']);
+    assert.deepEqual(parseSteps('num_people,date,type,time,duration'), [
+      'num_people',
+      'date',
+      'type',
+      'time',
+      'duration',
+    ]);
     assert.deepEqual(parseSteps('date, bogus ,date'), ['date', 'type', 'time', 'duration', 'num_people']);
     assert.deepEqual(parseSteps(null), ['type', 'date', 'time', 'duration', 'num_people']);
   });
@@ -24,7 +38,13 @@ describe('booking flow', () => {
     const availability = normalizeAvailability({
       validation: {
         type: { valid: true, suggestedValues: [{ value: 't', valid: true }] },
-        time: { valid: false, suggestedValues: [{ value: '19:00', valid: false }, { value: '20:00', valid: true }] },
+        time: {
+          valid: false,
+          suggestedValues: [
+            { value: '19:00', valid: false },
+            { value: '20:00', valid: true },
+          ],
+        },
       },
     });
     const result = reconcile(order, { type: 't', date: '2026-01-01', time: '19:00' }, availability);
@@ -35,7 +55,14 @@ describe('booking flow', () => {
 
   it('auto-chooses a step with exactly one valid value', () => {
     const availability = normalizeAvailability({
-      validation: { type: { suggestedValues: [{ value: 'only', valid: true }, { value: 'closed', valid: false }] } },
+      validation: {
+        type: {
+          suggestedValues: [
+            { value: 'only', valid: true },
+            { value: 'closed', valid: false },
+          ],
+        },
+      },
     });
     const result = reconcile(parseSteps(''), {}, availability);
     assert.equal(result.autoChosen, 'type');
@@ -57,14 +84,34 @@ describe('booking flow', () => {
   it('submits through the API with the accepted details, unconverted, plus the guest', () => {
     const availability = normalizeAvailability({
       action: 'accept',
-      bookingDetails: { venue_id: 'v1', venue_group: 'g', payments: [], type: 't', date: '2026-03-14T00:00:00', time: '19:00', duration: 90, num_people: '2' },
+      bookingDetails: {
+        venue_id: 'v1',
+        venue_group: 'g',
+        payments: [],
+        type: 't',
+        date: '2026-03-14T00:00:00',
+        time: '19:00',
+        duration: 90,
+        num_people: '2',
+      },
       next: { api: '/api/bookings', web: 'https://book.example/book?v=1' },
     });
     const plan = planSubmission(availability, {}, 'v1', guest, { returnUrl: 'https://venue.example/' });
     assert.equal(plan?.kind, 'api');
     assert.deepEqual(plan?.kind === 'api' && plan.body, {
-      venue_id: 'v1', venue_group: 'g', payments: [], type: 't', date: '2026-03-14', time: '19:00', duration: 90, num_people: 2,
-      first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123', source: 'partner',
+      venue_id: 'v1',
+      venue_group: 'g',
+      payments: [],
+      type: 't',
+      date: '2026-03-14',
+      time: '19:00',
+      duration: 90,
+      num_people: 2,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      email: 'ada@example.com',
+      phone: '+44 7700 900123',
+      source: 'partner',
     });
   });
 
@@ -73,7 +120,9 @@ describe('booking flow', () => {
       { depositRequired: true, next: { api: '/api/bookings', web: 'https://book.example/book?v=1' } },
       { next: { web: 'https://book.example/book' } },
     ]) {
-      const plan = planSubmission(normalizeAvailability({ action: 'accept', ...wire }), {}, 'v1', guest, { returnUrl: 'https://venue.example/back?x=1' });
+      const plan = planSubmission(normalizeAvailability({ action: 'accept', ...wire }), {}, 'v1', guest, {
+        returnUrl: 'https://venue.example/back?x=1',
+      });
       assert.equal(plan?.kind, 'web');
       assert.match(plan?.kind === 'web' ? plan.url : '', /[?&]return_url=https%3A%2F%2Fvenue\.example%2Fback%3Fx%3D1$/);
     }
@@ -82,10 +131,18 @@ describe('booking flow', () => {
   it('routes a ready booking through the API, to the booking site, or nowhere when neither is given', () => {
     const web = 'https://book.example/?venue_id=v1';
     assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: { api: '/api/bookings', web } })), 'api');
-    assert.equal(submitRoute(normalizeAvailability({ action: 'accept', depositRequired: true, next: { api: '/api/bookings', web } })), 'web');
+    assert.equal(
+      submitRoute(
+        normalizeAvailability({ action: 'accept', depositRequired: true, next: { api: '/api/bookings', web } }),
+      ),
+      'web',
+    );
     assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: { web } })), 'web');
     // A deposit, or no API URL, and next.web withheld: nothing can be sent from here.
-    assert.equal(submitRoute(normalizeAvailability({ action: 'accept', depositRequired: true, next: { api: '/api/bookings' } })), null);
+    assert.equal(
+      submitRoute(normalizeAvailability({ action: 'accept', depositRequired: true, next: { api: '/api/bookings' } })),
+      null,
+    );
     assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: null })), null);
   });
 });

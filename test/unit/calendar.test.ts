@@ -54,7 +54,15 @@ describe('formatting and calendar files', () => {
   });
 
   it('writes an .ics and a Google link in UTC from venue time', () => {
-    const event = { reference: 'DMN-1', title: 'Booking at X', date: '2026-07-01', time: '19:00', minutes: 90, location: 'X, Quay', description: 'Ref' };
+    const event = {
+      reference: 'DMN-1',
+      title: 'Booking at X',
+      date: '2026-07-01',
+      time: '19:00',
+      minutes: 90,
+      location: 'X, Quay',
+      description: 'Ref',
+    };
     const ics = icsFile(event, new Date('2026-06-01T00:00:00Z'));
     assert.match(ics, /DTSTART:20260701T180000Z\r\nDTEND:20260701T193000Z/);
     assert.match(ics, /LOCATION:X\\, Quay/);
@@ -66,7 +74,8 @@ describe('return from the booking site', () => {
   it('tags the return URL, reads only its own return, and strips personal data', () => {
     const url = returnUrlFor('', 'https://venue.example/book?x=1&reference=OLD', 'w1');
     assert.equal(url, 'https://venue.example/book?x=1&vb_return=w1');
-    const back = 'https://venue.example/book?x=1&vb_return=w1&reference=DMN-1&status=complete&first_name=Ada&email=a%40b.c';
+    const back =
+      'https://venue.example/book?x=1&vb_return=w1&reference=DMN-1&status=complete&first_name=Ada&email=a%40b.c';
     assert.deepEqual(readReturn(back, 'w1', false), { reference: 'DMN-1', status: 'confirmed' });
     assert.equal(readReturn(back, 'other', false), null);
     assert.equal(withoutReturn(back), 'https://venue.example/book?x=1');
@@ -77,8 +86,18 @@ describe('flow helpers', () => {
   it('offers the nearest times and the next dates as alternatives', () => {
     const availability = normalizeAvailability({
       validation: {
-        time: { suggestedValues: ['18:00', '18:30', '19:30', '21:00', '22:00'].map((value) => ({ value, valid: value !== '18:30' })) },
-        date: { suggestedValues: ['2026-03-20', '2026-03-21', '2026-03-22', '2026-03-23', '2026-03-24'].map((value) => ({ value, valid: value !== '2026-03-22' })) },
+        time: {
+          suggestedValues: ['18:00', '18:30', '19:30', '21:00', '22:00'].map((value) => ({
+            value,
+            valid: value !== '18:30',
+          })),
+        },
+        date: {
+          suggestedValues: ['2026-03-20', '2026-03-21', '2026-03-22', '2026-03-23', '2026-03-24'].map((value) => ({
+            value,
+            valid: value !== '2026-03-22',
+          })),
+        },
       },
     });
     assert.deepEqual(alternatives(availability, 'time', '19:00'), ['18:00', '19:30', '21:00', '22:00']);
@@ -88,8 +107,15 @@ describe('flow helpers', () => {
   it('checks guest details and keeps only offers this client may attach', () => {
     const ok = { first_name: 'A', last_name: 'B', email: 'a@b.co', phone: '+44 7700 900123' };
     assert.deepEqual(checkGuest(ok, '', '2026-03-16'), {});
-    assert.deepEqual(checkGuest({ ...ok, email: 'x', phone: 'y', dob: '2030-01-01' }, 'optional', '2026-03-16'), { email: 'email', phone: 'phone', dob: 'dob' });
+    assert.deepEqual(checkGuest({ ...ok, email: 'x', phone: 'y', dob: '2030-01-01' }, 'optional', '2026-03-16'), {
+      email: 'email',
+      phone: 'phone',
+      dob: 'dob',
+    });
     assert.deepEqual(checkGuest(ok, 'required', '2026-03-16'), { dob: 'required' });
-    assert.deepEqual(partnerOffers([{ availability: '' }, { availability: 'partner' }, { availability: 'marketplace' }]).length, 2);
+    assert.deepEqual(
+      partnerOffers([{ availability: '' }, { availability: 'partner' }, { availability: 'marketplace' }]).length,
+      2,
+    );
   });
 });

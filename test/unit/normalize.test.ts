@@ -9,12 +9,27 @@ describe('normalizeAvailability', () => {
       action: 'reject',
       validation: {
         type: { valid: true, suggestedValues: [{ value: 'abc', label: 'Table', valid: true, offers: ['o1'] }] },
-        num_people: { valid: false, rules: { min: 2, max: null }, suggestedValues: [{ value: 2, valid: true }, { value: 20, valid: false, message: 'Too many' }] },
+        num_people: {
+          valid: false,
+          rules: { min: 2, max: null },
+          suggestedValues: [
+            { value: 2, valid: true },
+            { value: 20, valid: false, message: 'Too many' },
+          ],
+        },
       },
       bookingDetails: { venue_id: 'v', date: '2026-03-14' },
       next: { web: 'https://book.example/book?x=1' },
     });
-    assert.deepEqual(result.fields.type?.suggestions[0], { value: 'abc', label: 'Table', valid: true, message: null, action: null, offers: ['o1'], endTime: null });
+    assert.deepEqual(result.fields.type?.suggestions[0], {
+      value: 'abc',
+      label: 'Table',
+      valid: true,
+      message: null,
+      action: null,
+      offers: ['o1'],
+      endTime: null,
+    });
     assert.equal(result.fields.num_people?.min, 2);
     assert.equal(result.fields.num_people?.max, null);
     assert.equal(result.fields.num_people?.suggestions[1].message, 'Too many');
@@ -26,7 +41,9 @@ describe('normalizeAvailability', () => {
     const result = normalizeAvailability({
       action: 'accept',
       validation: {
-        type: { suggestedValues: [{ value: { id: 't1', name: 'Dinner', autoconfirmable: true }, valid: true, message: null }] },
+        type: {
+          suggestedValues: [{ value: { id: 't1', name: 'Dinner', autoconfirmable: true }, valid: true, message: null }],
+        },
         time: { suggestedValues: [{ time: '9:30', valid: true, action: 'enquire', message: null }] },
         date: { suggestedValues: [{ date: '2026-03-14', valid: false, message: null }] },
         duration: { suggestedValues: [{ value: 90, label: '1h 30m', endTime: '21:00' }] },
@@ -46,7 +63,13 @@ describe('normalizeAvailability', () => {
   });
 
   it('survives garbage without throwing', () => {
-    for (const wire of [null, undefined, {}, { validation: { time: { suggestedValues: [null, 3, {}, { value: {} }] } } }, { action: 'maybe', next: 'x' }] as never[]) {
+    for (const wire of [
+      null,
+      undefined,
+      {},
+      { validation: { time: { suggestedValues: [null, 3, {}, { value: {} }] } } },
+      { action: 'maybe', next: 'x' },
+    ] as never[]) {
       const result = normalizeAvailability(wire);
       assert.equal(result.action, 'reject');
       assert.deepEqual(result.fields.time?.suggestions ?? [], []);

@@ -1,0 +1,116 @@
+/**
+ * The locale chunks are pinned: the build writes each chunk's sha384 into the bundle, and the
+ * widget preloads a chunk with that integrity before importing it. Here the real build is served
+ * by the real proxy to real Chromium, once as built (French shows) and once with one byte of the
+ * French chunk changed (English stays, `vb-error` says `locale`, the changed code never runs).
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { getRequestListener } from '@hono/node-server';
+import { chromium, type Browser } from 'playwright';
+import { build } from 'vite';
+import { createStack } from '../../proxy/stack.js';
+import { CHROMIUM_ARGS, findChromium } from '../support/browser.mjs';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
+const PAGE = `<!doctype html><html lang="fr"><body>
+<venue-booking venue="${VENUE}" api="/api" locale="fr"></venue-booking>
+<script type="module" src="/venue-booking.js" crossorigin="anonymous"></script>
+<script>window.vbErrors = []; document.addEventListener('vb-error', (e) => vbErrors.push(e.detail.during));</script>
+</body></html>`;
+
+let out = '';
+let browser: Browser;
+const files: Record<string, Uint8Array<ArrayBuffer>> = {};
+
+/** Serves the page and the offline stack, whose proxy serves the built bundle and `chunks`. */
+async function serveBuild(chunks: Record<string, Uint8Array<ArrayBuffer>>): Promise<{ url: string; server: Server }> {
+  let listener: ReturnType<typeof getRequestListener> | undefined;
+  const server = createServer((req, res) => {
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    listener ??= getRequestListener(
+      createStack({
+        origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        proxy: { widgetScript: files['venue-booking.js']!, widgetChunks: chunks, logger: { log() {} } },
+      }).fetch,
+    );
+    void listener(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, server };
+}
+
+/** What the widget shows once it has either switched to French or reported the locale as failed. */
+async function visit(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
+  const { url, server } = await serveBuild(chunks);
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() => {
+      const text = document.querySelector('venue-booking')?.shadowRoot?.textContent ?? '';
+      return /souhaitez-vous/.test(text) || (window as unknown as { vbErrors: string[] }).vbErrors.length > 0;
+    });
+    return {
+      text: await page.evaluate(() => document.querySelector('venue-booking')!.shadowRoot!.textContent ?? ''),
+      errors: await page.evaluate(() => (window as unknown as { vbErrors: string[] }).vbErrors),
+      tampered: await page.evaluate(() => (window as unknown as { tampered?: boolean }).tampered === true),
+    };
+  } finally {
+    await page.close();
+    server.close();
+  }
+}
+
+describe('locale chunk integrity (built bundle, Chromium)', { timeout: 180_000 }, () => {
+  before(async () => {
+    out = mkdtempSync(join(tmpdir(), 'vb-locale-'));
+    await build({
+      root,
+      configFile: `${root}vite.config.ts`,
+      logLevel: 'silent',
+      build: { outDir: out, emptyOutDir: true },
+    });
+    for (const name of readdirSync(out))
+      if (name.endsWith('.js')) files[name] = new Uint8Array(readFileSync(join(out, name)));
+    browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS, headless: true });
+  });
+  after(async () => {
+    await browser?.close();
+    rmSync(out, { recursive: true, force: true });
+  });
+
+  const chunksOf = () => Object.fromEntries(Object.entries(files).filter(([name]) => name !== 'venue-booking.js'));
+
+  test('the bundle pins every locale chunk by its sha384', () => {
+    const bundle = new TextDecoder().decode(files['venue-booking.js']);
+    assert.ok(!bundle.includes('__VB_LOCALE_INTEGRITY__'));
+    for (const language of ['fr', 'de', 'es', 'nl']) {
+      const name = Object.keys(files).find((file) => file.startsWith(`${language}-`))!;
+      assert.ok(name, `${language} chunk built`);
+      assert.match(bundle, new RegExp(`${name}[^}]*sha384-`));
+    }
+  });
+
+  test('as built, French loads', async () => {
+    const { text, errors } = await visit(chunksOf());
+    assert.match(text, /souhaitez-vous/);
+    assert.deepEqual(errors, []);
+  });
+
+  test('with a changed French chunk, English stays, vb-error says locale, the changed code never runs', async () => {
+    const chunks = chunksOf();
+    const name = Object.keys(chunks).find((file) => file.startsWith('fr-'))!;
+    const changed = `window.tampered = true;${new TextDecoder().decode(chunks[name])}`;
+    const { text, errors, tampered } = await visit({ ...chunks, [name]: new TextEncoder().encode(changed) });
+    assert.deepEqual(errors, ['locale']);
+    assert.doesNotMatch(text, /souhaitez-vous/);
+    assert.equal(tampered, false);
+  });
+});
