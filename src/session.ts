@@ -2,7 +2,8 @@
  * What survives a reload, and how the guest's return from the booking site is read.
  *
  * Decision: sessionStorage holds only the booking choices (venue, type, date, time, duration,
- * party size, offer id) with the type's and venue's display names, the idempotency key of an attempt in flight and, across the redirect, a
+ * party size, offer id) with the type's and venue's display names, the Idempotency-Key of a
+ * booking being sent (with a SHA-256 of its details, never the details) and, across the redirect, a
  * marker that this widget sent the guest away. It never holds the guest's name, email, phone, date
  * of birth, notes or consent: a reload asks for them again, which is the price of never leaving
  * personal data in the browser's storage. sessionStorage (not localStorage) ends with the tab.
@@ -57,11 +58,75 @@ export function saveBooking(key: string, value: SavedBooking | null): void {
   }
 }
 
+/** A booking being sent: its Idempotency-Key, and a SHA-256 of its details to tell a resend from a new booking. */
+interface PendingBooking {
+  key: string;
+  details: string;
+}
+
+/** Pending bookings where storage refuses, so a retry without a reload still reuses its key. */
+const unsaved = new Map<string, PendingBooking>();
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * The Idempotency-Key to send `details` with: the key of the booking being sent with the same
+ * details, even from before a reload (so the proxy replays its answer instead of booking twice),
+ * else a new key, kept until {@link clearPendingBookingKey}.
+ */
+export async function pendingBookingKey(storageKey: string, details: string): Promise<string> {
+  const name = `${PREFIX}pending:${storageKey}`;
+  const hash = await sha256(details);
+  let pending = unsaved.get(name);
+  try {
+    const raw = storage()?.getItem(name);
+    if (raw) pending = JSON.parse(raw) as PendingBooking;
+  } catch {
+    // Unreadable: a new key.
+  }
+  if (pending?.details === hash && typeof pending.key === 'string') return pending.key;
+  pending = { key: crypto.randomUUID(), details: hash };
+  unsaved.set(name, pending);
+  try {
+    storage()?.setItem(name, JSON.stringify(pending));
+  } catch {
+    // Storage full or blocked: the key lasts as long as the page.
+  }
+  return pending.key;
+}
+
+/** Forgets the pending booking once its answer arrived: the next booking gets a new key. */
+export function clearPendingBookingKey(storageKey: string): void {
+  const name = `${PREFIX}pending:${storageKey}`;
+  unsaved.delete(name);
+  try {
+    storage()?.removeItem(name);
+  } catch {
+    // Nothing kept.
+  }
+}
+
 /** The query key that tells which widget a return from the booking site belongs to. */
 export const RETURN_KEY = 'vb_return';
 
 /** Query keys the booking site may put on the return URL: all removed from the address bar. */
-const RETURN_PARAMS = [RETURN_KEY, 'reference', 'status', 'first_name', 'last_name', 'email', 'phone', 'dob', 'num_people', 'date', 'time', 'duration'];
+const RETURN_PARAMS = [
+  RETURN_KEY,
+  'reference',
+  'status',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'dob',
+  'num_people',
+  'date',
+  'time',
+  'duration',
+];
 
 /** The return URL for the booking site: `base` (the `return-url`, else the page) tagged with this widget's key. */
 export function returnUrlFor(base: string, page: string, key: string): string {
@@ -71,7 +136,11 @@ export function returnUrlFor(base: string, page: string, key: string): string {
 }
 
 /** What the booking site said on return, or null when the URL is not a return to this widget. */
-export function readReturn(href: string, key: string, expected: boolean): { reference: string; status: 'confirmed' | 'enquiry' } | null {
+export function readReturn(
+  href: string,
+  key: string,
+  expected: boolean,
+): { reference: string; status: 'confirmed' | 'enquiry' } | null {
   const url = new URL(href);
   const reference = url.searchParams.get('reference');
   const mine = url.searchParams.get(RETURN_KEY) === key || (expected && !url.searchParams.has(RETURN_KEY));

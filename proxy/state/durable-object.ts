@@ -1,0 +1,149 @@
+/**
+ * The Durable Object store for the Worker entry: one object (binding `VENUE_BOOKING_STATE`, class
+ * `VenueBookingState`, exported by proxy/worker.ts) that every isolate of the deployment asks, so
+ * idempotency, limits, the quota back-off and shared reads hold across isolates. A Durable Object
+ * runs one request at a time between storage operations, which makes each primitive atomic; its
+ * storage is durable, so kept booking answers survive the object's restarts, and an alarm deletes
+ * every entry once it expires (booking answers within 24 hours).
+ *
+ * The object speaks a tiny JSON protocol over `fetch`, so this module needs neither
+ * `cloudflare:workers` nor Workers types, and type-checks and tests like the rest of the proxy.
+ */
+import type { Logger } from '../log.js';
+import { rateDecision, type RateDecision } from '../rate-limit.js';
+import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
+import type { LimitRule } from './types.js';
+
+/** The parts of a Durable Object namespace binding this store uses. */
+export interface StateNamespace {
+  idFromName(name: string): unknown;
+  get(id: never): { fetch(input: string, init?: RequestInit): Promise<Response> };
+}
+
+/** The parts of a Durable Object's storage the object uses. */
+export interface ObjectStorage {
+  get<T>(key: string): Promise<T | undefined>;
+  put<T>(key: string, value: T): Promise<void>;
+  delete(key: string): Promise<boolean>;
+  list<T>(): Promise<Map<string, T>>;
+  getAlarm(): Promise<number | null>;
+  setAlarm(at: number): Promise<void>;
+}
+
+/** One operation on the object. */
+type Operation =
+  | { op: 'get'; key: string }
+  | { op: 'set'; key: string; value: string; ttlMs: number; onlyIfAbsent: boolean }
+  | { op: 'delete'; key: string }
+  | { op: 'hit'; key: string; rule: LimitRule };
+
+interface Entry {
+  value: string;
+  expires: number;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+/** How often the object looks for expired entries, at most. */
+const SWEEP_MS = 3_600_000;
+
+/** The Durable Object class behind `VENUE_BOOKING_STATE`. */
+export class VenueBookingState {
+  private readonly storage: ObjectStorage;
+
+  constructor(state: { storage: ObjectStorage }) {
+    this.storage = state.storage;
+  }
+
+  async fetch(request: Request): Promise<Response> {
+    const operation = (await request.json()) as Operation;
+    return Response.json(await this.run(operation, Date.now()));
+  }
+
+  /** Deletes expired entries, and comes back while any remain. */
+  async alarm(): Promise<void> {
+    const now = Date.now();
+    const entries = await this.storage.list<Entry>();
+    for (const [key, entry] of entries) if (entry.expires <= now) await this.storage.delete(key);
+    if ((await this.storage.list()).size > 0) await this.storage.setAlarm(now + SWEEP_MS);
+  }
+
+  private async run(operation: Operation, now: number): Promise<unknown> {
+    const live = async (key: string) => {
+      const entry = await this.storage.get<Entry>(key);
+      return entry && entry.expires > now ? entry : undefined;
+    };
+    switch (operation.op) {
+      case 'get':
+        return (await live(operation.key))?.value ?? null;
+      case 'set': {
+        if (operation.onlyIfAbsent && (await live(operation.key))) return false;
+        await this.storage.put<Entry>(operation.key, { value: operation.value, expires: now + operation.ttlMs });
+        if ((await this.storage.getAlarm()) === null)
+          await this.storage.setAlarm(now + Math.min(SWEEP_MS, operation.ttlMs));
+        return true;
+      }
+      case 'delete':
+        await this.storage.delete(operation.key);
+        return null;
+      case 'hit': {
+        const { limit, windowMs } = operation.rule;
+        const start = now - (now % windowMs);
+        const kept = await live(operation.key);
+        const window: Window = kept ? (JSON.parse(kept.value) as Window) : { start, count: 0 };
+        const allowed = window.count < limit;
+        if (allowed) window.count++;
+        await this.run(
+          {
+            op: 'set',
+            key: operation.key,
+            value: JSON.stringify(window),
+            ttlMs: start + windowMs - now,
+            onlyIfAbsent: false,
+          },
+          now,
+        );
+        return rateDecision(allowed, limit, limit - window.count, start + windowMs, now);
+      }
+    }
+  }
+}
+
+/** Options of the Durable Object state. */
+export interface DurableObjectStateOptions extends SharedStateOptions {
+  namespace: StateNamespace;
+  /** Timeout of every call to the object, in ms. */
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/** The shared state of a Worker deployment, kept by its one `VenueBookingState` object. */
+export function createDurableObjectState(options: DurableObjectStateOptions): SharedState {
+  const id = options.namespace.idFromName('venue-booking') as never;
+  const ask = async <T>(operation: Operation): Promise<T> => {
+    // A stub is an I/O object of the request that made it: each call makes its own.
+    const response = await options.namespace.get(id).fetch('https://venue-booking-state/', {
+      method: 'POST',
+      body: JSON.stringify(operation),
+    });
+    if (!response.ok) throw new Error(`state object answered ${response.status}`);
+    return (await response.json()) as T;
+  };
+  const store: SharedStore = {
+    get: (key) => ask<string | null>({ op: 'get', key }),
+    set: (key, value, ttlMs, onlyIfAbsent = false) => ask<boolean>({ op: 'set', key, value, ttlMs, onlyIfAbsent }),
+    delete: (key) => ask<void>({ op: 'delete', key }),
+    hit: (bucket, client, rule) => ask<RateDecision>({ op: 'hit', key: `limit:${bucket}:${client}`, rule }),
+    close: async () => {},
+  };
+  const link = new StoreLink({
+    name: 'durable-object',
+    timeoutMs: options.timeoutMs,
+    logger: options.logger,
+    now: options.now,
+  });
+  return new SharedState(store, link, options);
+}

@@ -1,0 +1,66 @@
+/**
+ * The default state: one process's memory. Every guarantee holds within the process (and within
+ * one Workers isolate); a second process has its own. Shared stores also use it as their local
+ * layer: the L1 in front of shared reads, and what they fall back on when their store is away.
+ */
+import { ReadCache } from '../cache.js';
+import { IdempotencyStore } from '../idempotency.js';
+import { RateLimiter } from '../rate-limit.js';
+import type { Relayed } from '../relay.js';
+import { BOOKING_ANSWER_TTL_MS, type ProxyState } from './types.js';
+
+/** Options of the memory state. */
+export interface MemoryStateOptions {
+  /** How long identical reads share one upstream answer. */
+  ttlMs: number;
+  /** How long past the TTL a read may still be served when sparing the upstream. */
+  staleMs: number;
+  now: () => number;
+}
+
+/** The in-process state, with its parts exposed for the shared stores that build on it. */
+export class MemoryState implements ProxyState {
+  readonly reads: ReadCache<Relayed>;
+  readonly keys: IdempotencyStore;
+  private readonly limiters = new Map<string, RateLimiter>();
+
+  constructor(private readonly options: MemoryStateOptions) {
+    this.reads = new ReadCache<Relayed>({ ...options, maxEntries: 5000 });
+    this.keys = new IdempotencyStore({ ttlMs: BOOKING_ANSWER_TTL_MS, maxEntries: 10_000, now: options.now });
+  }
+
+  async peekRead(key: string, allowStale: boolean) {
+    return this.reads.peek(key, allowStale);
+  }
+
+  read(key: string, load: Parameters<ProxyState['read']>[1]) {
+    return this.reads.get(key, load);
+  }
+
+  idempotent(...args: Parameters<ProxyState['idempotent']>) {
+    return this.keys.run(...args);
+  }
+
+  async hit(bucket: string, client: string, rule: { limit: number; windowMs: number }) {
+    return this.limiterOf(bucket, rule).hit(client);
+  }
+
+  /** The limiter of a bucket, made on first use. */
+  limiterOf(bucket: string, rule: { limit: number; windowMs: number }): RateLimiter {
+    let limiter = this.limiters.get(bucket);
+    if (!limiter) this.limiters.set(bucket, (limiter = new RateLimiter({ ...rule, now: this.options.now })));
+    return limiter;
+  }
+
+  async loadQuota() {
+    return null;
+  }
+
+  async saveQuota() {}
+
+  health() {
+    return 'memory' as const;
+  }
+
+  async close() {}
+}

@@ -1,0 +1,97 @@
+/**
+ * The Redis store (`VENUE_BOOKING_REDIS_URL`): Redis, Valkey or a managed Redis, through the
+ * `redis` client, with per-client limits counted by `rate-limiter-flexible`. Only the Node entry
+ * imports this module (dynamically, when the URL is set), so the Worker bundle never holds it.
+ *
+ * The client connects in the background and reconnects with a growing pause; commands are never
+ * queued while it is away (they fail at once, and the state answers from local memory).
+ */
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { createClient } from 'redis';
+import type { Logger } from '../log.js';
+import { rateDecision } from '../rate-limit.js';
+import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
+import type { LimitRule } from './types.js';
+
+/** Options of the Redis state. */
+export interface RedisStateOptions extends SharedStateOptions {
+  /** `redis://` or `rediss://` URL, credentials included when the server needs them. */
+  url: string;
+  /** Prefix of every key, so several proxies (or other apps) can share one server. */
+  prefix: string;
+  /** Timeout of every store call, in ms. */
+  timeoutMs: number;
+  logger: Logger;
+}
+
+/** Pause before reconnect attempt `retries`: 100 ms, doubling, at most 10 s. */
+const reconnectPause = (retries: number) => Math.min(100 * 2 ** retries, 10_000);
+
+/** Creates the Redis-backed state; it starts `down` and joins the shared state once connected. */
+export function createRedisState(options: RedisStateOptions): SharedState {
+  const link = new StoreLink({
+    name: 'redis',
+    timeoutMs: options.timeoutMs,
+    logger: options.logger,
+    now: options.now,
+    initial: 'down',
+  });
+  const client = createClient({
+    url: options.url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 2_000, reconnectStrategy: reconnectPause },
+  });
+  // Errors are the link's business (one log line per change); an unhandled one would end the process.
+  client.on('error', () => link.connected(false));
+  client.on('ready', () => link.connected(true));
+  client.connect().catch(() => link.connected(false));
+
+  const limiters = new Map<string, RateLimiterRedis>();
+  const limiterOf = (bucket: string, rule: LimitRule) => {
+    let limiter = limiters.get(bucket);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: client,
+        useRedisPackage: true,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `${options.prefix}limit:${bucket}`,
+        points: rule.limit,
+        duration: Math.max(1, Math.round(rule.windowMs / 1000)),
+      });
+      limiters.set(bucket, limiter);
+    }
+    return limiter;
+  };
+
+  const store: SharedStore = {
+    get: (key) => client.get(options.prefix + key),
+    async set(key, value, ttlMs, onlyIfAbsent = false) {
+      const done = await client.set(options.prefix + key, value, {
+        expiration: { type: 'PX', value: Math.max(1, Math.ceil(ttlMs)) },
+        ...(onlyIfAbsent ? { condition: 'NX' as const } : {}),
+      });
+      return done === 'OK';
+    },
+    async delete(key) {
+      await client.del(options.prefix + key);
+    },
+    async hit(bucket, client, rule) {
+      const now = options.now();
+      try {
+        const used = await limiterOf(bucket, rule).consume(client);
+        return rateDecision(true, rule.limit, used.remainingPoints, now + used.msBeforeNext, now);
+      } catch (refusal) {
+        // The limiter rejects with its result when the client is over the limit, with an Error when Redis failed.
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return rateDecision(false, rule.limit, 0, now + refusal.msBeforeNext, now);
+      }
+    },
+    async close() {
+      client.removeAllListeners('error');
+      client.on('error', () => {});
+      if (client.isReady) await client.close();
+      else client.destroy();
+    },
+  };
+  return new SharedState(store, link, options);
+}

@@ -1,0 +1,343 @@
+/**
+ * The proxy's guarantees over a store that several processes share (Redis, a Durable Object):
+ * identical reads share one upstream call per TTL, one upstream booking per Idempotency-Key, one
+ * count per client, one view of the upstream's quota. The store only needs a few primitives
+ * (`SharedStore`); this module builds the guarantees on them, the same way for every store.
+ *
+ * It fails open. Every store call has a short timeout; a store that is slow or down is skipped and
+ * local state (a `MemoryState`) answers instead, so a cache outage never costs a venue a booking.
+ * `StoreLink` tracks how the store is doing for `/healthz`, logs one line per change, backs off
+ * before probing a slow store again, and lets the state rejoin the store when it is back.
+ *
+ * What goes into the store: cached read answers (venue data, no guest data), the SHA-256 of each
+ * booking's details, the booking answers kept for replays (24 hours at most), the quota, and
+ * counters keyed by a hash of the client key. Nothing else personal.
+ */
+import { fingerprintOf, type IdempotentResult, type StoredAnswer } from '../idempotency.js';
+import type { Logger } from '../log.js';
+import type { RateDecision } from '../rate-limit.js';
+import type { Relayed } from '../relay.js';
+import type { QuotaState } from '../upstream.js';
+import { MemoryState } from './memory.js';
+import {
+  BOOKING_ANSWER_TTL_MS,
+  type CachedRead,
+  type LimitRule,
+  type Loaded,
+  type ProxyState,
+  type StoreHealth,
+} from './types.js';
+
+/** The primitives a shared store offers. Keys are short ASCII; the store adds its own prefix. */
+export interface SharedStore {
+  get(key: string): Promise<string | null>;
+  /** Sets `key` to expire in `ttlMs`; with `onlyIfAbsent`, only when it is not set. True when set. */
+  set(key: string, value: string, ttlMs: number, onlyIfAbsent?: boolean): Promise<boolean>;
+  delete(key: string): Promise<void>;
+  /** Counts one hit of `client` against `rule` in the limit named `bucket`, across every process. */
+  hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision>;
+  close(): Promise<void>;
+}
+
+/** Options of a shared state. */
+export interface SharedStateOptions {
+  /** How long identical reads share one upstream answer. */
+  ttlMs: number;
+  /** How long past the TTL a read may still be served when sparing the upstream. */
+  staleMs: number;
+  /**
+   * Longest a read or booking may hold its key while it runs (more than the upstream timeout):
+   * repeats wait at most this long for the first; a crashed holder frees the key after it.
+   */
+  holdMs: number;
+  /** How often a waiting repeat looks for the first one's answer. */
+  pollMs?: number;
+  now: () => number;
+}
+
+class StoreTimeout extends Error {}
+
+/** Longest and shortest pause before a slow store is tried again. */
+const PROBE_MIN_MS = 1_000;
+const PROBE_MAX_MS = 30_000;
+
+/**
+ * How the store is doing, and the door every store call goes through: a timeout on each call,
+ * the local fallback when the store is down or being given a rest, one log line per change.
+ */
+export class StoreLink {
+  private state: Exclude<StoreHealth, 'memory'>;
+  private probeAt = 0;
+  private pauseMs = PROBE_MIN_MS;
+
+  constructor(
+    private readonly options: {
+      name: string;
+      /** Timeout of every store call, in ms. */
+      timeoutMs: number;
+      logger: Logger;
+      now: () => number;
+      /** The initial state: `down` for a store that connects in the background. */
+      initial?: 'ok' | 'down';
+    },
+  ) {
+    this.state = options.initial ?? 'ok';
+  }
+
+  health(): StoreHealth {
+    return this.state;
+  }
+
+  /** The connection came up (`true`) or went away (`false`), as the client reports it. */
+  connected(up: boolean): void {
+    if (up) this.pauseMs = PROBE_MIN_MS;
+    this.change(up ? 'ok' : 'down');
+  }
+
+  /** Runs `op` on the store within the timeout, or `fallback` when the store cannot answer now. */
+  async call<T>(op: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
+    if (this.state === 'down' || (this.state === 'degraded' && this.options.now() < this.probeAt)) return fallback();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      const result = await Promise.race([
+        op(),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new StoreTimeout()), this.options.timeoutMs);
+        }),
+      ]);
+      if (this.state === 'degraded') {
+        this.pauseMs = PROBE_MIN_MS;
+        this.change('ok');
+      }
+      return result;
+    } catch (error) {
+      // A store that answers errors or too late is given a rest (longer each time) before a probe.
+      this.probeAt = this.options.now() + this.pauseMs;
+      this.pauseMs = Math.min(this.pauseMs * 2, PROBE_MAX_MS);
+      if (this.state === 'ok')
+        this.change('degraded', error instanceof StoreTimeout ? 'timeout' : String(error).slice(0, 200));
+      return fallback();
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private change(state: Exclude<StoreHealth, 'memory'>, reason?: string): void {
+    if (state === this.state) return;
+    this.state = state;
+    this.options.logger.log({
+      level: state === 'ok' ? 'info' : 'warn',
+      msg:
+        state === 'ok'
+          ? `shared state: ${this.options.name} is back; sharing again`
+          : `shared state: ${this.options.name} is ${state}; working on local state`,
+      store: this.options.name,
+      state,
+      ...(reason ? { reason } : {}),
+    });
+  }
+}
+
+/** A cached read as the store keeps it: the answer and the ends of its fresh and stale life. */
+interface StoredRead {
+  value: Relayed;
+  freshUntil: number;
+  staleUntil: number;
+}
+
+/** An Idempotency-Key as the store keeps it: the details' fingerprint, and the answer once there is one. */
+interface StoredKey {
+  fingerprint: string;
+  answer?: StoredAnswer;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The guarantees over a shared store, with a local L1 and fallback. */
+export class SharedState implements ProxyState {
+  /** The L1 in front of shared reads, and the state used while the store is away. */
+  private readonly local: MemoryState;
+  /** Reads of this process in flight: one store round per key, not one per request. */
+  private readonly loading = new Map<string, Promise<CachedRead>>();
+  private readonly pollMs: number;
+  private readonly hashes = new Map<string, string>();
+
+  constructor(
+    private readonly store: SharedStore,
+    private readonly link: StoreLink,
+    private readonly options: SharedStateOptions,
+  ) {
+    this.local = new MemoryState(options);
+    this.pollMs = options.pollMs ?? 15;
+  }
+
+  async peekRead(key: string, allowStale: boolean): Promise<CachedRead | undefined> {
+    const local = this.local.reads.peek(key, allowStale);
+    if (local) return local;
+    await this.fetchRead(key);
+    return this.local.reads.peek(key, allowStale);
+  }
+
+  async read(key: string, load: () => Promise<Loaded>): Promise<CachedRead> {
+    const hit = this.local.reads.peek(key);
+    if (hit) return hit;
+    const running = this.loading.get(key);
+    if (running) return { value: (await running).value, source: 'COALESCED' };
+    const promise = this.readShared(key, load);
+    this.loading.set(key, promise);
+    try {
+      return await promise;
+    } finally {
+      this.loading.delete(key);
+    }
+  }
+
+  /**
+   * A read through the store: its copy if fresh; else the one process that takes the key's lock
+   * loads it while the others wait for its copy (or for the lock to lapse).
+   */
+  private async readShared(key: string, load: () => Promise<Loaded>): Promise<CachedRead> {
+    for (let waited = false; ; waited = true) {
+      const kept = await this.fetchRead(key);
+      if (kept && kept.freshUntil > this.options.now())
+        return { value: kept.value, source: waited ? 'COALESCED' : 'HIT' };
+      const lock = `lock:${key}`;
+      const mine = await this.link.call(
+        () => this.store.set(lock, '1', this.options.holdMs, true),
+        () => true,
+      );
+      if (!mine) {
+        await sleep(this.pollMs);
+        continue;
+      }
+      try {
+        // The lock may have been freed by a load that finished since the look above.
+        const landed = await this.fetchRead(key);
+        if (landed && landed.freshUntil > this.options.now()) return { value: landed.value, source: 'COALESCED' };
+        const loaded = await load();
+        if (loaded.cache) await this.storeRead(key, loaded.value);
+        return { value: loaded.value, source: 'MISS' };
+      } finally {
+        await this.link.call(
+          () => this.store.delete(lock),
+          () => undefined,
+        );
+      }
+    }
+  }
+
+  /** The store's copy of a read, put into the L1 for the rest of its life. */
+  private async fetchRead(key: string): Promise<StoredRead | null> {
+    const text = await this.link.call(
+      () => this.store.get(`read:${key}`),
+      () => null,
+    );
+    if (!text) return null;
+    const kept = JSON.parse(text) as StoredRead;
+    this.local.reads.set(key, kept.value, kept.freshUntil - this.options.now());
+    return kept;
+  }
+
+  private async storeRead(key: string, value: Relayed): Promise<void> {
+    this.local.reads.set(key, value);
+    const now = this.options.now();
+    const kept: StoredRead = {
+      value,
+      freshUntil: now + this.options.ttlMs,
+      staleUntil: now + this.options.ttlMs + this.options.staleMs,
+    };
+    await this.link.call(
+      () => this.store.set(`read:${key}`, JSON.stringify(kept), kept.staleUntil - now),
+      () => false,
+    );
+  }
+
+  async idempotent(key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<IdempotentResult> {
+    const slot = `key:${key}`;
+    for (;;) {
+      const claimed = await this.link.call(
+        () => this.store.set(slot, JSON.stringify({ fingerprint } satisfies StoredKey), this.options.holdMs, true),
+        () => null,
+      );
+      // The store is away: keep booking, once per key within this process.
+      if (claimed === null) return this.local.idempotent(key, fingerprint, work);
+      if (claimed) return { answer: await this.settle(slot, fingerprint, work), replayed: false };
+      const text = await this.link.call(
+        () => this.store.get(slot),
+        () => undefined,
+      );
+      // Null: the first one was freed (`stored: false`) meanwhile, so this one may claim the key.
+      if (text === null) continue;
+      if (text !== undefined) {
+        const held = JSON.parse(text) as StoredKey;
+        if (held.fingerprint !== fingerprint) return { conflict: true };
+        if (held.answer) return { answer: held.answer, replayed: true };
+      }
+      await sleep(this.pollMs);
+    }
+  }
+
+  /** Runs the booking of a claimed key, then keeps its answer for replays or frees the key. */
+  private async settle(slot: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
+    let answer: StoredAnswer | undefined;
+    try {
+      answer = await work();
+      return answer;
+    } finally {
+      const kept = answer?.keep ? answer : undefined;
+      await this.link.call<unknown>(
+        () =>
+          kept
+            ? this.store.set(
+                slot,
+                JSON.stringify({ fingerprint, answer: kept } satisfies StoredKey),
+                BOOKING_ANSWER_TTL_MS,
+              )
+            : this.store.delete(slot),
+        () => undefined,
+      );
+    }
+  }
+
+  async hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {
+    const hashed = this.hashes.get(client) ?? (await this.hashOf(client));
+    return this.link.call(
+      () => this.store.hit(bucket, hashed, rule),
+      () => this.local.hit(bucket, client, rule),
+    );
+  }
+
+  /** Client addresses are personal: the store only sees a hash of them (remembered, as clients come back). */
+  private async hashOf(client: string): Promise<string> {
+    const hashed = (await fingerprintOf(client)).slice(0, 32);
+    if (this.hashes.size >= 10_000) this.hashes.clear();
+    this.hashes.set(client, hashed);
+    return hashed;
+  }
+
+  async loadQuota(): Promise<QuotaState | null> {
+    const text = await this.link.call(
+      () => this.store.get('quota'),
+      () => null,
+    );
+    return text ? (JSON.parse(text) as QuotaState) : null;
+  }
+
+  async saveQuota(quota: QuotaState): Promise<void> {
+    // Kept until the back-off ends or the window resets, whichever is later.
+    const ttlMs = Math.max(quota.blockedUntil, quota.resetAt ?? 0) - this.options.now();
+    if (ttlMs <= 0) return;
+    await this.link.call(
+      () => this.store.set('quota', JSON.stringify(quota), ttlMs),
+      () => false,
+    );
+  }
+
+  health(): StoreHealth {
+    return this.link.health();
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The proxy's one state interface: everything it must remember between requests (the read cache
+ * with its stale copies, reads in flight, Idempotency-Keys, per-client limits, the upstream's
+ * quota). One process can keep it in memory (memory.ts, the default); several processes or
+ * isolates share it through Redis (redis.ts) or a Durable Object (durable-object.ts), so that the
+ * guarantees hold across every instance behind one App ID.
+ *
+ * Every method is async because a shared store answers over the network; a shared implementation
+ * fails open: when its store is slow or down it answers from local state and says so in `health()`.
+ */
+import type { CacheSource } from '../cache.js';
+import type { IdempotentResult, StoredAnswer } from '../idempotency.js';
+import type { RateDecision } from '../rate-limit.js';
+import type { Relayed } from '../relay.js';
+import type { QuotaState } from '../upstream.js';
+
+/** How the state's store is doing, for `/healthz`: `memory` has no store to lose. */
+export type StoreHealth = 'memory' | 'ok' | 'degraded' | 'down';
+
+/** A limit: so many hits per window. */
+export interface LimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+/** What a read load returns: the answer, and whether it may be cached (faults may not). */
+export interface Loaded {
+  value: Relayed;
+  cache: boolean;
+}
+
+/** A cached read and where it came from (the `X-Cache` header). */
+export interface CachedRead {
+  value: Relayed;
+  source: CacheSource;
+}
+
+/** The proxy's state. */
+export interface ProxyState {
+  /** A fresh cached read, or a stale one when `allowStale` (sparing a short or refusing upstream). */
+  peekRead(key: string, allowStale: boolean): Promise<CachedRead | undefined>;
+  /** The cached read for `key`, or the result of `load`, shared with every identical read in flight. */
+  read(key: string, load: () => Promise<Loaded>): Promise<CachedRead>;
+  /**
+   * Runs `work` at most once per Idempotency-Key: a repeat with the same `fingerprint` (of the
+   * details) waits for and replays the first answer, one with other details is a conflict.
+   */
+  idempotent(key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<IdempotentResult>;
+  /** Counts one hit of `client` against the limit named `bucket` (e.g. `api`, `booking`). */
+  hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision>;
+  /** What other instances learnt of the upstream's quota (null: nothing, or not shared). */
+  loadQuota(): Promise<QuotaState | null>;
+  /** Tells other instances what this one learnt of the upstream's quota. */
+  saveQuota(quota: QuotaState): Promise<void>;
+  health(): StoreHealth;
+  /** Lets go of connections and timers (tests, shutdown). */
+  close(): Promise<void>;
+}
+
+/** How long a stored booking answer is replayed; the only personal data a store keeps. */
+export const BOOKING_ANSWER_TTL_MS = 24 * 3_600_000;
