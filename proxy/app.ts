@@ -6,8 +6,9 @@
  * short). It imports no `node:` module, so the same handler runs in Node, in an edge runtime
  * (worker.ts), inside Vite's dev server and in tests.
  *
- * Order of the guards, cheapest first: address and method → Origin → CORS → per-client rate limit
- * → body size → route (parameter validation, venue allow-list) → cache → upstream.
+ * Order of the guards, cheapest first: address and method → Host (loopback only without a public
+ * URL) → the calling site (Origin, Referer) → CORS → per-client rate limit → body size → route
+ * (parameter validation, venue allow-list) → cache → upstream.
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
@@ -16,14 +17,15 @@ import { ReadCache } from './cache.js';
 import { cors } from './cors.js';
 import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
 import { errorResponse, ProxyError } from './envelope.js';
-import { originGuard, requestGuard } from './guard.js';
+import { loopbackHostGuard, originGuard, requestGuard } from './guard.js';
 import { addLayer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from './headers.js';
 import { consoleLogger, redactingLogger } from './log.js';
-import { RateLimiter } from './rate-limit.js';
 import { registerReads } from './reads.js';
-import { toResponse, type Relayed } from './relay.js';
+import { toResponse } from './relay.js';
 import { registerReturnBridge } from './return-bridge.js';
 import { serveScript } from './script.js';
+import type { ProxyState } from './state/types.js';
+import { MemoryState } from './state/memory.js';
 import { Upstream } from './upstream.js';
 import { urlOf } from './url.js';
 
@@ -34,6 +36,8 @@ export interface Proxy {
   /** `env` is the host's per-request context (Node's incoming message, a Worker's env). */
   fetch(request: Request, env?: unknown): Promise<Response>;
   readonly upstream: Upstream;
+  /** Where the proxy keeps what it remembers between requests (memory unless a shared store is given). */
+  readonly state: ProxyState;
 }
 
 /** The routes and their methods; a known path with another method gets 405 with `Allow`. */
@@ -49,10 +53,20 @@ const ROUTES: [string, string[]][] = [
   ['/healthz', ['GET']],
 ];
 
-/** Creates the proxy's Fetch handler. State (cache, limits, idempotency) lives in this instance. */
+/**
+ * Creates the proxy's Fetch handler. Its state (cache, limits, idempotency, quota) is
+ * `config.state`, or this instance's memory.
+ */
 export function createProxy(config: ProxyConfig): Proxy {
   const now = config.now ?? (() => Date.now());
   const logger = redactingLogger(config.logger ?? consoleLogger, [config.apiKey, `${config.appId}:${config.apiKey}`]);
+  const state =
+    config.state ??
+    new MemoryState({
+      ttlMs: config.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
+      staleMs: config.staleMs ?? DEFAULTS.staleMs,
+      now,
+    });
   const upstream = new Upstream({
     base: config.upstream.replace(/\/+$/, ''),
     appId: config.appId,
@@ -62,16 +76,17 @@ export function createProxy(config: ProxyConfig): Proxy {
     logger,
     now,
     lowWater: config.lowWater ?? DEFAULTS.lowWater,
+    // Only a shared state has a quota to share.
+    state: config.state,
   });
-  const reads = new ReadCache<Relayed>({ ttlMs: config.cacheTtlMs ?? DEFAULTS.cacheTtlMs, staleMs: config.staleMs ?? DEFAULTS.staleMs, maxEntries: 5000, now });
   const groupVenues = new ReadCache<Set<string>>({ ttlMs: 300_000, staleMs: 3_600_000, maxEntries: 100, now });
   const venues = new Set(config.venues);
   const origins = new Set(config.origins ?? []);
   const bookingSiteOrigin = config.bookingSite ? new URL(config.bookingSite).origin : null;
   const publicBase = config.publicUrl?.replace(/\/+$/, '');
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
-  const limiter = new RateLimiter({ ...(config.rateLimit ?? DEFAULTS.rateLimit), now });
-  const bookingLimiter = new RateLimiter({ ...(config.bookingRateLimit ?? DEFAULTS.bookingRateLimit), now });
+  const rateLimit = config.rateLimit ?? DEFAULTS.rateLimit;
+  const bookingRateLimit = config.bookingRateLimit ?? DEFAULTS.bookingRateLimit;
 
   /** Venues of a configured group, read once per 5 minutes (stale copies kept through outages). */
   async function venuesOfGroup(group: string): Promise<Set<string>> {
@@ -88,7 +103,11 @@ export function createProxy(config: ProxyConfig): Proxy {
 
   const reportLeak = () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' });
   const ctx: ProxyContext = {
-    config, upstream, reads, logger, now,
+    config,
+    upstream,
+    state,
+    logger,
+    now,
     async venueAllowed(id) {
       if (venues.has(id)) return true;
       for (const group of config.venueGroups ?? []) if ((await venuesOfGroup(group)).has(id)) return true;
@@ -97,12 +116,18 @@ export function createProxy(config: ProxyConfig): Proxy {
     send(c, relayed, headers) {
       const base = publicBase ?? urlOf(c.req.raw).origin;
       return toResponse(relayed, {
-        context: c, bookingUrl: `${base}/api/bookings`, apiKey: config.apiKey, headers,
+        context: c,
+        bookingUrl: `${base}/api/bookings`,
+        apiKey: config.apiKey,
+        headers,
         onLeak: reportLeak,
       });
     },
   };
 
+  // Without a public URL the request's own origin is trusted on loopback only (local development):
+  // elsewhere the Host is the client's to write (`Host: evil.example` with a matching Origin, a DNS
+  // rebinding foothold), so such requests are refused below.
   const ownOrigin = (request: Request) => publicOrigin ?? urlOf(request).origin;
   const app = new Hono();
 
@@ -110,17 +135,31 @@ export function createProxy(config: ProxyConfig): Proxy {
     if (error instanceof ProxyError) return errorResponse(c.req.raw, error.status, error.message, error.options);
     logger.log({ level: 'error', msg: 'unexpected error', error: error instanceof Error ? error.name : 'unknown' });
     const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
-    return errorResponse(c.req.raw, 500, 'The booking proxy hit an unexpected error', booking ? { stored: 'unknown' } : {});
+    return errorResponse(
+      c.req.raw,
+      500,
+      'The booking proxy hit an unexpected error',
+      booking ? { stored: 'unknown' } : {},
+    );
   });
-  app.notFound((c) => errorResponse(c.req.raw, 404, 'Not found', { errors: [{ code: 'not_found', message: 'No such route', fields: [] }] }));
+  app.notFound((c) =>
+    errorResponse(c.req.raw, 404, 'Not found', {
+      errors: [{ code: 'not_found', message: 'No such route', fields: [] }],
+    }),
+  );
 
   // One structured line per request: method, path (ids only, never the query), status, timing.
   app.use('*', async (c, next) => {
     const started = now();
     await next();
     logger.log({
-      level: c.res.status >= 500 ? 'error' : 'info', msg: 'request', method: c.req.method.slice(0, 10),
-      path: urlOf(c.req.raw).pathname.slice(0, 120), status: c.res.status, ms: now() - started, cache: headerOf(c.res, 'x-cache'),
+      level: c.res.status >= 500 ? 'error' : 'info',
+      msg: 'request',
+      method: c.req.method.slice(0, 10),
+      path: urlOf(c.req.raw).pathname.slice(0, 120),
+      status: c.res.status,
+      ms: now() - started,
+      cache: headerOf(c.res, 'x-cache'),
     });
   });
   // Security headers on every answer, where the route did not set its own (the widget script sets
@@ -131,24 +170,51 @@ export function createProxy(config: ProxyConfig): Proxy {
     applyLayer(c.res, SECURITY_LAYER);
   });
   app.use('*', requestGuard(['GET', 'POST', 'OPTIONS']));
-  app.use('/api/*', originGuard((origin, request) =>
-    origins.has(origin) || origin === ownOrigin(request) || (origin === bookingSiteOrigin && urlOf(request).pathname === '/api/return')));
-  app.use('/api/*', cors({
-    origin: (origin) => (origins.has(origin) ? origin : null),
-    allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Idempotency-Key'],
-    exposeHeaders: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Idempotent-Replayed', 'X-Cache'],
-    maxAge: 600,
-  }));
+  if (!publicOrigin) app.use('/api/*', loopbackHostGuard(logger));
+  app.use(
+    '/api/*',
+    originGuard(
+      (origin, request) =>
+        origins.has(origin) ||
+        origin === ownOrigin(request) ||
+        (origin === bookingSiteOrigin && urlOf(request).pathname === '/api/return'),
+      (origin) =>
+        logger.log({
+          level: 'warn',
+          msg: 'request from a site not in VENUE_BOOKING_ORIGINS refused (add it there if it is yours)',
+          origin: origin.slice(0, 100),
+        }),
+    ),
+  );
+  app.use(
+    '/api/*',
+    cors({
+      origin: (origin) => (origins.has(origin) ? origin : null),
+      allowMethods: ['GET', 'POST', 'OPTIONS'],
+      allowHeaders: ['Content-Type', 'Idempotency-Key'],
+      exposeHeaders: [
+        'Retry-After',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Idempotent-Replayed',
+        'X-Cache',
+      ],
+      maxAge: 600,
+    }),
+  );
   app.use('/api/*', async (c: Context, next) => {
     if (c.req.method === 'OPTIONS') return next();
     const client = config.clientKey?.(c.req.raw, c.env) ?? 'shared';
-    const decision = limiter.hit(client);
+    const decision = await state.hit('api', client, rateLimit);
     const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
-    const bookingDecision = booking && decision.allowed ? bookingLimiter.hit(client) : null;
+    const bookingDecision = booking && decision.allowed ? await state.hit('booking', client, bookingRateLimit) : null;
     const { allowed, headers } = bookingDecision ?? decision;
     if (!allowed) {
-      return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', { headers, ...(booking ? { stored: false } : {}) });
+      return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {
+        headers,
+        ...(booking ? { stored: false } : {}),
+      });
     }
     const layer: Layer = { mode: 'set', headers };
     addLayer(c, layer);
@@ -157,7 +223,13 @@ export function createProxy(config: ProxyConfig): Proxy {
   });
   const limitBody = bodyLimit({
     maxSize: config.bodyLimit ?? DEFAULTS.bodyLimit,
-    onError: (c) => errorResponse(c.req.raw, 413, 'The request body is too large', urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: false } : {}),
+    onError: (c) =>
+      errorResponse(
+        c.req.raw,
+        413,
+        'The request body is too large',
+        urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: false } : {},
+      ),
   });
   // Only POST carries a body; looking for one on a GET would make Node's adapter build a full
   // Request per read, which halves the throughput of cached answers.
@@ -165,18 +237,25 @@ export function createProxy(config: ProxyConfig): Proxy {
 
   // Health costs no upstream call: it reports what the last one found. Only a misconfiguration
   // (every booking would fail) is unhealthy; a failing upstream still gets cached answers and
-  // clear errors from this proxy, so taking it out of rotation would not help.
+  // clear errors from this proxy, so taking it out of rotation would not help. Nor would a shared
+  // store that is down: the proxy then works on local state, and says so in `store`.
   app.get('/healthz', (c) => {
-    const state = upstream.health();
-    return c.json({ ok: state !== 'misconfigured', upstream: state }, state === 'misconfigured' ? 503 : 200, { 'cache-control': 'no-store' });
+    const health = upstream.health();
+    return c.json(
+      { ok: health !== 'misconfigured', upstream: health, store: state.health() },
+      health === 'misconfigured' ? 503 : 200,
+      { 'cache-control': 'no-store' },
+    );
   });
   if (config.widgetScript) serveScript(app, config.widgetScript, config.widgetChunks);
   registerReads(app, ctx);
   registerBookings(app, ctx);
   registerReturnBridge(app, ctx);
   for (const [path, methods] of ROUTES) {
-    app.all(path, (c) => errorResponse(c.req.raw, 405, `Use ${methods.join(' or ')} here`, { headers: { allow: methods.join(', ') } }));
+    app.all(path, (c) =>
+      errorResponse(c.req.raw, 405, `Use ${methods.join(' or ')} here`, { headers: { allow: methods.join(', ') } }),
+    );
   }
 
-  return { upstream, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
+  return { upstream, state, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
 }

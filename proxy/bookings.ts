@@ -5,11 +5,13 @@
  * true, false or 'unknown'), so the widget never loses what the guest typed and never books twice.
  */
 import type { Context, Hono } from 'hono';
+import { bookingAnswer } from './booking-answer.js';
 import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
-import { fingerprintOf, IdempotencyStore, type StoredAnswer } from './idempotency.js';
+import { fingerprintOf, type StoredAnswer } from './idempotency.js';
 import { jsonBody } from './reads.js';
-import { cleanError, faultRelay } from './relay.js';
+import { faultRelay } from './relay.js';
+import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
 import { readFields, type Rule } from './validate.js';
 
@@ -45,24 +47,35 @@ const KEY_RE = /^[A-Za-z0-9_.:-]{8,128}$/;
 
 /** Registers the booking route. */
 export function registerBookings(app: Hono, ctx: ProxyContext): void {
-  const store = new IdempotencyStore({ ttlMs: 3_600_000, maxEntries: 10_000, now: ctx.now });
-
   app.post('/api/bookings', async (c: Context) => {
     const request = c.req.raw;
     const path = urlOf(request).pathname;
     const notStored = (error: unknown) => {
-      if (error instanceof ProxyError) throw new ProxyError(error.status, error.message, { ...error.options, stored: false });
+      if (error instanceof ProxyError)
+        throw new ProxyError(error.status, error.message, { ...error.options, stored: false });
       throw error;
     };
     const key = c.req.header('idempotency-key');
     if (key !== undefined && !KEY_RE.test(key)) {
-      throw new ProxyError(400, 'The Idempotency-Key header is not valid', { stored: false, errors: [{ code: 'invalid_idempotency_key', message: 'Use 8 to 128 letters, digits or - _ . :', fields: ['Idempotency-Key'] }] });
+      throw new ProxyError(400, 'The Idempotency-Key header is not valid', {
+        stored: false,
+        errors: [
+          {
+            code: 'invalid_idempotency_key',
+            message: 'Use 8 to 128 letters, digits or - _ . :',
+            fields: ['Idempotency-Key'],
+          },
+        ],
+      });
     }
     const input = await jsonBody(c).catch(notStored);
     const { values, errors } = readFields(input, BOOKING, { drop: ECHOED });
     throwIfInvalid(errors, false);
     if (!(await ctx.venueAllowed(values.venue_id as string))) {
-      throw new ProxyError(400, 'This venue is not available here', { stored: false, errors: [{ code: 'unknown_venue', message: 'This venue is not available here', fields: ['venue_id'] }] });
+      throw new ProxyError(400, 'This venue is not available here', {
+        stored: false,
+        errors: [{ code: 'unknown_venue', message: 'This venue is not available here', fields: ['venue_id'] }],
+      });
     }
     const body: Record<string, unknown> = { ...values, source: 'partner' };
     const partnerSource = ctx.config.partnerSource ?? values.partner_source;
@@ -74,26 +87,73 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
       if (!answer.ok) {
         const stored = answer.mayHaveActed ? 'unknown' : false;
         const relayed = faultRelay(path, 'POST', answer, stored);
-        ctx.logger.log({ level: 'warn', msg: 'booking failed', venue: values.venue_id as string, fault: answer.kind, stored: String(stored) });
-        return { status: relayed.status, body: relayed.text, headers: relayed.headers ?? {}, keep: stored === 'unknown' };
+        ctx.logger.log({
+          level: 'warn',
+          msg: 'booking failed',
+          venue: values.venue_id as string,
+          fault: answer.kind,
+          stored: String(stored),
+        });
+        return {
+          status: relayed.status,
+          body: relayed.text,
+          headers: relayed.headers ?? {},
+          keep: stored === 'unknown',
+        };
       }
       if (answer.status >= 300) {
-        const payload = { ...cleanError(answer.body.payload, 'The booking was not accepted'), stored: false };
-        return { status: answer.status, body: envelopeText(path, 'POST', answer.status, payload), headers: {}, keep: false };
+        const where = { route: 'POST /bookings', status: answer.status };
+        const payload = {
+          ...guestError(answer.body.payload, 'The booking was not accepted', ctx.logger, where),
+          stored: false,
+        };
+        return {
+          status: answer.status,
+          body: envelopeText(path, 'POST', answer.status, payload),
+          headers: {},
+          keep: false,
+        };
       }
-      ctx.logger.log({ level: 'info', msg: 'booking created', venue: values.venue_id as string, status: answer.status });
-      return { status: answer.status, body: envelopeText(path, 'POST', answer.status, answer.body.payload), headers: {}, keep: true };
+      ctx.logger.log({
+        level: 'info',
+        msg: 'booking created',
+        venue: values.venue_id as string,
+        status: answer.status,
+      });
+      return {
+        status: answer.status,
+        body: envelopeText(path, 'POST', answer.status, bookingAnswer(answer.body.payload)),
+        headers: {},
+        keep: true,
+      };
     };
 
     if (key === undefined) {
       const answer = await work();
       return ctx.send(c, { status: answer.status, text: answer.body, headers: answer.headers });
     }
-    const result = await store.run(key, await fingerprintOf(JSON.stringify(body, Object.keys(body).sort())), work);
+    const result = await ctx.state.idempotent(
+      key,
+      await fingerprintOf(JSON.stringify(body, Object.keys(body).sort())),
+      work,
+    );
     if ('conflict' in result) {
-      throw new ProxyError(409, 'This Idempotency-Key was already used for other booking details', { stored: false, errors: [{ code: 'idempotency_key_reused', message: 'Use a new Idempotency-Key for a different booking', fields: ['Idempotency-Key'] }] });
+      throw new ProxyError(409, 'This Idempotency-Key was already used for other booking details', {
+        stored: false,
+        errors: [
+          {
+            code: 'idempotency_key_reused',
+            message: 'Use a new Idempotency-Key for a different booking',
+            fields: ['Idempotency-Key'],
+          },
+        ],
+      });
     }
     const { answer, replayed } = result;
-    return ctx.send(c, { status: answer.status, text: answer.body, headers: answer.headers }, replayed ? { 'Idempotent-Replayed': 'true' } : {});
+    return ctx.send(
+      c,
+      { status: answer.status, text: answer.body, headers: answer.headers },
+      replayed ? { 'Idempotent-Replayed': 'true' } : {},
+    );
   });
 }

@@ -4,8 +4,7 @@
  * their own. Entries are kept past their TTL (up to `staleMs`) so the proxy can serve what it has
  * when the upstream's quota runs low or the upstream refuses (see `Upstream.quota`).
  *
- * State lives in the handler instance: one Node process shares it; on an edge runtime each isolate
- * has its own (a cache per isolate still cuts upstream calls by the hit rate of that isolate).
+ * This is the in-process cache of the memory state (state/memory.ts), and the L1 of the shared ones.
  */
 
 interface Entry<T> {
@@ -51,7 +50,10 @@ export class ReadCache<T> {
    * The cached value for `key`, or the result of `load` (shared with every identical call in
    * flight). `load` says whether its value may be cached (errors are not).
    */
-  async get(key: string, load: () => Promise<{ value: T; cache: boolean }>): Promise<{ value: T; source: CacheSource }> {
+  async get(
+    key: string,
+    load: () => Promise<{ value: T; cache: boolean }>,
+  ): Promise<{ value: T; source: CacheSource }> {
     const hit = this.peek(key);
     if (hit) return hit;
     const running = this.inflight.get(key);

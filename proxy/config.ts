@@ -21,6 +21,9 @@ export interface ProxyEnv {
   VENUE_BOOKING_TIMEOUT_MS?: string;
   VENUE_BOOKING_CACHE_TTL_MS?: string;
   VENUE_BOOKING_RATE_LIMIT?: string;
+  VENUE_BOOKING_REDIS_URL?: string;
+  VENUE_BOOKING_REDIS_PREFIX?: string;
+  VENUE_BOOKING_REDIS_TIMEOUT_MS?: string;
   [name: string]: unknown;
 }
 
@@ -28,9 +31,18 @@ export interface ProxyEnv {
  * Settings read from the environment. `embedded` when no credentials were given: the proxy then
  * runs on the embedded sandbox, and `settings` only overrides the stack's defaults.
  */
-export type EnvConfig =
-  | { embedded: true; settings: Partial<ProxyConfig>; warnings: string[] }
-  | { embedded: false; settings: ProxyConfig; warnings: string[] };
+export type EnvConfig = (
+  { embedded: true; settings: Partial<ProxyConfig> } | { embedded: false; settings: ProxyConfig }
+) & { warnings: string[]; redis?: RedisSettings };
+
+/** Where the Node entry shares its state: a Redis (or Valkey) server. */
+export interface RedisSettings {
+  url: string;
+  /** Prefix of every key (default `venue-booking:`). */
+  prefix: string;
+  /** Timeout of every Redis call in ms (default 100). */
+  timeoutMs: number;
+}
 
 /** A settings error: every problem found, so the operator fixes them in one go. */
 export class ConfigError extends Error {
@@ -41,7 +53,20 @@ export class ConfigError extends Error {
 }
 
 const text = (env: ProxyEnv, name: string) => (typeof env[name] === 'string' ? (env[name] as string).trim() : '');
-const list = (value: string) => value.split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
+/** A whole-number setting from `min` to `max`, or undefined when unset; a bad value adds a problem. */
+export function wholeNumber(env: ProxyEnv, name: string, min: number, max: number, problems: string[]) {
+  const raw = text(env, name);
+  if (!raw) return undefined;
+  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!(value >= min && value <= max)) problems.push(`${name} must be a whole number from ${min} to ${max}`);
+  return value;
+}
 
 function httpUrl(value: string): URL | null {
   try {
@@ -63,13 +88,7 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
     for (const value of values) if (!ID_RE.test(value)) problems.push(`${name}: "${value}" is not an id`);
     return values;
   };
-  const integer = (name: string, min: number, max: number) => {
-    const raw = text(env, name);
-    if (!raw) return undefined;
-    const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!(value >= min && value <= max)) problems.push(`${name} must be a whole number from ${min} to ${max}`);
-    return value;
-  };
+  const integer = (name: string, min: number, max: number) => wholeNumber(env, name, min, max, problems);
   const url = (name: string) => {
     const raw = text(env, name);
     if (!raw) return undefined;
@@ -83,7 +102,9 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   if (venues.length) settings.venues = venues;
   if (venueGroups.length) settings.venueGroups = venueGroups;
   const origins = list(text(env, 'VENUE_BOOKING_ORIGINS'));
-  for (const origin of origins) if (httpUrl(origin)?.origin !== origin) problems.push(`VENUE_BOOKING_ORIGINS: "${origin}" is not an origin like https://example.com`);
+  for (const origin of origins)
+    if (httpUrl(origin)?.origin !== origin)
+      problems.push(`VENUE_BOOKING_ORIGINS: "${origin}" is not an origin like https://example.com`);
   if (origins.length) settings.origins = origins;
   settings.bookingSite = url('VENUE_BOOKING_BOOKING_SITE');
   settings.publicUrl = url('VENUE_BOOKING_PUBLIC_URL');
@@ -92,7 +113,9 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   const perMinute = integer('VENUE_BOOKING_RATE_LIMIT', 1, 1_000_000);
   if (perMinute !== undefined) settings.rateLimit = { limit: perMinute, windowMs: 60_000 };
   const partnerSource = text(env, 'VENUE_BOOKING_PARTNER_SOURCE');
-  if (partnerSource.length > 100 || /[\u0000-\u001f]/.test(partnerSource)) problems.push('VENUE_BOOKING_PARTNER_SOURCE must be at most 100 printable characters');
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+  if (partnerSource.length > 100 || /[\u0000-\u001f]/.test(partnerSource))
+    problems.push('VENUE_BOOKING_PARTNER_SOURCE must be at most 100 printable characters');
   else if (partnerSource) settings.partnerSource = partnerSource;
 
   // One URL for every venue, or `venueId=url` pairs; `{venue}` in a URL is replaced by the venue id.
@@ -100,19 +123,24 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   if (returnPage) {
     const pages: Record<string, string> = {};
     for (const item of list(returnPage)) {
-      const [venue, page] = /^[A-Za-z0-9_-]+=/.test(item) ? [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)] : ['*', item];
-      if (!httpUrl(page!.replace('{venue}', 'x'))) problems.push(`VENUE_BOOKING_RETURN_PAGE: "${page}" is not an http(s) URL`);
+      const [venue, page] = /^[A-Za-z0-9_-]+=/.test(item)
+        ? [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]
+        : ['*', item];
+      if (!httpUrl(page!.replace('{venue}', 'x')))
+        problems.push(`VENUE_BOOKING_RETURN_PAGE: "${page}" is not an http(s) URL`);
       else pages[venue!] = page!;
     }
     settings.returnPages = pages;
   }
-  for (const key of Object.keys(settings) as (keyof ProxyConfig)[]) if (settings[key] === undefined) delete settings[key];
+  for (const key of Object.keys(settings) as (keyof ProxyConfig)[])
+    if (settings[key] === undefined) delete settings[key];
+  const redis = redisSettings(env, problems, integer);
 
   const appId = text(env, 'VENUE_BOOKING_APP_ID');
   const apiKey = text(env, 'VENUE_BOOKING_API_KEY');
   if (!appId && !apiKey) {
     if (problems.length) throw new ConfigError(problems);
-    return { embedded: true, settings, warnings };
+    return { embedded: true, settings, warnings, redis };
   }
   if (!appId) problems.push('VENUE_BOOKING_APP_ID is missing (the API key is set)');
   if (!apiKey) problems.push('VENUE_BOOKING_API_KEY is missing (the App ID is set)');
@@ -125,8 +153,41 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   } else if (upstreamUrl.protocol === 'http:' && !isLoopback(upstreamUrl.hostname)) {
     problems.push('VENUE_BOOKING_UPSTREAM must use https (the key travels in a header)');
   }
-  if (!venues.length && !venueGroups.length) problems.push('VENUE_BOOKING_VENUES (or VENUE_BOOKING_VENUE_GROUPS) must list the venues the widget may book');
-  if (!settings.bookingSite) warnings.push('VENUE_BOOKING_BOOKING_SITE is not set: next.web is passed only when it is an https URL on the same site as the upstream');
+  if (!venues.length && !venueGroups.length)
+    problems.push('VENUE_BOOKING_VENUES (or VENUE_BOOKING_VENUE_GROUPS) must list the venues the widget may book');
+  if (!settings.bookingSite)
+    problems.push(
+      'VENUE_BOOKING_BOOKING_SITE is missing: the URL prefix of the hosted booking site (deposits, pre-orders), e.g. https://book.example.com/book; next.web is passed only under it',
+    );
+  if (!settings.publicUrl)
+    warnings.push(
+      'VENUE_BOOKING_PUBLIC_URL is not set: only requests to localhost are answered (local development); set it to the public address of this proxy',
+    );
   if (problems.length) throw new ConfigError(problems);
-  return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings };
+  return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings, redis };
+}
+
+/** The Redis settings, when `VENUE_BOOKING_REDIS_URL` is set. */
+function redisSettings(
+  env: ProxyEnv,
+  problems: string[],
+  integer: (name: string, min: number, max: number) => number | undefined,
+): RedisSettings | undefined {
+  const raw = text(env, 'VENUE_BOOKING_REDIS_URL');
+  const prefix = text(env, 'VENUE_BOOKING_REDIS_PREFIX') || 'venue-booking:';
+  const timeoutMs = integer('VENUE_BOOKING_REDIS_TIMEOUT_MS', 5, 10_000) ?? 100;
+  if (!/^[\x21-\x7e]{1,100}$/.test(prefix))
+    problems.push('VENUE_BOOKING_REDIS_PREFIX must be at most 100 printable characters without spaces');
+  if (!raw) return undefined;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Reported below, without echoing a URL that may hold a password.
+  }
+  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
+    problems.push('VENUE_BOOKING_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379');
+    return undefined;
+  }
+  return { url: raw, prefix, timeoutMs };
 }

@@ -3,9 +3,9 @@
  * client, caches, limiters). Kept apart from app.ts so route modules import types only from here.
  */
 import type { Context } from 'hono';
-import type { ReadCache } from './cache.js';
 import type { Logger } from './log.js';
 import type { Relayed } from './relay.js';
+import type { ProxyState } from './state/types.js';
 import type { Upstream } from './upstream.js';
 
 /** Settings of one proxy instance. See `config.ts` for how they are read from the environment. */
@@ -50,6 +50,8 @@ export interface ProxyConfig {
   logger?: Logger;
   /** Clock, for tests. */
   now?: () => number;
+  /** Shared state (Redis, a Durable Object); default: this instance's memory. */
+  state?: ProxyState;
   /** The widget bundle to serve at `/venue-booking.js`, when the host has it. */
   widgetScript?: Uint8Array<ArrayBuffer>;
   /** The chunks the bundle imports on demand (locale modules), by file name. */
@@ -71,7 +73,7 @@ export const DEFAULTS = {
 export interface ProxyContext {
   config: ProxyConfig;
   upstream: Upstream;
-  reads: ReadCache<Relayed>;
+  state: ProxyState;
   logger: Logger;
   now: () => number;
   /** True when the widget may use this venue (configured, or a venue of a configured group). */

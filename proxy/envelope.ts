@@ -10,14 +10,34 @@ import { urlOf } from './url.js';
 export type FieldError = Required<Pick<WireFieldError, 'code' | 'fields'>> & { message: string };
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  409: 'Conflict', 413: 'Payload Too Large', 414: 'URI Too Long', 415: 'Unsupported Media Type', 422: 'Unprocessable Entity',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  414: 'URI Too Long',
+  415: 'Unsupported Media Type',
+  421: 'Misdirected Request',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 const london = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit',
-  hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+  timeZone: 'Europe/London',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
 });
 
 /** `YYYY-MM-DDTHH:mm:ss` in London time, the envelope's timestamp form. */
@@ -41,8 +61,14 @@ export function envelopeResponse(request: Request, status: number, payload: unkn
 export function envelopeText(path: string, method: string, status: number, payload: unknown): string {
   const now = londonTimestamp(Date.now());
   const body: Envelope = {
-    payload, status, requestTime: now, responseTime: now, statusText: STATUS_TEXT[status] ?? 'Error',
-    url: path.slice(0, 200), method, params: [],
+    payload,
+    status,
+    requestTime: now,
+    responseTime: now,
+    statusText: STATUS_TEXT[status] ?? 'Error',
+    url: path.slice(0, 200),
+    method,
+    params: [],
   };
   return JSON.stringify(body);
 }

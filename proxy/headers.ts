@@ -30,20 +30,24 @@ const built = new WeakMap<Response, Record<string, string>>();
  * CSP (an API answers JSON only); a route may set its own (the widget script's CORP). It also
  * drops `X-Powered-By`, as that middleware does.
  */
-export const SECURITY_LAYER: Layer = Object.freeze({ mode: 'fill', drop: ['X-Powered-By'], headers: Object.freeze({
-  'Cross-Origin-Resource-Policy': 'same-origin',
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Origin-Agent-Cluster': '?1',
-  'Referrer-Policy': 'no-referrer',
-  'Strict-Transport-Security': 'max-age=15552000; includeSubDomains',
-  'X-Content-Type-Options': 'nosniff',
-  'X-DNS-Prefetch-Control': 'off',
-  'X-Download-Options': 'noopen',
-  'X-Frame-Options': 'SAMEORIGIN',
-  'X-Permitted-Cross-Domain-Policies': 'none',
-  'X-XSS-Protection': '0',
-  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
-}) });
+export const SECURITY_LAYER: Layer = Object.freeze({
+  mode: 'fill',
+  drop: ['X-Powered-By'],
+  headers: Object.freeze({
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Origin-Agent-Cluster': '?1',
+    'Referrer-Policy': 'no-referrer',
+    'Strict-Transport-Security': 'max-age=15552000; includeSubDomains',
+    'X-Content-Type-Options': 'nosniff',
+    'X-DNS-Prefetch-Control': 'off',
+    'X-Download-Options': 'noopen',
+    'X-Frame-Options': 'SAMEORIGIN',
+    'X-Permitted-Cross-Domain-Policies': 'none',
+    'X-XSS-Protection': '0',
+    'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  }),
+});
 
 /** Records `layer` for the answer of the request `c`; call it before `next()`. */
 export function addLayer(c: Context, layer: Layer): void {

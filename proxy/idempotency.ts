@@ -5,9 +5,8 @@
  * guest's booking. Answers that prove nothing was stored (`stored: false`) are forgotten, so the
  * guest can correct the details and send again with the same key.
  *
- * State lives in the handler instance (per Node process; per isolate on an edge runtime — a repeat
- * routed to another isolate is not deduplicated there, so deploy one instance or use a Durable
- * Object if that matters).
+ * This is the in-process store of the memory state (state/memory.ts); the shared states
+ * (state/shared.ts) keep the same promise across processes.
  */
 
 /** A stored answer: enough to rebuild the response. */

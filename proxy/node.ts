@@ -12,8 +12,11 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
 import { createProxy } from './app.js';
-import { configFromEnv, ConfigError, type ProxyEnv } from './config.js';
-import type { ProxyConfig } from './context.js';
+import { clientKeyFor } from './client-ip.js';
+import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from './config.js';
+import { DEFAULTS, type ProxyConfig } from './context.js';
+import { consoleLogger } from './log.js';
+import { nodeSettingsFromEnv } from './node-settings.js';
 import { integrityOf, scriptTag } from './script.js';
 import { createStack } from './stack.js';
 
@@ -34,14 +37,36 @@ Flags (each overrides the environment variable in brackets):
   --rate-limit N           requests per minute per client [VENUE_BOOKING_RATE_LIMIT, default 300]
   --client-ip-header NAME  trust this header for the client address behind a reverse proxy
                            [VENUE_BOOKING_CLIENT_IP_HEADER]
+  --trusted-hops N         reverse proxies in front that append to that header; the client is
+                           the entry N from the right [VENUE_BOOKING_TRUSTED_HOPS, default 1]
+  --headers-timeout-ms N   time to receive a request's headers [VENUE_BOOKING_HEADERS_TIMEOUT_MS, default 10000]
+  --request-timeout-ms N   time to receive a whole request [VENUE_BOOKING_REQUEST_TIMEOUT_MS, default 30000]
+  --keep-alive-timeout-ms N  idle keep-alive connection lifetime [VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS, default 5000]
+  --max-connections N      open connections at most [VENUE_BOOKING_MAX_CONNECTIONS, default 1000]
 Credentials come only from the environment: VENUE_BOOKING_APP_ID, VENUE_BOOKING_API_KEY.
-With neither set the proxy runs on the embedded sandbox (no real bookings).`;
+With neither set the proxy runs on the embedded sandbox (no real bookings).
+Several instances share their state through Redis: VENUE_BOOKING_REDIS_URL (redis:// or rediss://),
+VENUE_BOOKING_REDIS_PREFIX, VENUE_BOOKING_REDIS_TIMEOUT_MS (environment only).`;
 
 const FLAGS: Record<string, string> = {
-  port: 'PORT', upstream: 'VENUE_BOOKING_UPSTREAM', venues: 'VENUE_BOOKING_VENUES', 'venue-groups': 'VENUE_BOOKING_VENUE_GROUPS',
-  origins: 'VENUE_BOOKING_ORIGINS', 'booking-site': 'VENUE_BOOKING_BOOKING_SITE', 'return-page': 'VENUE_BOOKING_RETURN_PAGE',
-  'partner-source': 'VENUE_BOOKING_PARTNER_SOURCE', 'public-url': 'VENUE_BOOKING_PUBLIC_URL', 'timeout-ms': 'VENUE_BOOKING_TIMEOUT_MS',
-  'cache-ttl-ms': 'VENUE_BOOKING_CACHE_TTL_MS', 'rate-limit': 'VENUE_BOOKING_RATE_LIMIT', 'client-ip-header': 'VENUE_BOOKING_CLIENT_IP_HEADER',
+  port: 'PORT',
+  upstream: 'VENUE_BOOKING_UPSTREAM',
+  venues: 'VENUE_BOOKING_VENUES',
+  'venue-groups': 'VENUE_BOOKING_VENUE_GROUPS',
+  origins: 'VENUE_BOOKING_ORIGINS',
+  'booking-site': 'VENUE_BOOKING_BOOKING_SITE',
+  'return-page': 'VENUE_BOOKING_RETURN_PAGE',
+  'partner-source': 'VENUE_BOOKING_PARTNER_SOURCE',
+  'public-url': 'VENUE_BOOKING_PUBLIC_URL',
+  'timeout-ms': 'VENUE_BOOKING_TIMEOUT_MS',
+  'cache-ttl-ms': 'VENUE_BOOKING_CACHE_TTL_MS',
+  'rate-limit': 'VENUE_BOOKING_RATE_LIMIT',
+  'client-ip-header': 'VENUE_BOOKING_CLIENT_IP_HEADER',
+  'trusted-hops': 'VENUE_BOOKING_TRUSTED_HOPS',
+  'headers-timeout-ms': 'VENUE_BOOKING_HEADERS_TIMEOUT_MS',
+  'request-timeout-ms': 'VENUE_BOOKING_REQUEST_TIMEOUT_MS',
+  'keep-alive-timeout-ms': 'VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS',
+  'max-connections': 'VENUE_BOOKING_MAX_CONNECTIONS',
 };
 
 function fail(message: string): never {
@@ -53,7 +78,10 @@ function readEnv(): ProxyEnv {
   let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
-      options: { help: { type: 'boolean', short: 'h' }, ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])) },
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])),
+      },
       strict: true,
     }));
   } catch (error) {
@@ -72,8 +100,13 @@ function readEnv(): ProxyEnv {
  * The widget bundle and the chunks it loads on demand (the locale modules), when it has been
  * built: every top-level `.js` file of dist/.
  */
+/** Where the widget bundle sits relative to this module: set by the server build, else a checkout's dist/. */
+declare const __WIDGET_DIR__: string | undefined;
+
 function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<string, Uint8Array<ArrayBuffer>> } {
-  const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+  const dist = fileURLToPath(
+    new URL(typeof __WIDGET_DIR__ === 'string' ? __WIDGET_DIR__ : '../dist/', import.meta.url),
+  );
   const chunks: Record<string, Uint8Array<ArrayBuffer>> = {};
   let script: Uint8Array<ArrayBuffer> | undefined;
   try {
@@ -89,42 +122,87 @@ function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<strin
   return { script, chunks };
 }
 
+/**
+ * The Redis-backed state. Imported only when a Redis URL is set, so a proxy without one never
+ * loads the client. Its timings follow the proxy's: a booking holds its key past the upstream timeout.
+ */
+async function redisState(redis: RedisSettings, settings: Partial<ProxyConfig>) {
+  const { createRedisState } = await import('./state/redis.js');
+  const timeoutMs = settings.timeoutMs ?? DEFAULTS.timeoutMs;
+  return createRedisState({
+    url: redis.url,
+    prefix: redis.prefix,
+    timeoutMs: redis.timeoutMs,
+    ttlMs: settings.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
+    staleMs: settings.staleMs ?? DEFAULTS.staleMs,
+    holdMs: timeoutMs + 5_000,
+    logger: consoleLogger,
+    now: () => Date.now(),
+  });
+}
+
 async function start() {
   const env = readEnv();
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT must be a port number from 0 to 65535');
   let config;
+  let server;
   try {
     config = configFromEnv(env);
+    server = nodeSettingsFromEnv(env);
   } catch (error) {
     if (error instanceof ConfigError) fail(`${error.message}\n\nRun venue-booking-proxy --help for the settings.`);
     throw error;
   }
-  const header = typeof env.VENUE_BOOKING_CLIENT_IP_HEADER === 'string' ? env.VENUE_BOOKING_CLIENT_IP_HEADER.trim().toLowerCase() : '';
   // Per-client rate limits key on the socket address, or on a trusted reverse proxy's header.
-  const clientKey = (request: Request, hostEnv: unknown) =>
-    (header ? request.headers.get(header)?.split(',')[0]?.trim() : undefined)
-    ?? (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress;
+  const clientKey = clientKeyFor(
+    server.clientIp,
+    (hostEnv) => (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
+  );
   const { script, chunks } = widgetFiles();
-  const extra: Partial<ProxyConfig> = { clientKey, ...(script ? { widgetScript: script, widgetChunks: chunks } : {}) };
-  const origin = config.settings.publicUrl ?? `http://localhost:${port}`;
-  const handler = config.embedded
-    ? createStack({ origin, proxy: { ...config.settings, ...extra } })
-    : createProxy({ ...config.settings, ...extra });
+  const extra: Partial<ProxyConfig> = {
+    clientKey,
+    ...(script ? { widgetScript: script, widgetChunks: chunks } : {}),
+    ...(config.redis ? { state: await redisState(config.redis, config.settings) } : {}),
+  };
   for (const warning of config.warnings) console.error(JSON.stringify({ level: 'warn', msg: warning }));
 
-  serve({ fetch: handler.fetch, port }, async (info) => {
+  // The handler is built once the port is known, so that with `--port 0` the embedded sandbox's
+  // next.web and the proxy's own origin name the port actually listened on.
+  let handler: { fetch(request: Request, env?: unknown): Promise<Response> } | undefined;
+  const options = {
+    fetch: (request: Request, hostEnv: unknown) => handler!.fetch(request, hostEnv),
+    port,
+    // Slow clients are cut off; Node checks these every `connectionsCheckingInterval`.
+    serverOptions: {
+      headersTimeout: server.headersTimeoutMs,
+      requestTimeout: server.requestTimeoutMs,
+      keepAliveTimeout: server.keepAliveTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, Math.ceil(server.headersTimeoutMs / 4)),
+    },
+  };
+  const listening = serve(options, async (info) => {
+    const origin = config.settings.publicUrl ?? `http://localhost:${info.port}`;
+    handler = config.embedded
+      ? createStack({ origin, proxy: { ...config.settings, ...extra } })
+      : createProxy({ ...config.settings, ...extra });
     const mode = config.embedded
       ? 'on the embedded sandbox (no VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY set): bookings are not real'
       : `upstream ${config.settings.upstream}`;
-    console.log(JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }));
+    console.log(
+      JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }),
+    );
     if (script) {
-      const base = config.settings.publicUrl ?? `http://localhost:${info.port}`;
-      console.log(`Add the widget to a venue page with:\n  ${scriptTag(`${base}/venue-booking.js`, await integrityOf(script))}`);
+      console.log(
+        `Add the widget to a venue page with:\n  ${scriptTag(`${origin}/venue-booking.js`, await integrityOf(script))}`,
+      );
     } else {
-      console.log('The widget bundle dist/venue-booking.js is not built, so /venue-booking.js is not served: run `npm run build` first.');
+      console.log(
+        'The widget bundle dist/venue-booking.js is not built, so /venue-booking.js is not served: run `npm run build` first.',
+      );
     }
   });
+  listening.maxConnections = server.maxConnections;
 }
 
 void start();

@@ -2,8 +2,8 @@
  * Per-client rate limiting: fixed windows per client key. Every visitor of every venue shares the
  * proxy's one App ID and its hourly quota, so one noisy client must not spend it for everyone.
  *
- * State lives in the handler instance (per Node process; per isolate on an edge runtime, where it
- * limits each isolate's share — put the platform's own rate limiting in front for a global bound).
+ * This is the in-process limiter of the memory state (state/memory.ts), and what the shared states
+ * count on while their store is away.
  */
 
 /** Options of a limiter. */
@@ -37,20 +37,37 @@ export class RateLimiter {
       this.windows.delete(client);
       const start = now - (now % windowMs);
       // The reset time is spelled once per window, not once per request.
-      window = { start, count: 0, reset: new Date(start + windowMs).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+      window = { start, count: 0, reset: resetText(start + windowMs) };
       this.windows.set(client, window);
       const max = this.options.maxClients ?? 50_000;
       while (this.windows.size > max) this.windows.delete(this.windows.keys().next().value!);
     }
     const allowed = window.count < limit;
     if (allowed) window.count++;
-    const reset = window.start + windowMs;
-    const headers: Record<string, string> = {
-      'X-RateLimit-Limit': String(limit),
-      'X-RateLimit-Remaining': String(Math.max(0, limit - window.count)),
-      'X-RateLimit-Reset': window.reset,
-    };
-    if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((reset - now) / 1000)));
-    return { allowed, headers };
+    return rateDecision(allowed, limit, limit - window.count, window.start + windowMs, now, window.reset);
   }
+}
+
+/** ISO time to the second, as `X-RateLimit-Reset` spells it. */
+const resetText = (at: number) => new Date(at).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The decision and its `X-RateLimit-*` headers (and `Retry-After` when refused); shared by every
+ * limiter so that a client sees the same headers whichever store counted it.
+ */
+export function rateDecision(
+  allowed: boolean,
+  limit: number,
+  remaining: number,
+  resetAt: number,
+  now: number,
+  reset = resetText(resetAt),
+): RateDecision {
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(limit),
+    'X-RateLimit-Remaining': String(Math.max(0, remaining)),
+    'X-RateLimit-Reset': reset,
+  };
+  if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+  return { allowed, headers };
 }

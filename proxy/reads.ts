@@ -7,14 +7,30 @@
 import type { Context, Hono } from 'hono';
 import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
-import { BOOKING_URL_SENTINEL, cleanError, faultRelay, type Relayed } from './relay.js';
+import { BOOKING_URL_SENTINEL, faultRelay, type Relayed } from './relay.js';
+import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
-import { canonicalQuery, ID_RE, isLoopback, queryParams, readFields, type Rule, type Value } from './validate.js';
+import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from './validate.js';
 
 /** Venue settings a public widget may read (§2.10): never labels, stages or anything about customers. */
-export const PUBLIC_SETTINGS = ['booking_types', 'opening_times', 'booking_unavailable', 'packages', 'preorder_menus'] as const;
+export const PUBLIC_SETTINGS = [
+  'booking_types',
+  'opening_times',
+  'booking_unavailable',
+  'packages',
+  'preorder_menus',
+] as const;
 const VENUE_IDENTITY = ['_id', 'path', 'title', 'venue_group'];
-const RULE_KEYS = ['bookings_from', 'bookings_to', 'booking_available', 'booking_notes', 'max_duration', 'min_people', 'max_people', 'bookings_shut'];
+const RULE_KEYS = [
+  'bookings_from',
+  'bookings_to',
+  'booking_available',
+  'booking_notes',
+  'max_duration',
+  'min_people',
+  'max_people',
+  'bookings_shut',
+];
 const PREFERENCE_KEYS = ['id', 'name', 'description', 'created_date'];
 const BOOKING_FIELDS = ['type', 'date', 'time', 'duration', 'num_people'] as const;
 
@@ -36,42 +52,32 @@ const VENUE_LIST: Record<string, Rule> = { venue_group: { kind: 'id', required: 
 
 const pick = (value: unknown, keys: readonly string[]) => {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
-  return Object.fromEntries(keys.filter((key) => key in value).map((key) => [key, (value as Record<string, unknown>)[key]]));
+  return Object.fromEntries(
+    keys.filter((key) => key in value).map((key) => [key, (value as Record<string, unknown>)[key]]),
+  );
 };
 
 /**
- * The site part of a host name: the last two labels, or three under a two-letter country code
- * with a generic second level (`book.venue.co.uk` → `venue.co.uk`); a loopback host as it is.
+ * The URL to pass on as `next.web`, or null: only a URL under the configured booking site (no open
+ * redirect), as the parser read it (`url.href`, so the browser follows exactly what was checked).
+ * With no booking site configured nothing passes: a guess at the upstream's registrable domain let
+ * `evil-app.herokuapp.com`, `evil.github.io` and neighbouring IP addresses through, and doing it
+ * right needs the Public Suffix List, while the operator simply knows the site (config.ts requires
+ * it outside the embedded sandbox).
  */
-function siteOf(hostname: string): string {
-  const labels = hostname.split('.');
-  const keep = labels.length > 2 && labels.at(-1)!.length === 2 && /^(co|com|org|net|ac|gov|ltd|plc)$/.test(labels.at(-2)!) ? 3 : 2;
-  return labels.slice(-keep).join('.');
-}
-
-/**
- * True when `web` is a URL the guest may be sent to (no open redirect): under the configured
- * booking site, or, when none is configured, an https URL on the same site as the upstream (the
- * service's booking site and API share a domain; a loopback upstream allows any loopback name).
- */
-export function isBookingSiteUrl(web: unknown, site: string | undefined, upstream?: string): boolean {
-  if (typeof web !== 'string') return false;
+export function bookingSiteUrl(web: unknown, site: string | undefined): string | null {
+  if (typeof web !== 'string' || !site) return null;
   let url: URL;
   let base: URL;
   try {
     url = new URL(web);
-    base = new URL(site ?? upstream ?? '');
+    base = new URL(site);
   } catch {
-    return false;
+    return null;
   }
-  if (url.username || url.password) return false;
-  if (!site) {
-    if (isLoopback(base.hostname)) return isLoopback(url.hostname) && /^https?:$/.test(url.protocol);
-    return url.protocol === 'https:' && siteOf(url.hostname) === siteOf(base.hostname);
-  }
-  if (url.origin !== base.origin) return false;
+  if (url.username || url.password || url.origin !== base.origin) return null;
   const prefix = base.pathname.replace(/\/+$/, '');
-  return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`);
+  return url.pathname === prefix || url.pathname.startsWith(`${prefix}/`) ? url.href : null;
 }
 
 /**
@@ -88,7 +94,11 @@ export async function inputOf(c: Context): Promise<Record<string, unknown>> {
   const twice = Object.keys(body).filter((key) => key in query.raw);
   if (twice.length) {
     throw new ProxyError(400, 'Send each parameter once, in the query or in the body', {
-      errors: twice.map((field) => ({ code: 'duplicate_parameter', message: `${field} is both in the query and in the body`, fields: [field] })),
+      errors: twice.map((field) => ({
+        code: 'duplicate_parameter',
+        message: `${field} is both in the query and in the body`,
+        fields: [field],
+      })),
     });
   }
   return { ...query.raw, ...body };
@@ -97,15 +107,20 @@ export async function inputOf(c: Context): Promise<Record<string, unknown>> {
 /** Parses a JSON object body; anything else is a 415 or a 400. */
 export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
   const type = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') throw new ProxyError(415, 'Send the details as JSON (Content-Type: application/json)');
+  if (type !== 'application/json')
+    throw new ProxyError(415, 'Send the details as JSON (Content-Type: application/json)');
   let body: unknown;
   try {
     body = JSON.parse(await c.req.text());
   } catch {
-    throw new ProxyError(400, 'The request body is not valid JSON', { errors: [{ code: 'invalid_json', message: 'The request body is not valid JSON', fields: [] }] });
+    throw new ProxyError(400, 'The request body is not valid JSON', {
+      errors: [{ code: 'invalid_json', message: 'The request body is not valid JSON', fields: [] }],
+    });
   }
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    throw new ProxyError(400, 'The request body must be a JSON object', { errors: [{ code: 'invalid_body', message: 'The request body must be a JSON object', fields: [] }] });
+    throw new ProxyError(400, 'The request body must be a JSON object', {
+      errors: [{ code: 'invalid_body', message: 'The request body must be a JSON object', fields: [] }],
+    });
   }
   return body as Record<string, unknown>;
 }
@@ -113,8 +128,14 @@ export async function jsonBody(c: Context): Promise<Record<string, unknown>> {
 /** The venue id of the path, refused unless the widget may use it. */
 export async function allowedVenue(ctx: ProxyContext, c: Context): Promise<string> {
   const venue = c.req.param('venue') ?? '';
-  if (!ID_RE.test(venue)) throw new ProxyError(400, 'The venue id is not valid', { errors: [{ code: 'invalid_venue_id', message: 'The venue id is not valid', fields: ['venue_id'] }] });
-  if (!(await ctx.venueAllowed(venue))) throw new ProxyError(404, 'Unknown venue', { errors: [{ code: 'unknown_venue', message: 'This venue is not available here', fields: ['venue_id'] }] });
+  if (!ID_RE.test(venue))
+    throw new ProxyError(400, 'The venue id is not valid', {
+      errors: [{ code: 'invalid_venue_id', message: 'The venue id is not valid', fields: ['venue_id'] }],
+    });
+  if (!(await ctx.venueAllowed(venue)))
+    throw new ProxyError(404, 'Unknown venue', {
+      errors: [{ code: 'unknown_venue', message: 'This venue is not available here', fields: ['venue_id'] }],
+    });
   return venue;
 }
 
@@ -134,22 +155,35 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
   const ourPath = urlOf(request).pathname;
   const search = canonicalQuery(spec.values);
   const key = `${spec.method} ${spec.path}${search}`;
-  const stale = () => ctx.reads.peek(key, true);
+  const stale = () => ctx.state.peekRead(key, true);
+  await ctx.upstream.sync();
   if (ctx.upstream.frugal()) {
-    const kept = stale();
+    const kept = await stale();
     if (kept) return ctx.send(c, kept.value, { 'X-Cache': kept.source });
   }
-  const { value, source } = await ctx.reads.get(key, async () => {
+  const { value, source } = await ctx.state.read(key, async () => {
     const answer = await ctx.upstream.call(spec.method, spec.path, search);
     if (!answer.ok) return { value: faultRelay(ourPath, c.req.method, answer), cache: false };
     const payload = answer.body.payload;
-    const relayed: Relayed = answer.status < 300
-      ? { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, spec.shape(payload)) }
-      : { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, cleanError(payload, 'The booking service refused the request')) };
+    const relayed: Relayed =
+      answer.status < 300
+        ? { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, spec.shape(payload)) }
+        : {
+            status: answer.status,
+            text: envelopeText(
+              ourPath,
+              c.req.method,
+              answer.status,
+              guestError(payload, 'The booking service refused the request', ctx.logger, {
+                route: `${spec.method} ${spec.path}`,
+                status: answer.status,
+              }),
+            ),
+          };
     return { value: relayed, cache: true };
   });
   if (value.status >= 500 || value.status === 429) {
-    const kept = stale();
+    const kept = await stale();
     if (kept) return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
   }
   return ctx.send(c, value, { 'X-Cache': source });
@@ -164,7 +198,8 @@ function shapeAvailability(ctx: ProxyContext) {
     if (next && typeof next === 'object') {
       const safe: Record<string, string> = {};
       if (next.api) safe.api = BOOKING_URL_SENTINEL;
-      if (isBookingSiteUrl(next.web, ctx.config.bookingSite, ctx.config.upstream)) safe.web = next.web as string;
+      const web = bookingSiteUrl(next.web, ctx.config.bookingSite);
+      if (web) safe.web = web;
       else if (next.web) ctx.logger.log({ level: 'warn', msg: 'next.web dropped: not on the configured booking site' });
       result.next = safe;
     }
@@ -179,7 +214,12 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     const { values, errors } = readFields(await inputOf(c), AVAILABILITY);
     throwIfInvalid(errors);
     // GET and POST share one canonical upstream GET, so they share cache entries too.
-    return cachedRead(ctx, c, { method: 'GET', path: `/venues/${venue}/booking-availability`, values, shape: shapeAvailability(ctx) });
+    return cachedRead(ctx, c, {
+      method: 'GET',
+      path: `/venues/${venue}/booking-availability`,
+      values,
+      shape: shapeAvailability(ctx),
+    });
   };
   app.get('/api/venues/:venue/booking-availability', availability);
   app.post('/api/venues/:venue/booking-availability', availability);
@@ -188,7 +228,12 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     const venue = await allowedVenue(ctx, c);
     const { values, errors } = readFields(await inputOf(c), RULES);
     throwIfInvalid(errors);
-    return cachedRead(ctx, c, { method: 'POST', path: `/venues/${venue}/booking-rules`, values, shape: (payload) => pick(payload, RULE_KEYS) });
+    return cachedRead(ctx, c, {
+      method: 'POST',
+      path: `/venues/${venue}/booking-rules`,
+      values,
+      shape: (payload) => pick(payload, RULE_KEYS),
+    });
   };
   app.get('/api/venues/:venue/booking-rules', rules);
   app.post('/api/venues/:venue/booking-rules', rules);
@@ -197,14 +242,21 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     const venue = await allowedVenue(ctx, c);
     const { values, errors } = readFields(await inputOf(c), BOOKING_DETAILS);
     throwIfInvalid(errors);
-    return cachedRead(ctx, c, { method: 'GET', path: `/venues/${venue}/offers`, values, shape: (payload) => (Array.isArray(payload) ? payload : []) });
+    return cachedRead(ctx, c, {
+      method: 'GET',
+      path: `/venues/${venue}/offers`,
+      values,
+      shape: (payload) => (Array.isArray(payload) ? payload : []),
+    });
   });
 
   app.get('/api/venues/:venue/marketing-preferences', async (c) => {
     const venue = await allowedVenue(ctx, c);
     throwIfInvalid(readFields(await inputOf(c), {}).errors);
     return cachedRead(ctx, c, {
-      method: 'GET', path: `/venues/${venue}/marketing-preferences`, values: {},
+      method: 'GET',
+      path: `/venues/${venue}/marketing-preferences`,
+      values: {},
       shape: (payload) => {
         const list = (payload as { marketing_preferences?: unknown } | null)?.marketing_preferences;
         return { marketing_preferences: Array.isArray(list) ? list.map((item) => pick(item, PREFERENCE_KEYS)) : [] };
@@ -218,9 +270,13 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     throwIfInvalid(errors);
     const fields = typeof values.fields === 'string' ? values.fields.split(',') : [...PUBLIC_SETTINGS];
     return cachedRead(ctx, c, {
-      method: 'GET', path: `/venues/${venue}`, values: { fields: fields.join(',') },
+      method: 'GET',
+      path: `/venues/${venue}`,
+      values: { fields: fields.join(',') },
       // Projected again here: an upstream that ignores `fields` still cannot leak labels or stages.
-      shape: (payload) => ({ venue: pick((payload as { venue?: unknown } | null)?.venue, [...VENUE_IDENTITY, ...fields]) }),
+      shape: (payload) => ({
+        venue: pick((payload as { venue?: unknown } | null)?.venue, [...VENUE_IDENTITY, ...fields]),
+      }),
     });
   });
 
@@ -229,7 +285,11 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     throwIfInvalid(errors);
     const group = values.venue_group as string;
     if (!(ctx.config.venueGroups ?? []).includes(group)) {
-      throw new ProxyError(404, 'Unknown venue group', { errors: [{ code: 'unknown_venue_group', message: 'This venue group is not available here', fields: ['venue_group'] }] });
+      throw new ProxyError(404, 'Unknown venue group', {
+        errors: [
+          { code: 'unknown_venue_group', message: 'This venue group is not available here', fields: ['venue_group'] },
+        ],
+      });
     }
     return cachedRead(ctx, c, { method: 'GET', path: '/venues', values, shape: shapeVenueList });
   });

@@ -1,11 +1,11 @@
 /**
  * Rebuilds upstream answers for the client. Nothing of the upstream's response passes by
  * reference: the envelope is rebuilt (our path, no upstream URL, no echoed params, no `revision`),
- * no upstream header is copied, error payloads are reduced to `{ message, errors }`, and the
+ * no upstream header is copied, error payloads are reworded (upstream-errors.ts), and the
  * serialized text is checked for the API key before it leaves.
  */
 import type { Context } from 'hono';
-import { envelopeText, type FieldError } from './envelope.js';
+import { envelopeText } from './envelope.js';
 import { answer } from './headers.js';
 import type { Fault } from './upstream.js';
 
@@ -22,25 +22,6 @@ export interface Relayed {
  */
 export const BOOKING_URL_SENTINEL = '__venue_booking_proxy_booking_url__';
 const SENTINEL_JSON = JSON.stringify(BOOKING_URL_SENTINEL);
-
-const text = (value: unknown, max: number) => (typeof value === 'string' ? value.slice(0, max) : undefined);
-
-/** Reduces an upstream error payload to the documented error shape. */
-export function cleanError(payload: unknown, fallback: string): { message: string; errors: FieldError[] } {
-  const source = payload && typeof payload === 'object' ? (payload as { message?: unknown; errors?: unknown }) : {};
-  const errors = Array.isArray(source.errors)
-    ? source.errors.slice(0, 20).flatMap((error): FieldError[] => {
-        if (!error || typeof error !== 'object') return [];
-        const { code, message, fields } = error as Record<string, unknown>;
-        return [{
-          code: text(code, 60) ?? 'error',
-          message: text(message, 300) ?? '',
-          fields: Array.isArray(fields) ? fields.filter((field): field is string => typeof field === 'string').slice(0, 10).map((field) => field.slice(0, 60)) : [],
-        }];
-      })
-    : [];
-  return { message: text(source.message, 300) ?? fallback, errors };
-}
 
 /** The relayed form of an upstream fault (never cached). */
 export function faultRelay(path: string, method: string, fault: Fault, stored?: boolean | 'unknown'): Relayed {
@@ -95,6 +76,9 @@ export function toResponse(relayed: Relayed, options: SendOptions): Response {
   // Reported on every answer that needed it, not only the first time its body was prepared.
   if (leaked) options.onLeak();
   return answer(options.context, bytes, relayed.status, {
-    'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...relayed.headers, ...options.headers,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    ...relayed.headers,
+    ...options.headers,
   });
 }

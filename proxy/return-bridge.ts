@@ -25,7 +25,9 @@ async function fields(c: Context): Promise<Record<string, string>> {
   if (type === 'application/json') {
     try {
       const body = JSON.parse(text) as Record<string, unknown>;
-      return Object.fromEntries(Object.entries(body ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+      return Object.fromEntries(
+        Object.entries(body ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+      );
     } catch {
       throw new ProxyError(400, 'The request body is not valid JSON');
     }
@@ -37,19 +39,29 @@ async function fields(c: Context): Promise<Record<string, string>> {
 export function registerReturnBridge(app: Hono, ctx: ProxyContext): void {
   app.post('/api/return', async (c) => {
     const venue = urlOf(c.req.raw).searchParams.get('venue') ?? '';
-    if (!ID_RE.test(venue) || !(await ctx.venueAllowed(venue))) throw new ProxyError(404, 'Unknown venue', { errors: [{ code: 'unknown_venue', message: 'Unknown venue', fields: ['venue'] }] });
+    if (!ID_RE.test(venue) || !(await ctx.venueAllowed(venue)))
+      throw new ProxyError(404, 'Unknown venue', {
+        errors: [{ code: 'unknown_venue', message: 'Unknown venue', fields: ['venue'] }],
+      });
     const page = ctx.config.returnPages?.[venue] ?? ctx.config.returnPages?.['*'];
     if (!page) throw new ProxyError(404, 'No return page is configured for this venue');
     const body = await fields(c);
     const reference = body.reference?.trim() ?? '';
     const status = body.status?.trim() ?? '';
     if (!REFERENCE_RE.test(reference) || !STATUS_RE.test(status)) {
-      throw new ProxyError(400, 'The return is missing a valid reference or status', { errors: [{ code: 'invalid_return', message: 'reference and status are required', fields: ['reference', 'status'] }] });
+      throw new ProxyError(400, 'The return is missing a valid reference or status', {
+        errors: [
+          { code: 'invalid_return', message: 'reference and status are required', fields: ['reference', 'status'] },
+        ],
+      });
     }
     const target = new URL(page.replace('{venue}', venue));
     target.searchParams.set('reference', reference);
     target.searchParams.set('status', status);
     ctx.logger.log({ level: 'info', msg: 'booking returned', venue, status });
-    return new Response(null, { status: 303, headers: { location: target.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' } });
+    return new Response(null, {
+      status: 303,
+      headers: { location: target.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+    });
   });
 }

@@ -24,7 +24,11 @@ export function scriptTag(src: string, integrity: string): string {
  * names carry a content hash and so are cached for good). Module scripts are fetched with CORS,
  * so every file says any origin may load it.
  */
-export function serveScript(app: Hono, bytes: Uint8Array<ArrayBuffer>, chunks: Record<string, Uint8Array<ArrayBuffer>> = {}): void {
+export function serveScript(
+  app: Hono,
+  bytes: Uint8Array<ArrayBuffer>,
+  chunks: Record<string, Uint8Array<ArrayBuffer>> = {},
+): void {
   const etag = integrityOf(bytes).then((integrity) => `"${integrity.slice(7, 39)}"`);
   const common = {
     'content-type': 'text/javascript; charset=utf-8',
@@ -39,6 +43,13 @@ export function serveScript(app: Hono, bytes: Uint8Array<ArrayBuffer>, chunks: R
     return new Response(bytes, { status: 200, headers });
   });
   for (const [name, chunk] of Object.entries(chunks)) {
-    app.get(`/${name}`, () => new Response(chunk, { status: 200, headers: { ...common, 'cache-control': 'public, max-age=31536000, immutable' } }));
+    app.get(
+      `/${name}`,
+      () =>
+        new Response(chunk, {
+          status: 200,
+          headers: { ...common, 'cache-control': 'public, max-age=31536000, immutable' },
+        }),
+    );
   }
 }

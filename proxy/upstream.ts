@@ -6,6 +6,7 @@
  * knows when to spare the shared hourly quota.
  */
 import type { Logger } from './log.js';
+import type { ProxyState } from './state/types.js';
 
 /** A parsed upstream answer that the proxy can relay. */
 export interface UpstreamAnswer {
@@ -16,7 +17,7 @@ export interface UpstreamAnswer {
 }
 
 /** Why no usable answer came back. */
-export type FaultKind = 'timeout' | 'unreachable' | 'server' | 'garbage' | 'auth' | 'limited';
+export type FaultKind = 'timeout' | 'unreachable' | 'server' | 'redirect' | 'garbage' | 'auth' | 'limited';
 
 /** An upstream failure, already phrased for the guest (the details are only in the log). */
 export interface Fault {
@@ -40,6 +41,8 @@ export interface UpstreamOptions {
   now: () => number;
   /** Below this many remaining upstream requests, reads are served from cache where possible. */
   lowWater: number;
+  /** Where instances share what they learn of the quota, so one 429 makes every instance back off. */
+  state?: Pick<ProxyState, 'loadQuota' | 'saveQuota'>;
 }
 
 /** What the proxy knows about the upstream's quota. */
@@ -56,12 +59,25 @@ const MESSAGES: Record<FaultKind, string> = {
   timeout: 'The booking service did not answer in time. Please try again.',
   unreachable: 'The booking service could not be reached. Please try again.',
   server: 'The booking service had a problem. Please try again.',
+  redirect: 'The booking service had a problem. Please try again.',
   garbage: 'The booking service sent an answer that could not be read. Please try again.',
   auth: 'The booking proxy is misconfigured. Please contact the venue.',
   limited: 'The booking service is busy. Please try again shortly.',
 };
 
 class Timeout extends Error {}
+
+/** The origin of a redirect target, for the log; never its path or query. */
+function originOf(location: string | null): string {
+  try {
+    return new URL(location ?? '').origin;
+  } catch {
+    return 'an unreadable location';
+  }
+}
+
+/** How often a cached read takes in the quota other instances learnt (a call always does). */
+const QUOTA_SYNC_MS = 1_000;
 
 /** Calls the upstream with the proxy's credentials. */
 export class Upstream {
@@ -70,6 +86,8 @@ export class Upstream {
   calls = 0;
   /** How the last call went: null after an answer, else its fault (for `/healthz`). */
   private lastFault: FaultKind | null = null;
+  /** When the quota was last taken from the shared state. */
+  private syncedAt = -Infinity;
 
   constructor(private readonly options: UpstreamOptions) {}
 
@@ -106,17 +124,59 @@ export class Upstream {
 
   /** A fault without calling the upstream (it is blocked). */
   limitedFault(): Fault {
-    return { ok: false, kind: 'limited', status: 429, message: MESSAGES.limited, mayHaveActed: false, retryAfterS: this.retryAfterS() };
+    return {
+      ok: false,
+      kind: 'limited',
+      status: 429,
+      message: MESSAGES.limited,
+      mayHaveActed: false,
+      retryAfterS: this.retryAfterS(),
+    };
   }
 
   /** Calls `method path+search` with an optional JSON body, remembering how it went. */
   async call(method: 'GET' | 'POST', path: string, search = '', body?: unknown): Promise<UpstreamAnswer | Fault> {
+    await this.sync(true);
     const answer = await this.send(method, path, search, body);
     this.lastFault = answer.ok ? null : answer.kind;
     return answer;
   }
 
-  private async send(method: 'GET' | 'POST', path: string, search: string, body: unknown): Promise<UpstreamAnswer | Fault> {
+  /**
+   * Takes in what other instances learnt of the quota (shared state only): before every call, and
+   * before a cached read decides whether to spare the upstream, at most once a second.
+   */
+  async sync(beforeCall = false): Promise<void> {
+    const now = this.options.now();
+    if (!this.options.state || (!beforeCall && now - this.syncedAt < QUOTA_SYNC_MS)) return;
+    this.syncedAt = now;
+    const shared = await this.options.state.loadQuota();
+    if (shared) this.adopt(shared);
+  }
+
+  /**
+   * Takes in what another instance learnt: the longest back-off, and the quota of the latest
+   * window (of the same window, the fewest requests left).
+   */
+  private adopt(shared: QuotaState): void {
+    const quota = this.quota;
+    quota.blockedUntil = Math.max(quota.blockedUntil, shared.blockedUntil);
+    if (shared.remaining === null || shared.resetAt === null) return;
+    const later = quota.resetAt === null || shared.resetAt > quota.resetAt;
+    const sameWindow = shared.resetAt === quota.resetAt;
+    if (later || (sameWindow && shared.remaining < (quota.remaining ?? Infinity))) {
+      quota.limit = shared.limit;
+      quota.remaining = shared.remaining;
+      quota.resetAt = shared.resetAt;
+    }
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    path: string,
+    search: string,
+    body: unknown,
+  ): Promise<UpstreamAnswer | Fault> {
     if (this.blocked()) return this.limitedFault();
     const { options } = this;
     const headers = new Headers({ Authorization: `${options.appId}:${options.apiKey}`, Accept: 'application/json' });
@@ -136,7 +196,13 @@ export class Upstream {
     let text: string;
     try {
       const request = new Request(`${options.base}${path}${search}`, {
-        method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: controller.signal,
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: controller.signal,
+        // Never followed: a redirect would carry the key to another host (workerd before the
+        // 2025-09-01 compatibility date kept Authorization across origins) or serve its answer.
+        redirect: 'manual',
       });
       // The body is read under the same deadline: a slow trickle is as bad as no answer.
       [response, text] = await Promise.race([
@@ -145,35 +211,78 @@ export class Upstream {
       ]);
     } catch (error) {
       const kind: FaultKind = error instanceof Timeout ? 'timeout' : 'unreachable';
-      options.logger.log({ level: 'warn', msg: 'upstream failed', route, fault: kind, ms: options.now() - started, error: error instanceof Error ? error.name : 'unknown' });
+      options.logger.log({
+        level: 'warn',
+        msg: 'upstream failed',
+        route,
+        fault: kind,
+        ms: options.now() - started,
+        error: error instanceof Error ? error.name : 'unknown',
+      });
       // A timeout may have let the upstream act; a refused connection did not reach it.
-      return { ok: false, kind, status: kind === 'timeout' ? 504 : 502, message: MESSAGES[kind], mayHaveActed: kind === 'timeout' };
+      return {
+        ok: false,
+        kind,
+        status: kind === 'timeout' ? 504 : 502,
+        message: MESSAGES[kind],
+        mayHaveActed: kind === 'timeout',
+      };
     } finally {
       clearTimeout(timer);
     }
-    this.readQuota(response);
+    const learnt = this.readQuota(response);
+    if (response.status === 429) this.quota.blockedUntil = options.now() + this.blockFor(response) * 1000;
+    if (learnt || response.status === 429) await options.state?.saveQuota(this.quota);
     const fault = (kind: FaultKind, status: number, mayHaveActed: boolean, detail?: string): Fault => {
-      options.logger.log({ level: kind === 'auth' ? 'error' : 'warn', msg: 'upstream fault', route, fault: kind, upstreamStatus: response.status, detail: detail?.slice(0, 300) });
-      return { ok: false, kind, status, message: MESSAGES[kind], mayHaveActed, ...(kind === 'limited' ? { retryAfterS: this.retryAfterS() } : {}) };
+      options.logger.log({
+        level: kind === 'auth' ? 'error' : 'warn',
+        msg: 'upstream fault',
+        route,
+        fault: kind,
+        upstreamStatus: response.status,
+        detail: detail?.slice(0, 300),
+      });
+      return {
+        ok: false,
+        kind,
+        status,
+        message: MESSAGES[kind],
+        mayHaveActed,
+        ...(kind === 'limited' ? { retryAfterS: this.retryAfterS() } : {}),
+      };
     };
-    if (response.status === 429) {
-      this.quota.blockedUntil = options.now() + this.blockFor(response) * 1000;
-      return fault('limited', 429, false);
-    }
+    if (response.status === 429) return fault('limited', 429, false);
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);
     } catch {
       parsed = undefined;
     }
-    const envelope = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+    const envelope =
+      parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
     if (response.status === 401 || response.status === 403) {
       const payload = envelope?.payload as { message?: unknown } | undefined;
-      return fault('auth', 502, false, `upstream ${response.status}: ${typeof payload?.message === 'string' ? payload.message : 'no message'} (check VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY and the app's capabilities)`);
+      return fault(
+        'auth',
+        502,
+        false,
+        `upstream ${response.status}: ${typeof payload?.message === 'string' ? payload.message : 'no message'} (check VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY and the app's capabilities)`,
+      );
     }
     if (response.status >= 500) return fault('server', 502, true);
-    if (!envelope || !('payload' in envelope)) return fault('garbage', 502, response.ok, `status ${response.status}, ${text.length} bytes`);
-    options.logger.log({ level: 'debug', msg: 'upstream', route, upstreamStatus: response.status, ms: options.now() - started });
+    // A 3xx is a fault, wherever it points: the target's origin is logged for the operator (never
+    // its query, which may carry a guest's details). After a POST the upstream may have acted.
+    if (response.status >= 300 && response.status < 400)
+      return fault('redirect', 502, method === 'POST', `redirect to ${originOf(response.headers.get('location'))}`);
+    if (!envelope || !('payload' in envelope))
+      return fault('garbage', 502, response.ok, `status ${response.status}, ${text.length} bytes`);
+    options.logger.log({
+      level: 'debug',
+      msg: 'upstream',
+      route,
+      upstreamStatus: response.status,
+      ms: options.now() - started,
+    });
     return { ok: true, status: response.status, body: envelope };
   }
 
@@ -187,12 +296,14 @@ export class Upstream {
     return 60;
   }
 
-  private readQuota(response: Response): void {
+  /** Reads the `X-RateLimit-*` headers; true when they said anything. */
+  private readQuota(response: Response): boolean {
     const limit = Number(response.headers.get('x-ratelimit-limit') ?? NaN);
     const remaining = Number(response.headers.get('x-ratelimit-remaining') ?? NaN);
     const reset = Date.parse(response.headers.get('x-ratelimit-reset') ?? '');
     if (Number.isFinite(limit)) this.quota.limit = limit;
     if (Number.isFinite(remaining)) this.quota.remaining = remaining;
     if (Number.isFinite(reset)) this.quota.resetAt = reset;
+    return Number.isFinite(remaining) || Number.isFinite(reset);
   }
 }

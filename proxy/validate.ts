@@ -37,9 +37,11 @@ export function isLoopback(hostname: string): boolean {
 }
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
-const EMAIL_RE = /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
+const EMAIL_RE =
+  /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
 const PHONE_RE = /^\+?[0-9 ().-]{6,25}$/;
 // Control characters (newlines only where allowed), bidi overrides and other invisible formatting.
+// eslint-disable-next-line no-control-regex -- control and bidi characters are exactly what is refused
 const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 const NEWLINE_RE = /[\r\n\t]/;
 
@@ -53,8 +55,16 @@ export function isDate(value: string): boolean {
 }
 
 /** How a parameter is named in messages a guest may read. */
-const LABELS: Record<string, string> = { num_people: 'Number of people', getOffers: 'getOffers', dob: 'Date of birth', venue_group: 'Venue group', partner_source: 'Partner source' };
-const label = (name: string) => LABELS[name] ?? (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
+const LABELS: Record<string, string> = {
+  num_people: 'Number of people',
+  getOffers: 'getOffers',
+  dob: 'Date of birth',
+  venue_group: 'Venue group',
+  partner_source: 'Partner source',
+};
+/** A parameter's name as a guest reads it. */
+export const label = (name: string) =>
+  LABELS[name] ?? (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
 const problem = (name: string, code: string, message: string): FieldError => ({ code, message, fields: [name] });
 
 /** A scalar as text: strings trimmed, finite numbers and booleans spelled out; else undefined. */
@@ -75,7 +85,11 @@ function reject(errors: FieldError[], name: string, message: string): undefined 
 function check(name: string, raw: unknown, rule: Rule, errors: FieldError[]): Value | undefined {
   if (rule.kind === 'ids') {
     const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : null;
-    if (!items || items.length > (rule.max ?? 20) || !items.every((item) => typeof item === 'string' && ID_RE.test(item.trim()))) {
+    if (
+      !items ||
+      items.length > (rule.max ?? 20) ||
+      !items.every((item) => typeof item === 'string' && ID_RE.test(item.trim()))
+    ) {
       return reject(errors, name, `${label(name)} must be a list of ids`);
     }
     return items.map((item) => (item as string).trim());
@@ -89,22 +103,35 @@ function check(name: string, raw: unknown, rule: Rule, errors: FieldError[]): Va
       // The live service echoes dates as YYYY-MM-DDT00:00:00; the widget may send that back.
       const date = text.replace(/T00:00(:00)?$/, '');
       if (!isDate(date)) return reject(errors, name, `${label(name)} must be a date in the form YYYY-MM-DD`);
-      if (rule.past && date > new Date().toISOString().slice(0, 10)) return reject(errors, name, `${label(name)} must be in the past`);
+      if (rule.past && date > new Date().toISOString().slice(0, 10))
+        return reject(errors, name, `${label(name)} must be in the past`);
       return date;
     }
     case 'time':
-      return TIME_RE.test(text) ? text : reject(errors, name, `${label(name)} must be a 24-hour time in the form HH:mm`);
+      return TIME_RE.test(text)
+        ? text
+        : reject(errors, name, `${label(name)} must be a 24-hour time in the form HH:mm`);
     case 'int': {
       const n = /^-?\d{1,7}$/.test(text) ? Number(text) : NaN;
       if (!Number.isSafeInteger(n) || n < (rule.min ?? 0) || n > (rule.max ?? 1000)) {
-        return reject(errors, name, `${label(name)} must be a whole number from ${rule.min ?? 0} to ${rule.max ?? 1000}`);
+        return reject(
+          errors,
+          name,
+          `${label(name)} must be a whole number from ${rule.min ?? 0} to ${rule.max ?? 1000}`,
+        );
       }
       return n;
     }
     case 'duration': {
       // Minutes in practice, decimal hours in one spec table: any value a suggestion gave is sent back.
       const n = /^(-1|\d{1,4}(\.\d{1,2})?)$/.test(text) ? Number(text) : NaN;
-      return Number.isFinite(n) && n <= 1440 ? n : reject(errors, name, `${label(name)} must be a number as the booking service gave it (or -1 for until close)`);
+      return Number.isFinite(n) && n <= 1440
+        ? n
+        : reject(
+            errors,
+            name,
+            `${label(name)} must be a number as the booking service gave it (or -1 for until close)`,
+          );
     }
     case 'bool':
       if (text === 'true' || text === '1') return true;
@@ -113,17 +140,25 @@ function check(name: string, raw: unknown, rule: Rule, errors: FieldError[]): Va
     case 'choice': {
       const items = rule.list ? text.split(',').map((item) => item.trim()) : [text];
       if (items.length === 0 || items.length > 20 || !items.every((item) => rule.choices!.includes(item))) {
-        return reject(errors, name, `${label(name)} must be ${rule.list ? 'a comma list' : 'one'} of ${rule.choices!.join(', ')}`);
+        return reject(
+          errors,
+          name,
+          `${label(name)} must be ${rule.list ? 'a comma list' : 'one'} of ${rule.choices!.join(', ')}`,
+        );
       }
       return [...new Set(items)].join(',');
     }
     case 'email':
-      return text.length <= 254 && EMAIL_RE.test(text) ? text : reject(errors, name, `${label(name)} is not a valid email address`);
+      return text.length <= 254 && EMAIL_RE.test(text)
+        ? text
+        : reject(errors, name, `${label(name)} is not a valid email address`);
     case 'phone':
       return PHONE_RE.test(text) ? text : reject(errors, name, `${label(name)} is not a valid phone number`);
     case 'text': {
-      if (text.length > (rule.max ?? 100)) return reject(errors, name, `${label(name)} is too long (at most ${rule.max ?? 100} characters)`);
-      if (CONTROL_RE.test(text) || (!rule.multiline && NEWLINE_RE.test(text))) return reject(errors, name, `${label(name)} contains characters that are not allowed`);
+      if (text.length > (rule.max ?? 100))
+        return reject(errors, name, `${label(name)} is too long (at most ${rule.max ?? 100} characters)`);
+      if (CONTROL_RE.test(text) || (!rule.multiline && NEWLINE_RE.test(text)))
+        return reject(errors, name, `${label(name)} contains characters that are not allowed`);
       return text;
     }
   }
@@ -139,7 +174,11 @@ export interface Read {
  * Validates `input` against `rules`: unknown names are errors (or silently dropped when listed in
  * `drop`), missing required ones are errors, empty strings count as absent.
  */
-export function readFields(input: Record<string, unknown>, rules: Record<string, Rule>, options: { drop?: string[] } = {}): Read {
+export function readFields(
+  input: Record<string, unknown>,
+  rules: Record<string, Rule>,
+  options: { drop?: string[] } = {},
+): Read {
   const values: Record<string, Value> = {};
   const errors: FieldError[] = [];
   for (const [name, raw] of Object.entries(input)) {
@@ -169,7 +208,8 @@ export function queryParams(url: URL): { raw: Record<string, string>; errors: Fi
   const raw: Record<string, string> = Object.create(null);
   const errors: FieldError[] = [];
   for (const [name, value] of url.searchParams) {
-    if (name in raw) errors.push(problem(name.slice(0, 40), 'repeated_parameter', `${name.slice(0, 40)} is given more than once`));
+    if (name in raw)
+      errors.push(problem(name.slice(0, 40), 'repeated_parameter', `${name.slice(0, 40)} is given more than once`));
     raw[name] = value;
   }
   return { raw, errors };

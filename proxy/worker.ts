@@ -3,14 +3,38 @@
  * Settings come from the Worker's `env` (vars and secrets, same names as the Node entry); with no
  * credentials it runs on the embedded sandbox, like the Node entry.
  *
- * One handler is built per isolate and reused, so the cache, rate limits and idempotency keys are
- * per isolate: they cut upstream calls by what each isolate sees. The client key for rate limits
- * is `CF-Connecting-IP`, which Cloudflare sets and clients cannot forge.
+ * One handler is built per isolate and reused. With a `VENUE_BOOKING_STATE` Durable Object binding
+ * (class `VenueBookingState`, exported here), every isolate shares the cache, rate limits,
+ * idempotency keys and quota back-off through that object; without it they are per isolate. The
+ * client key for rate limits is `CF-Connecting-IP`, which Cloudflare sets and clients cannot forge
+ * (IPv6 grouped by /64).
  */
 import { createProxy } from './app.js';
+import { clientKeyFor } from './client-ip.js';
 import { configFromEnv, ConfigError, type ProxyEnv } from './config.js';
+import { DEFAULTS, type ProxyConfig } from './context.js';
 import { errorResponse } from './envelope.js';
+import { consoleLogger } from './log.js';
 import { createStack } from './stack.js';
+import { createDurableObjectState, type StateNamespace } from './state/durable-object.js';
+
+export { VenueBookingState } from './state/durable-object.js';
+
+/** The shared state of the deployment, when the Worker has the Durable Object binding. */
+function sharedState(env: ProxyEnv, settings: Partial<ProxyConfig>): Partial<ProxyConfig> {
+  const namespace = env.VENUE_BOOKING_STATE as StateNamespace | undefined;
+  if (!namespace) return {};
+  const state = createDurableObjectState({
+    namespace,
+    timeoutMs: 500,
+    ttlMs: settings.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
+    staleMs: settings.staleMs ?? DEFAULTS.staleMs,
+    holdMs: (settings.timeoutMs ?? DEFAULTS.timeoutMs) + 5_000,
+    logger: consoleLogger,
+    now: () => Date.now(),
+  });
+  return { state };
+}
 
 type Handler = { fetch(request: Request, env?: unknown): Promise<Response> };
 
@@ -19,10 +43,21 @@ let built: { env: ProxyEnv; handler: Handler } | null = null;
 function handlerFor(env: ProxyEnv, request: Request): Handler {
   if (built?.env === env) return built.handler;
   const config = configFromEnv(env);
-  const clientKey = (req: Request) => req.headers.get('cf-connecting-ip') ?? undefined;
+  const clientKey = clientKeyFor({ header: 'cf-connecting-ip' });
+  const extra = { clientKey, ...sharedState(env, config.settings) };
   const handler = config.embedded
-    ? createStack({ origin: config.settings.publicUrl ?? new URL(request.url).origin, proxy: { ...config.settings, clientKey } })
-    : createProxy({ ...config.settings, clientKey });
+    ? createStack({
+        origin: config.settings.publicUrl ?? new URL(request.url).origin,
+        proxy: { ...config.settings, ...extra },
+      })
+    : createProxy({ ...config.settings, ...extra });
+  if (config.redis)
+    console.warn(
+      JSON.stringify({
+        level: 'warn',
+        msg: 'VENUE_BOOKING_REDIS_URL is for Node; a Worker shares state through VENUE_BOOKING_STATE',
+      }),
+    );
   for (const warning of config.warnings) console.warn(JSON.stringify({ level: 'warn', msg: warning }));
   built = { env, handler };
   return handler;

@@ -1,30 +1,50 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isBookingSiteUrl } from '../../proxy/reads.js';
+import { configFromEnv, ConfigError } from '../../proxy/config.js';
+import { bookingSiteUrl } from '../../proxy/reads.js';
 
 describe('which next.web URLs the proxy passes on', () => {
-  it('with a configured booking site: only URLs under it', () => {
+  it('with a configured booking site: only URLs under it, as parsed', () => {
     const site = 'https://book.example.com/book';
-    assert.equal(isBookingSiteUrl('https://book.example.com/book?venue_id=1', site), true);
-    assert.equal(isBookingSiteUrl('https://book.example.com/booking-evil', site), false);
-    assert.equal(isBookingSiteUrl('https://evil.example/book', site), false);
-    assert.equal(isBookingSiteUrl('https://user:pw@book.example.com/book', site), false);
+    assert.equal(
+      bookingSiteUrl('https://book.example.com/book?venue_id=1', site),
+      'https://book.example.com/book?venue_id=1',
+    );
+    assert.equal(bookingSiteUrl('HTTPS://BOOK.example.com:443/book/x y', site), 'https://book.example.com/book/x%20y');
+    assert.equal(bookingSiteUrl('https://book.example.com/booking-evil', site), null);
+    assert.equal(bookingSiteUrl('https://evil.example/book', site), null);
+    assert.equal(bookingSiteUrl('https://user:pw@book.example.com/book', site), null);
+    assert.equal(bookingSiteUrl('javascript:alert(1)', site), null);
   });
 
-  it('with none configured: https URLs on the upstream\'s own site', () => {
-    const upstream = 'https://api.bookings.example.com/v4';
-    assert.equal(isBookingSiteUrl('https://www.example.com/book?x=1', undefined, upstream), true);
-    assert.equal(isBookingSiteUrl('http://www.example.com/book', undefined, upstream), false);
-    assert.equal(isBookingSiteUrl('https://example.com.evil.net/book', undefined, upstream), false);
-    assert.equal(isBookingSiteUrl('javascript:alert(1)', undefined, upstream), false);
-    assert.equal(isBookingSiteUrl('https://book.venue.co.uk/b', undefined, 'https://api.venue.co.uk/v4'), true);
-    assert.equal(isBookingSiteUrl('https://other.co.uk/b', undefined, 'https://api.venue.co.uk/v4'), false);
+  it('with none configured: nothing passes, however close to the upstream it looks', () => {
+    for (const web of [
+      'https://evil-app.herokuapp.com/book',
+      'https://evil.github.io/book',
+      'https://evil.ne.jp/book',
+      'https://203.0.113.8/book',
+      'https://book.example.com/book',
+    ])
+      assert.equal(bookingSiteUrl(web, undefined), null, web);
   });
 
-  it('with none configured and a loopback upstream: loopback hosts only, whatever their name', () => {
-    assert.equal(isBookingSiteUrl('http://localhost:9000/book', undefined, 'http://localhost:8787/v4'), true);
-    assert.equal(isBookingSiteUrl('http://localhost:8787/book', undefined, 'http://127.0.0.1:8787/v4'), true);
-    assert.equal(isBookingSiteUrl('http://127.0.0.2/book', undefined, 'http://localhost:8787/v4'), false);
-    assert.equal(isBookingSiteUrl('http://venue.example/book', undefined, 'http://127.0.0.1:8787/v4'), false);
+  it('outside the embedded sandbox the setting is required at start, by name', () => {
+    const env = {
+      VENUE_BOOKING_APP_ID: 'app',
+      VENUE_BOOKING_API_KEY: 'key',
+      VENUE_BOOKING_UPSTREAM: 'https://api.herokuapp.com/v4',
+      VENUE_BOOKING_VENUES: '64a1f0c2e4b0a1b2c3d4e501',
+    };
+    assert.throws(
+      () => configFromEnv(env),
+      (error) =>
+        error instanceof ConfigError &&
+        error.problems.some((p) => p.startsWith('VENUE_BOOKING_BOOKING_SITE is missing')),
+    );
+    assert.equal(
+      configFromEnv({ ...env, VENUE_BOOKING_BOOKING_SITE: 'https://book.example.com/book' }).embedded,
+      false,
+    );
+    assert.equal(configFromEnv({}).embedded, true);
   });
 });

@@ -7,7 +7,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  API_KEY, assertNoLeak, postJson, recordingProxy, upstreamJson, validBooking, VENUE, type Script,
+  API_KEY,
+  assertNoLeak,
+  postJson,
+  recordingProxy,
+  upstreamJson,
+  validBooking,
+  VENUE,
+  TYPE,
+  type Script,
 } from './support.js';
 
 const A = `/api/venues/${VENUE}/booking-availability?num_people=2`;
@@ -22,7 +30,11 @@ function manualClock(start = Date.UTC(2030, 0, 1, 12)) {
 
 async function expectFault(script: Script, status: number, messagePart: RegExp, stored?: unknown) {
   const { send, logger } = recordingProxy({ timeoutMs: 50 }, script);
-  assert.equal(((await (await send('/healthz')).json()) as { upstream: string }).upstream, 'ok', 'healthy before any call');
+  assert.equal(
+    ((await (await send('/healthz')).json()) as { upstream: string }).upstream,
+    'ok',
+    'healthy before any call',
+  );
   const read = await send(A);
   assert.equal(read.status, status);
   const readBody = JSON.parse(await assertNoLeak(read, logger)) as Body;
@@ -35,26 +47,58 @@ async function expectFault(script: Script, status: number, messagePart: RegExp, 
   const health = await send('/healthz');
   const misconfigured = /misconfigured/.test(messagePart.source);
   assert.equal(health.status, misconfigured ? 503 : 200);
-  assert.deepEqual(await health.json(), { ok: !misconfigured, upstream: misconfigured ? 'misconfigured' : 'failing' });
+  assert.deepEqual(await health.json(), {
+    ok: !misconfigured,
+    upstream: misconfigured ? 'misconfigured' : 'failing',
+    store: 'memory',
+  });
   return { logger, readBody, bookingBody };
 }
 
 describe('upstream faults become clean envelopes', () => {
   test('slow upstream → 504, booking stored unknown', async () => {
-    await expectFault(async () => { await sleep(200); return upstreamJson({}); }, 504, /did not answer in time/, 'unknown');
+    await expectFault(
+      async () => {
+        await sleep(200);
+        return upstreamJson({});
+      },
+      504,
+      /did not answer in time/,
+      'unknown',
+    );
   });
 
   test('slow body (headers fast, body never ends) → 504', async () => {
-    const stalled = () => new Response(new ReadableStream({ start(controller) { controller.enqueue(new TextEncoder().encode('{"payload":')); } }), { status: 200 });
+    const stalled = () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('{"payload":'));
+          },
+        }),
+        { status: 200 },
+      );
     await expectFault(stalled, 504, /did not answer in time/, 'unknown');
   });
 
   test('unreachable upstream → 502, booking not stored', async () => {
-    await expectFault(() => { throw new TypeError('fetch failed'); }, 502, /could not be reached/, false);
+    await expectFault(
+      () => {
+        throw new TypeError('fetch failed');
+      },
+      502,
+      /could not be reached/,
+      false,
+    );
   });
 
   test('5xx with an HTML page → 502 without the page, booking stored unknown', async () => {
-    const { readBody } = await expectFault(() => new Response('<html>Bad gateway at upstream-host-17</html>', { status: 503 }), 502, /had a problem/, 'unknown');
+    const { readBody } = await expectFault(
+      () => new Response('<html>Bad gateway at upstream-host-17</html>', { status: 503 }),
+      502,
+      /had a problem/,
+      'unknown',
+    );
     assert.ok(!JSON.stringify(readBody).includes('upstream-host-17'));
   });
 
@@ -69,7 +113,11 @@ describe('upstream faults become clean envelopes', () => {
   test('401/403 upstream → 502 "misconfigured"; details only in the server log', async () => {
     for (const status of [401, 403]) {
       const { logger, readBody } = await expectFault(
-        () => upstreamJson({ message: `Credentials ${API_KEY} rejected for app test-app` }, status), 502, /misconfigured/, false);
+        () => upstreamJson({ message: `Credentials ${API_KEY} rejected for app test-app` }, status),
+        502,
+        /misconfigured/,
+        false,
+      );
       assert.ok(!JSON.stringify(readBody).includes('rejected'));
       const line = logger.lines.find((entry) => entry.fault === 'auth');
       assert.ok(line, 'an error line for the operator');
@@ -78,12 +126,24 @@ describe('upstream faults become clean envelopes', () => {
     }
   });
 
-  test('upstream 400 is relayed as field errors, booking not stored', async () => {
-    const { send } = recordingProxy({}, () => upstreamJson({ message: 'Unknown booking type', errors: [{ code: 'invalid_type', message: 'Unknown booking type', fields: ['type'], extra: 'dropped' }] }, 400));
+  test("upstream 400 is relayed as field errors in the proxy's words, booking not stored", async () => {
+    const { send } = recordingProxy({}, () =>
+      upstreamJson(
+        {
+          message: 'Unknown booking type',
+          errors: [{ code: 'invalid_type', message: 'Unknown booking type', fields: ['type'], extra: 'dropped' }],
+        },
+        400,
+      ),
+    );
     const response = await send('/api/bookings', postJson(validBooking()));
     assert.equal(response.status, 400);
     const body = (await response.json()) as Body;
-    assert.deepEqual(body.payload, { message: 'Unknown booking type', errors: [{ code: 'invalid_type', message: 'Unknown booking type', fields: ['type'] }], stored: false });
+    assert.deepEqual(body.payload, {
+      message: 'Type: please check this.',
+      errors: [{ code: 'invalid_type', message: 'Type: please check this.', fields: ['type'] }],
+      stored: false,
+    });
   });
 
   test('an upstream answer containing the key is redacted and logged', async () => {
@@ -100,7 +160,8 @@ describe('sparing the upstream quota', () => {
     const clock = manualClock();
     let limited = false;
     const { send, calls } = recordingProxy({ now: clock.now, cacheTtlMs: 1000 }, () =>
-      limited ? upstreamJson({ message: 'Rate limit' }, 429, { 'retry-after': '120' }) : upstreamJson({ valid: true }));
+      limited ? upstreamJson({ message: 'Rate limit' }, 429, { 'retry-after': '120' }) : upstreamJson({ valid: true }),
+    );
     assert.equal((await send(A)).status, 200); // cached
     limited = true;
     const other = await send(`${A}&time=19:00`);
@@ -130,7 +191,12 @@ describe('sparing the upstream quota', () => {
     const clock = manualClock();
     let remaining = 1000;
     const { send, calls } = recordingProxy({ now: clock.now, cacheTtlMs: 1000, lowWater: 20 }, () =>
-      upstreamJson({ valid: true }, 200, { 'x-ratelimit-limit': '1000', 'x-ratelimit-remaining': String(--remaining), 'x-ratelimit-reset': new Date(clock.now() + 3_600_000).toISOString() }));
+      upstreamJson({ valid: true }, 200, {
+        'x-ratelimit-limit': '1000',
+        'x-ratelimit-remaining': String(--remaining),
+        'x-ratelimit-reset': new Date(clock.now() + 3_600_000).toISOString(),
+      }),
+    );
     await send(A);
     clock.advance(2000); // expired
     await send(A);
@@ -149,7 +215,9 @@ describe('sparing the upstream quota', () => {
   test('5xx on refresh → the stale copy is served', async () => {
     const clock = manualClock();
     let broken = false;
-    const { send } = recordingProxy({ now: clock.now, cacheTtlMs: 1000 }, () => (broken ? new Response('no', { status: 500 }) : upstreamJson({ valid: true })));
+    const { send } = recordingProxy({ now: clock.now, cacheTtlMs: 1000 }, () =>
+      broken ? new Response('no', { status: 500 }) : upstreamJson({ valid: true }),
+    );
     await send(A);
     broken = true;
     clock.advance(2000);
@@ -162,23 +230,32 @@ describe('sparing the upstream quota', () => {
 describe('cache and coalescing', () => {
   test('identical reads in flight share one upstream call; within the TTL too; after it, one more', async () => {
     const clock = manualClock();
-    const { send, calls } = recordingProxy({ now: clock.now, cacheTtlMs: 10_000 }, async () => { await sleep(20); return upstreamJson({ valid: true }); });
-    const answers = await Promise.all(Array.from({ length: 25 }, () => send(A)));
+    const { send, calls } = recordingProxy({ now: clock.now, cacheTtlMs: 10_000 }, async () => {
+      await sleep(20);
+      return upstreamJson({ valid: true });
+    });
+    const path = `/api/venues/${VENUE}/booking-availability`;
+    const read = `${path}?type=${TYPE}&num_people=2&date=2030-06-01`;
+    const answers = await Promise.all(Array.from({ length: 25 }, () => send(read)));
     assert.ok(answers.every((answer) => answer.status === 200));
     assert.equal(calls.length, 1);
     assert.deepEqual(new Set(answers.map((answer) => answer.headers.get('x-cache'))), new Set(['MISS', 'COALESCED']));
-    // Same query in another order and through POST: the same canonical request.
-    await send(`/api/venues/${VENUE}/booking-availability?num_people=2`);
-    await send(`/api/venues/${VENUE}/booking-availability`, postJson({ num_people: 2 }));
+    // The same parameters in another order, and through POST in a third: the same canonical request.
+    const reordered = await send(`${path}?date=2030-06-01&num_people=2&type=${TYPE}`);
+    const posted = await send(path, postJson({ num_people: 2, date: '2030-06-01', type: TYPE }));
+    assert.deepEqual([reordered.status, posted.status], [200, 200]);
+    assert.deepEqual([reordered.headers.get('x-cache'), posted.headers.get('x-cache')], ['HIT', 'HIT']);
     assert.equal(calls.length, 1);
     clock.advance(10_001);
-    await send(A);
+    await send(read);
     assert.equal(calls.length, 2);
   });
 
   test('faults are not cached', async () => {
     let fail = true;
-    const { send, calls } = recordingProxy({}, () => (fail ? new Response('x', { status: 500 }) : upstreamJson({ valid: true })));
+    const { send, calls } = recordingProxy({}, () =>
+      fail ? new Response('x', { status: 500 }) : upstreamJson({ valid: true }),
+    );
     assert.equal((await send(A)).status, 502);
     fail = false;
     assert.equal((await send(A)).status, 200);
@@ -190,7 +267,8 @@ describe('per-client rate limit', () => {
   test('429 with Retry-After and X-RateLimit-* per client; other clients unaffected', async () => {
     const clock = manualClock(Date.UTC(2030, 0, 1, 12, 0, 0));
     const { send, calls } = recordingProxy({
-      now: clock.now, rateLimit: { limit: 3, windowMs: 60_000 },
+      now: clock.now,
+      rateLimit: { limit: 3, windowMs: 60_000 },
       clientKey: (request) => request.headers.get('x-test-client') ?? undefined,
     });
     const as = (client: string) => send(A, { headers: { 'x-test-client': client } });
@@ -208,7 +286,9 @@ describe('per-client rate limit', () => {
   });
 
   test('bookings have their own tighter limit, answered with stored: false', async () => {
-    const { send } = recordingProxy({ bookingRateLimit: { limit: 1, windowMs: 600_000 } }, () => upstreamJson({ booking: { reference: 'DMN-1' } }));
+    const { send } = recordingProxy({ bookingRateLimit: { limit: 1, windowMs: 600_000 } }, () =>
+      upstreamJson({ booking: { reference: 'DMN-1' } }),
+    );
     assert.equal((await send('/api/bookings', postJson(validBooking()))).status, 200);
     const second = await send('/api/bookings', postJson(validBooking()));
     assert.equal(second.status, 429);

@@ -9,7 +9,8 @@ import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { addLayer, answer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from '../../proxy/headers.js';
 
-const lower = (record: Record<string, string>) => Object.fromEntries(Object.entries(record).map(([name, value]) => [name.toLowerCase(), value]));
+const lower = (record: Record<string, string>) =>
+  Object.fromEntries(Object.entries(record).map(([name, value]) => [name.toLowerCase(), value]));
 
 describe('answer headers', () => {
   test('the security layer is what hono/secure-headers sets with the proxy CSP', async () => {
@@ -23,10 +24,20 @@ describe('answer headers', () => {
   test('an answer built with its layers equals one the middleware wrote onto, header for header', async () => {
     const layers: Layer[] = [
       SECURITY_LAYER,
-      { mode: 'set', headers: { 'Access-Control-Allow-Origin': 'https://venue.example', 'X-Cache': 'outer' }, vary: 'Origin' },
+      {
+        mode: 'set',
+        headers: { 'Access-Control-Allow-Origin': 'https://venue.example', 'X-Cache': 'outer' },
+        vary: 'Origin',
+      },
       { mode: 'set', headers: { 'X-RateLimit-Remaining': '4' } },
     ];
-    const own = { 'content-type': 'application/json', 'Cross-Origin-Resource-Policy': 'cross-origin', 'X-Cache': 'HIT', 'X-Powered-By': 'x', Vary: 'Accept' };
+    const own = {
+      'content-type': 'application/json',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'X-Cache': 'HIT',
+      'X-Powered-By': 'x',
+      Vary: 'Accept',
+    };
     const run = (build: (c: Context) => Response) => {
       const app = new Hono();
       for (const layer of layers) {

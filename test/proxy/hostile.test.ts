@@ -7,7 +7,16 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  assertNoLeak, FOREIGN_VENUE, GROUP, ORIGIN, OTHER_VENUE, postJson, recordingProxy, TYPE, validBooking, VENUE,
+  assertNoLeak,
+  FOREIGN_VENUE,
+  GROUP,
+  ORIGIN,
+  OTHER_VENUE,
+  postJson,
+  recordingProxy,
+  TYPE,
+  validBooking,
+  VENUE,
 } from './support.js';
 
 interface Case {
@@ -21,16 +30,36 @@ interface Case {
 const A = `/api/venues/${VENUE}/booking-availability`;
 const ID = '64a1f0c2e4b0a1b2c3d4eb01';
 const cases: Case[] = [];
-const add = (name: string, path: string, init?: RequestInit, status?: number) => cases.push({ name, path, init, status });
+const add = (name: string, path: string, init?: RequestInit, status?: number) =>
+  cases.push({ name, path, init, status });
 
 // 1. Forbidden routes: booking search and updates, areas, users, venue-group users, event guests…
 const forbidden = [
-  '/api/bookings/' + ID, `/api/bookings/${ID}/areas`, `/api/bookings/${ID}/preorders`, '/api/users', '/api/users/',
-  `/api/users/${ID}`, `/api/users/${ID}/marketing-preferences`, `/api/venue-groups/${GROUP}/users`,
-  `/api/venue-groups/${GROUP}/users/${ID}`, `/api/events/${ID}/guests?occurrence=2026-01-01`, '/v4/bookings', '/v4/users',
-  '/api', '/api/', '/api/v4/bookings', `/api/venues/${VENUE}/bookings`, `/api/venues/${VENUE}/users`, '/admin',
-  `${A}/extra`, `/api/venues/${VENUE}/`, `/api/venues/${VENUE}/offers/${ID}`, '/api/healthz', `/api/venue-groups/${GROUP}`,
-  '/api/bookings/search', `/api/venues/${VENUE}/booking-rules/${TYPE}`,
+  '/api/bookings/' + ID,
+  `/api/bookings/${ID}/areas`,
+  `/api/bookings/${ID}/preorders`,
+  '/api/users',
+  '/api/users/',
+  `/api/users/${ID}`,
+  `/api/users/${ID}/marketing-preferences`,
+  `/api/venue-groups/${GROUP}/users`,
+  `/api/venue-groups/${GROUP}/users/${ID}`,
+  `/api/events/${ID}/guests?occurrence=2026-01-01`,
+  '/v4/bookings',
+  '/v4/users',
+  '/api',
+  '/api/',
+  '/api/v4/bookings',
+  `/api/venues/${VENUE}/bookings`,
+  `/api/venues/${VENUE}/users`,
+  '/admin',
+  `${A}/extra`,
+  `/api/venues/${VENUE}/`,
+  `/api/venues/${VENUE}/offers/${ID}`,
+  '/api/healthz',
+  `/api/venue-groups/${GROUP}`,
+  '/api/bookings/search',
+  `/api/venues/${VENUE}/booking-rules/${TYPE}`,
 ];
 for (const path of forbidden) {
   add(`GET ${path}`, path);
@@ -41,20 +70,40 @@ add('GET /api/bookings with fields', '/api/bookings?fields=email,phone', undefin
 
 // 2. Other methods on allowed routes.
 for (const method of ['PUT', 'DELETE', 'PATCH', 'HEAD', 'PROPFIND', 'QUERY']) {
-  for (const path of [A, '/api/bookings', `/api/venues/${VENUE}`, `/api/venues?venue_group=${GROUP}`]) add(`${method} ${path}`, path, { method }, 405);
+  for (const path of [A, '/api/bookings', `/api/venues/${VENUE}`, `/api/venues?venue_group=${GROUP}`])
+    add(`${method} ${path}`, path, { method }, 405);
 }
-for (const path of [`/api/venues/${VENUE}/offers`, `/api/venues/${VENUE}/marketing-preferences`, `/api/venues/${VENUE}`, `/api/venues?venue_group=${GROUP}`]) {
+for (const path of [
+  `/api/venues/${VENUE}/offers`,
+  `/api/venues/${VENUE}/marketing-preferences`,
+  `/api/venues/${VENUE}`,
+  `/api/venues?venue_group=${GROUP}`,
+]) {
   add(`POST ${path}`, path, postJson({}), 405);
 }
 
 // 3. Encoded and dotted paths that try to reach other routes.
 for (const path of [
-  `/api/venues/..%2fbookings`, `/api/venues/%2e%2e%2fusers`, `/api/venues/${VENUE}%2fbooking-availability`,
-  `${A}%00`, `/api/venues/${VENUE}%00/offers`, `/api//venues/${VENUE}/offers`, `/api/venues/${VENUE};x=1/offers`,
-  `/api/venues/%36%34a1f0c2e4b0a1b2c3d4e501/offers`, `${A}.json`, '/api/venues/.well-known', '/api/%62ookings',
-  `/api/venues/${VENUE}/%2e%2e/%2e%2e/users`, '/api/venues/ＶＥＮＵＥ/offers', `/api/venues/${VENUE}/..%252fusers`,
-  `/api/bookings%3fsearch=1`, `/api/venues/${VENUE}/offers%23`, '/api/bookings/..;/users', `/api/venues/${VENUE}/.%2e/.%2e/users`,
-  '/.env', '/api/.git/config',
+  `/api/venues/..%2fbookings`,
+  `/api/venues/%2e%2e%2fusers`,
+  `/api/venues/${VENUE}%2fbooking-availability`,
+  `${A}%00`,
+  `/api/venues/${VENUE}%00/offers`,
+  `/api//venues/${VENUE}/offers`,
+  `/api/venues/${VENUE};x=1/offers`,
+  `/api/venues/%36%34a1f0c2e4b0a1b2c3d4e501/offers`,
+  `${A}.json`,
+  '/api/venues/.well-known',
+  '/api/%62ookings',
+  `/api/venues/${VENUE}/%2e%2e/%2e%2e/users`,
+  '/api/venues/ＶＥＮＵＥ/offers',
+  `/api/venues/${VENUE}/..%252fusers`,
+  `/api/bookings%3fsearch=1`,
+  `/api/venues/${VENUE}/offers%23`,
+  '/api/bookings/..;/users',
+  `/api/venues/${VENUE}/.%2e/.%2e/users`,
+  '/.env',
+  '/api/.git/config',
 ]) {
   add(`encoded GET ${path}`, path);
 }
@@ -62,7 +111,12 @@ add('encoded POST /api/%62ookings', '/api/%62ookings', postJson(validBooking()))
 add('dotted POST bookings/../users', '/api/bookings/../users', postJson({ email: 'x@y.z' }));
 
 // 4. Foreign and malformed venues.
-for (const route of ['booking-availability', 'offers', 'marketing-preferences', 'booking-rules?type=' + TYPE + '&date=2030-01-01']) {
+for (const route of [
+  'booking-availability',
+  'offers',
+  'marketing-preferences',
+  'booking-rules?type=' + TYPE + '&date=2030-01-01',
+]) {
   add(`foreign venue ${route}`, `/api/venues/${FOREIGN_VENUE}/${route}`, undefined, 404);
   add(`group id as venue ${route}`, `/api/venues/${GROUP}/${route}`, undefined, 404);
   add(`malformed venue ${route}`, `/api/venues/${'a'.repeat(65)}/${route}`, undefined, 400);
@@ -77,18 +131,54 @@ add('booking at a foreign venue', '/api/bookings', postJson(validBooking({ venue
 
 // 5. Bad query values.
 const badQueries: [string, string][] = [
-  ['date', '2026-13-01'], ['date', '2026-02-30'], ['date', '01/12/2026'], ['date', '2026-1-1'], ['date', 'today'],
-  ['date', '2026-12-01T10:00:00'], ['date', '1999-12-31'], ['time', '25:00'], ['time', '7pm'], ['time', '19:60'],
-  ['time', '19:00:00'], ['time', '1900'], ['time', '19:00\r\nX-Injected: 1'], ['num_people', '0'], ['num_people', '-1'],
-  ['num_people', '2.5'], ['num_people', 'two'], ['num_people', '1001'], ['num_people', '1e3'], ['num_people', '0x10'],
-  ['duration', 'abc'], ['duration', '1441'], ['duration', '-2'], ['duration', '1.234'], ['duration', 'Infinity'],
-  ['type', 'bad id!'], ['type', "x'; DROP TABLE bookings;--"], ['type', 'a'.repeat(65)], ['type', '<script>alert(1)</script>'],
-  ['type', '../../users'], ['getOffers', 'yes'], ['getOffers', 'maybe'], ['fields', 'payments'], ['fields', 'type,bogus'],
-  ['venue_group', GROUP], ['apikey', 'x'], ['Authorization', 'a:b'], ['_method', 'DELETE'], ['callback', 'steal'],
+  ['date', '2026-13-01'],
+  ['date', '2026-02-30'],
+  ['date', '01/12/2026'],
+  ['date', '2026-1-1'],
+  ['date', 'today'],
+  ['date', '2026-12-01T10:00:00'],
+  ['date', '1999-12-31'],
+  ['time', '25:00'],
+  ['time', '7pm'],
+  ['time', '19:60'],
+  ['time', '19:00:00'],
+  ['time', '1900'],
+  ['time', '19:00\r\nX-Injected: 1'],
+  ['num_people', '0'],
+  ['num_people', '-1'],
+  ['num_people', '2.5'],
+  ['num_people', 'two'],
+  ['num_people', '1001'],
+  ['num_people', '1e3'],
+  ['num_people', '0x10'],
+  ['duration', 'abc'],
+  ['duration', '1441'],
+  ['duration', '-2'],
+  ['duration', '1.234'],
+  ['duration', 'Infinity'],
+  ['type', 'bad id!'],
+  ['type', "x'; DROP TABLE bookings;--"],
+  ['type', 'a'.repeat(65)],
+  ['type', '<script>alert(1)</script>'],
+  ['type', '../../users'],
+  ['getOffers', 'yes'],
+  ['getOffers', 'maybe'],
+  ['fields', 'payments'],
+  ['fields', 'type,bogus'],
+  ['venue_group', GROUP],
+  ['apikey', 'x'],
+  ['Authorization', 'a:b'],
+  ['_method', 'DELETE'],
+  ['callback', 'steal'],
   ['__proto__', 'x'],
 ];
 for (const [name, value] of badQueries) {
-  add(`availability ${name}=${JSON.stringify(value).slice(0, 30)}`, `${A}?${new URLSearchParams({ [name]: value })}`, undefined, 400);
+  add(
+    `availability ${name}=${JSON.stringify(value).slice(0, 30)}`,
+    `${A}?${new URLSearchParams({ [name]: value })}`,
+    undefined,
+    400,
+  );
 }
 add('repeated type', `${A}?type=${TYPE}&type=${ID}`, undefined, 400);
 add('offers unknown param', `/api/venues/${VENUE}/offers?email=a@b.co`, undefined, 400);
@@ -99,7 +189,12 @@ add('settings labels', `/api/venues/${VENUE}?fields=booking_labels`, undefined, 
 add('settings customers', `/api/venues/${VENUE}?fields=customer_labels,booking_types`, undefined, 400);
 add('settings stages', `/api/venues/${VENUE}?fields=booking_stages`, undefined, 400);
 add('marketing prefs with params', `/api/venues/${VENUE}/marketing-preferences?user=${ID}`, undefined, 400);
-add('availability POST with a parameter both in the query and the body', `${A}?type=${TYPE}`, postJson({ type: TYPE, date: '2030-01-01' }), 400);
+add(
+  'availability POST with a parameter both in the query and the body',
+  `${A}?type=${TYPE}`,
+  postJson({ type: TYPE, date: '2030-01-01' }),
+  400,
+);
 add('availability POST bad JSON', A, postJson('{"type":'), 400);
 add('availability POST array', A, postJson('[1,2]'), 400);
 add('availability POST text/plain', A, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{}' }, 415);
@@ -107,9 +202,20 @@ add('availability POST bad field', A, postJson({ num_people: { $gt: 0 } }), 400)
 
 // 6. Bad booking bodies.
 const B = '/api/bookings';
-for (const body of ['{', 'nope', '[]', 'null', '"text"', '123', '{"venue_id":', '']) add(`booking body ${JSON.stringify(body)}`, B, postJson(body), 400);
-add('booking text/plain', B, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(validBooking()) }, 415);
-add('booking form-encoded', B, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'first_name=a' }, 415);
+for (const body of ['{', 'nope', '[]', 'null', '"text"', '123', '{"venue_id":', ''])
+  add(`booking body ${JSON.stringify(body)}`, B, postJson(body), 400);
+add(
+  'booking text/plain',
+  B,
+  { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify(validBooking()) },
+  415,
+);
+add(
+  'booking form-encoded',
+  B,
+  { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'first_name=a' },
+  415,
+);
 add('booking no content-type', B, { method: 'POST', body: new Blob([JSON.stringify(validBooking())]) }, 415);
 for (const field of ['venue_id', 'type', 'date', 'time', 'num_people', 'first_name', 'last_name']) {
   const body = validBooking();
@@ -117,29 +223,91 @@ for (const field of ['venue_id', 'type', 'date', 'time', 'num_people', 'first_na
   add(`booking missing ${field}`, B, postJson(body), 400);
 }
 const badFields: [string, unknown][] = [
-  ['num_people', '2 people'], ['num_people', 0], ['num_people', 2.5], ['num_people', true], ['num_people', [2]], ['first_name', { a: 1 }],
-  ['first_name', ['Ada']], ['first_name', 'x'.repeat(101)], ['first_name', 'Ada\u0000'], ['last_name', 'Love\u202elace'],
-  ['last_name', 'Lovelace\r\nBcc: all@example.com'], ['email', 'not-an-email'], ['email', 'a@b'], ['email', 'ada@example.com\r\nBcc: x@y.z'],
-  ['email', `${'a'.repeat(250)}@x.com`], ['phone', 'call me maybe'], ['phone', '+44 <script>'], ['dob', '2999-01-01'], ['dob', 'yesterday'],
-  ['date', '2030-02-31'], ['time', '7:00 pm'], ['duration', 'long'], ['duration', 99999], ['type', 'Table for two'], ['offer', 'x y'],
-  ['package', '<b>'], ['newsletter_signup', 'perhaps'], ['marketing_preferences', 'x y'], ['marketing_preferences', [1, 2]],
-  ['marketing_preferences', Array.from({ length: 30 }, (_, i) => `pref${i}`)], ['notes', 'n'.repeat(2001)], ['notes', 'bell\u0007'],
-  ['custom_field_value', 'c'.repeat(501)], ['partner_source', 'p'.repeat(101)], ['source', { $ne: 'partner' }], ['venue_id', '../users'],
+  ['num_people', '2 people'],
+  ['num_people', 0],
+  ['num_people', 2.5],
+  ['num_people', true],
+  ['num_people', [2]],
+  ['first_name', { a: 1 }],
+  ['first_name', ['Ada']],
+  ['first_name', 'x'.repeat(101)],
+  ['first_name', 'Ada\u0000'],
+  ['last_name', 'Love\u202elace'],
+  ['last_name', 'Lovelace\r\nBcc: all@example.com'],
+  ['email', 'not-an-email'],
+  ['email', 'a@b'],
+  ['email', 'ada@example.com\r\nBcc: x@y.z'],
+  ['email', `${'a'.repeat(250)}@x.com`],
+  ['phone', 'call me maybe'],
+  ['phone', '+44 <script>'],
+  ['dob', '2999-01-01'],
+  ['dob', 'yesterday'],
+  ['date', '2030-02-31'],
+  ['time', '7:00 pm'],
+  ['duration', 'long'],
+  ['duration', 99999],
+  ['type', 'Table for two'],
+  ['offer', 'x y'],
+  ['package', '<b>'],
+  ['newsletter_signup', 'perhaps'],
+  ['marketing_preferences', 'x y'],
+  ['marketing_preferences', [1, 2]],
+  ['marketing_preferences', Array.from({ length: 30 }, (_, i) => `pref${i}`)],
+  ['notes', 'n'.repeat(2001)],
+  ['notes', 'bell\u0007'],
+  ['custom_field_value', 'c'.repeat(501)],
+  ['partner_source', 'p'.repeat(101)],
+  ['source', { $ne: 'partner' }],
+  ['venue_id', '../users'],
 ];
-for (const [field, value] of badFields) add(`booking ${field}=${JSON.stringify(value).slice(0, 30)}`, B, postJson(validBooking({ [field]: value })), 400);
-for (const field of ['status', 'created_by', 'booking_id', 'user_id', 'assigned_to', 'labels', 'admin_notes', 'deposits', 'constructor', 'prototype']) {
+for (const [field, value] of badFields)
+  add(`booking ${field}=${JSON.stringify(value).slice(0, 30)}`, B, postJson(validBooking({ [field]: value })), 400);
+for (const field of [
+  'status',
+  'created_by',
+  'booking_id',
+  'user_id',
+  'assigned_to',
+  'labels',
+  'admin_notes',
+  'deposits',
+  'constructor',
+  'prototype',
+]) {
   add(`booking unknown field ${field}`, B, postJson(validBooking({ [field]: 'x' })), 400);
 }
-add('booking __proto__ field', B, postJson(`{"__proto__":{"admin":true},${JSON.stringify(validBooking()).slice(1)}`), 400);
+add(
+  'booking __proto__ field',
+  B,
+  postJson(`{"__proto__":{"admin":true},${JSON.stringify(validBooking()).slice(1)}`),
+  400,
+);
 for (const key of ['short', 'has space in it', 'k'.repeat(129), 'ключ-ключ-ключ']) {
-  add(`booking Idempotency-Key ${key.slice(0, 20)}`, B, postJson(validBooking(), { 'idempotency-key': encodeURIComponent(key).includes('%') && !/^[\x20-\x7e]*$/.test(key) ? encodeURIComponent(key) : key }), 400);
+  add(
+    `booking Idempotency-Key ${key.slice(0, 20)}`,
+    B,
+    postJson(validBooking(), {
+      'idempotency-key':
+        encodeURIComponent(key).includes('%') && !/^[\x20-\x7e]*$/.test(key) ? encodeURIComponent(key) : key,
+    }),
+    400,
+  );
 }
 
 // 7. Oversized bodies and addresses.
 add('booking body 20 KiB', B, postJson(validBooking({ notes: 'n'.repeat(20_000) })), 413);
 add('booking body 1 MiB', B, postJson({ junk: 'j'.repeat(1 << 20) }), 413);
 add('availability body 20 KiB', A, postJson({ type: 't'.repeat(20_000) }), 413);
-add('return body 20 KiB', `/api/return?venue=${VENUE}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `reference=${'r'.repeat(20_000)}` }, 413);
+add(
+  'return body 20 KiB',
+  `/api/return?venue=${VENUE}`,
+  {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: `reference=${'r'.repeat(20_000)}`,
+  },
+  413,
+);
 add('URL of 3000 characters', `${A}?type=${'t'.repeat(3000)}`, undefined, 414);
 
 // 8. Header injection, method overrides, foreign origins.
@@ -147,29 +315,54 @@ for (const name of ['X-HTTP-Method-Override', 'X-HTTP-Method', 'X-Method-Overrid
   add(`${name} on availability`, A, { headers: { [name]: 'DELETE' } }, 400);
   add(`${name} on booking`, B, postJson(validBooking(), { [name]: 'PUT' }), 400);
 }
-for (const origin of ['https://evil.example', 'null', `${ORIGIN}.evil.example`, 'https://venue.example:8443', 'http://venue.example']) {
+for (const origin of [
+  'https://evil.example',
+  'null',
+  `${ORIGIN}.evil.example`,
+  'https://venue.example:8443',
+  'http://venue.example',
+]) {
   add(`origin ${origin} availability`, A, { headers: { origin } }, 403);
   add(`origin ${origin} booking`, B, postJson(validBooking(), { origin }), 403);
-  add(`origin ${origin} preflight`, B, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } }, 403);
+  add(
+    `origin ${origin} preflight`,
+    B,
+    { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } },
+    403,
+  );
 }
 
 // 9. The return bridge: nothing upstream, never an open redirect.
 const R = '/api/return';
-const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({ method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+const form = (body: string, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+  body,
+});
 add('return foreign venue', `${R}?venue=${FOREIGN_VENUE}`, form('reference=DMN-1&status=complete'), 404);
 add('return venue without a page', `${R}?venue=${OTHER_VENUE}`, form('reference=DMN-1&status=complete'), 404);
 add('return without venue', R, form('reference=DMN-1&status=complete'), 404);
 add('return missing reference', `${R}?venue=${VENUE}`, form('status=complete'), 400);
 add('return script reference', `${R}?venue=${VENUE}`, form('reference=<script>&status=complete'), 400);
 add('return CRLF status', `${R}?venue=${VENUE}`, form('reference=DMN-1&status=complete%0d%0aSet-Cookie:%20x=1'), 400);
-add('return from a foreign site', `${R}?venue=${VENUE}`, form('reference=DMN-1&status=complete', { origin: 'https://evil.example' }), 403);
-add('return as text', `${R}?venue=${VENUE}`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'reference=DMN-1' }, 415);
+add(
+  'return from a foreign site',
+  `${R}?venue=${VENUE}`,
+  form('reference=DMN-1&status=complete', { origin: 'https://evil.example' }),
+  403,
+);
+add(
+  'return as text',
+  `${R}?venue=${VENUE}`,
+  { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'reference=DMN-1' },
+  415,
+);
 add('return GET', `${R}?venue=${VENUE}&reference=DMN-1&status=complete`, undefined, 405);
 
 describe('hostile input never reaches the upstream', () => {
-  test(`the suite has at least 150 cases (${cases.length})`, () => assert.ok(cases.length >= 150));
-
   const { send, calls, logger } = recordingProxy();
+  /** Cases the proxy answered and that passed every check below; a request the platform refused to build is not one. */
+  let refused = 0;
   for (const c of cases) {
     test(c.name, async () => {
       calls.length = 0;
@@ -192,12 +385,22 @@ describe('hostile input never reaches the upstream', () => {
         assert.ok(Array.isArray(body.payload.errors));
       }
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      refused++;
     });
   }
 
+  test('at least 150 hostile cases were answered by the proxy with a 4xx and passed every check', () => {
+    // The proxy's own request log, one line per request it answered: the cases really ran through it.
+    const answered = logger.lines.filter((line) => line.msg === 'request' && Number(line.status) >= 400).length;
+    assert.ok(refused >= 150, `${refused} of ${cases.length} cases passed`);
+    assert.ok(answered >= refused, `the proxy logged ${answered} refusals for ${refused} cases`);
+  });
+
   test('control: a valid request does reach the recording upstream, with our credentials only', async () => {
     calls.length = 0;
-    const response = await send(`${A}?type=${TYPE}`, { headers: { authorization: 'evil:creds', cookie: 'session=1', origin: ORIGIN, 'x-forwarded-for': '1.2.3.4' } });
+    const response = await send(`${A}?type=${TYPE}`, {
+      headers: { authorization: 'evil:creds', cookie: 'session=1', origin: ORIGIN, 'x-forwarded-for': '1.2.3.4' },
+    });
     assert.equal(response.status, 200);
     assert.equal(calls.length, 1);
     assert.equal(calls[0]!.headers.get('authorization'), `test-app:${'k3y-MUST-never-LEAK-7f3a9c'}`);

@@ -19,11 +19,16 @@ type Envelope<T = Record<string, any>> = { payload: T; status: number };
 function stackFor(dialect: 'spec' | 'live', proxy: Parameters<typeof createStack>[0]['proxy'] = {}) {
   const logger = memoryLogger();
   const stack = createStack({
-    origin: ORIGIN_URL, basePath: '/stack',
+    origin: ORIGIN_URL,
+    basePath: '/stack',
     sandbox: { dialect, now: '2030-05-01T10:00:00' },
     proxy: {
-      logger, origins: [ORIGIN], venueGroups: [GROUP], partnerSource: 'proxy-test',
-      returnPages: { '*': 'https://venue.example/booked?from=widget' }, ...proxy,
+      logger,
+      origins: [ORIGIN],
+      venueGroups: [GROUP],
+      partnerSource: 'proxy-test',
+      returnPages: { '*': 'https://venue.example/booked?from=widget' },
+      ...proxy,
     },
   });
   const send = (path: string, init?: RequestInit) => stack.fetch(new Request(`${BASE}${path}`, init));
@@ -38,12 +43,19 @@ function stackFor(dialect: 'spec' | 'live', proxy: Parameters<typeof createStack
 async function bookable(json: ReturnType<typeof stackFor>['json']) {
   const first = await json(`/api/venues/${VENUE}/booking-availability?type=${TYPE}&date=${DATE}&num_people=2`);
   assert.equal(first.response.status, 200);
-  const times = first.body.payload.validation.time.suggestedValues as { value?: string; time?: string; valid: boolean }[];
+  const times = first.body.payload.validation.time.suggestedValues as {
+    value?: string;
+    time?: string;
+    valid: boolean;
+  }[];
   const time = times.find((item) => item.valid)!;
   const chosen = time.time ?? time.value!;
   const query = `type=${TYPE}&date=${DATE}&num_people=2&time=${encodeURIComponent(chosen)}`;
   const second = await json(`/api/venues/${VENUE}/booking-availability?${query}`);
-  const durations = (second.body.payload.validation.duration?.suggestedValues ?? []) as { value: number; valid?: boolean }[];
+  const durations = (second.body.payload.validation.duration?.suggestedValues ?? []) as {
+    value: number;
+    valid?: boolean;
+  }[];
   const duration = durations.find((item) => item.valid !== false);
   if (!duration) return second.body.payload;
   const third = await json(`/api/venues/${VENUE}/booking-availability?${query}&duration=${duration.value}`);
@@ -59,7 +71,10 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(availability.next.api, `${BASE}/api/bookings`);
       assert.ok(availability.next.web.startsWith(`${BASE}/sandbox/book?`), availability.next.web);
       // POST with a JSON body gives the same answer.
-      const post = await json(`/api/venues/${VENUE}/booking-availability`, postJson({ type: TYPE, date: DATE, num_people: 2 }));
+      const post = await json(
+        `/api/venues/${VENUE}/booking-availability`,
+        postJson({ type: TYPE, date: DATE, num_people: 2 }),
+      );
       assert.equal(post.response.status, 200);
       assert.ok(post.body.payload.validation.time);
     });
@@ -77,11 +92,17 @@ for (const dialect of ['spec', 'live'] as const) {
       assert.equal(rules.response.status, 200);
       assert.equal(typeof rules.body.payload.booking_available, 'boolean');
       // The spec's own form: POST with URL parameters and no body.
-      const posted = await json(`/api/venues/${VENUE}/booking-rules?type=${TYPE}&date=${DATE}`, { method: 'POST', headers: { origin: ORIGIN } });
+      const posted = await json(`/api/venues/${VENUE}/booking-rules?type=${TYPE}&date=${DATE}`, {
+        method: 'POST',
+        headers: { origin: ORIGIN },
+      });
       assert.equal(posted.response.status, 200, JSON.stringify(posted.body.payload));
       assert.deepEqual(posted.body.payload, rules.body.payload);
       // The live form: fields= in the query beside a JSON body.
-      const mixed = await json(`/api/venues/${VENUE}/booking-availability?fields=time`, postJson({ type: TYPE, date: DATE, num_people: 2 }));
+      const mixed = await json(
+        `/api/venues/${VENUE}/booking-availability?fields=time`,
+        postJson({ type: TYPE, date: DATE, num_people: 2 }),
+      );
       assert.equal(mixed.response.status, 200, JSON.stringify(mixed.body.payload));
       assert.deepEqual(Object.keys(mixed.body.payload.validation), ['time']);
       const offers = await json<unknown[]>(`/api/venues/${VENUE}/offers?num_people=2`);
@@ -98,7 +119,17 @@ for (const dialect of ['spec', 'live'] as const) {
       const all = await json(`/api/venues/${VENUE}`);
       assert.equal(all.response.status, 200);
       const keys = Object.keys(all.body.payload.venue).sort();
-      assert.deepEqual(keys, ['_id', 'booking_types', 'booking_unavailable', 'opening_times', 'packages', 'path', 'preorder_menus', 'title', 'venue_group']);
+      assert.deepEqual(keys, [
+        '_id',
+        'booking_types',
+        'booking_unavailable',
+        'opening_times',
+        'packages',
+        'path',
+        'preorder_menus',
+        'title',
+        'venue_group',
+      ]);
       const one = await json(`/api/venues/${VENUE}?fields=booking_types`);
       assert.ok(Array.isArray(one.body.payload.venue.booking_types));
       assert.equal(one.body.payload.venue.opening_times, undefined);
@@ -108,10 +139,21 @@ for (const dialect of ['spec', 'live'] as const) {
       const { stack, json, logger } = stackFor(dialect);
       const details = (await bookable(json)).bookingDetails;
       const { venue_group: _group, payments: _payments, ...accepted } = details;
-      const { response, body } = await json('/api/bookings', postJson({
-        ...accepted, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '07700 900123',
-        source: 'marketplace', partner_source: 'from-widget',
-      }, { 'idempotency-key': `single-${dialect}-0001`, origin: ORIGIN }));
+      const { response, body } = await json(
+        '/api/bookings',
+        postJson(
+          {
+            ...accepted,
+            first_name: 'Ada',
+            last_name: 'Lovelace',
+            email: 'ada@example.com',
+            phone: '07700 900123',
+            source: 'marketplace',
+            partner_source: 'from-widget',
+          },
+          { 'idempotency-key': `single-${dialect}-0001`, origin: ORIGIN },
+        ),
+      );
       assert.equal(response.status, 200, JSON.stringify(body));
       assert.equal(response.headers.get('access-control-allow-origin'), ORIGIN);
       const reference = body.payload.booking.reference as string;
@@ -128,10 +170,24 @@ for (const dialect of ['spec', 'live'] as const) {
       const { stack, json } = stackFor(dialect);
       const details = (await bookable(json)).bookingDetails;
       const before = stack.sandbox.store.bookings.length;
-      const body = { venue_id: VENUE, type: TYPE, date: DATE, time: details.time, num_people: 2, first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com' };
+      const body = {
+        venue_id: VENUE,
+        type: TYPE,
+        date: DATE,
+        time: details.time,
+        num_people: 2,
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        email: 'grace@example.com',
+      };
       const key = `double-${dialect}-${Date.now()}`;
-      const answers = await Promise.all(Array.from({ length: 5 }, () => json('/api/bookings', postJson(body, { 'idempotency-key': key }))));
-      assert.ok(answers.every((answer) => answer.response.status === 200), JSON.stringify(answers.map((answer) => answer.body)));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () => json('/api/bookings', postJson(body, { 'idempotency-key': key }))),
+      );
+      assert.ok(
+        answers.every((answer) => answer.response.status === 200),
+        JSON.stringify(answers.map((answer) => answer.body)),
+      );
       assert.equal(stack.sandbox.store.bookings.length, before + 1, 'exactly one booking stored');
       assert.equal(new Set(answers.map((answer) => answer.body.payload.booking.reference)).size, 1);
       assert.equal(answers.filter((answer) => answer.response.headers.get('idempotent-replayed') === 'true').length, 4);
@@ -150,12 +206,40 @@ for (const dialect of ['spec', 'live'] as const) {
     test('an invalid booking is answered by the sandbox with stored: false, and the key can be reused', async () => {
       const { json } = stackFor(dialect);
       const key = `fix-${dialect}-00001`;
-      const bad = await json('/api/bookings', postJson({ venue_id: VENUE, type: '64a1f0c2e4b0a1b2c3d4e6ff', date: DATE, time: '19:00', num_people: 2, first_name: 'A', last_name: 'B' }, { 'idempotency-key': key }));
+      const bad = await json(
+        '/api/bookings',
+        postJson(
+          {
+            venue_id: VENUE,
+            type: '64a1f0c2e4b0a1b2c3d4e6ff',
+            date: DATE,
+            time: '19:00',
+            num_people: 2,
+            first_name: 'A',
+            last_name: 'B',
+          },
+          { 'idempotency-key': key },
+        ),
+      );
       assert.equal(bad.response.status, 400);
       assert.equal(bad.body.payload.stored, false);
       assert.ok(bad.body.payload.errors.some((error: { fields: string[] }) => error.fields.includes('type')));
       const details = (await bookable(json)).bookingDetails;
-      const good = await json('/api/bookings', postJson({ venue_id: VENUE, type: TYPE, date: DATE, time: details.time, num_people: 2, first_name: 'A', last_name: 'B' }, { 'idempotency-key': key }));
+      const good = await json(
+        '/api/bookings',
+        postJson(
+          {
+            venue_id: VENUE,
+            type: TYPE,
+            date: DATE,
+            time: details.time,
+            num_people: 2,
+            first_name: 'A',
+            last_name: 'B',
+          },
+          { 'idempotency-key': key },
+        ),
+      );
       assert.equal(good.response.status, 200);
     });
   });
@@ -165,27 +249,45 @@ describe('around the routes', () => {
   test('the return bridge answers 303 to the venue page with only reference and status', async () => {
     const { send } = stackFor('spec');
     const response = await send(`/api/return?venue=${VENUE}`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN_URL },
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN_URL },
       body: 'reference=DMN-12345678901&status=complete&first_name=Ada&last_name=Lovelace&email=ada%40example.com',
     });
     assert.equal(response.status, 303);
     const location = new URL(response.headers.get('location')!);
     assert.equal(location.origin + location.pathname, 'https://venue.example/booked');
-    assert.deepEqual([...location.searchParams], [['from', 'widget'], ['reference', 'DMN-12345678901'], ['status', 'complete']]);
+    assert.deepEqual(
+      [...location.searchParams],
+      [
+        ['from', 'widget'],
+        ['reference', 'DMN-12345678901'],
+        ['status', 'complete'],
+      ],
+    );
   });
 
   test('CORS preflight for a configured origin; none for others; security headers everywhere', async () => {
     const { send } = stackFor('spec');
-    const preflight = await send('/api/bookings', { method: 'OPTIONS', headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,idempotency-key' } });
+    const preflight = await send('/api/bookings', {
+      method: 'OPTIONS',
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,idempotency-key',
+      },
+    });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), ORIGIN);
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /Idempotency-Key/i);
     assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
-    const foreign = await send('/api/bookings', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    const foreign = await send('/api/bookings', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
     assert.equal(foreign.status, 403);
     assert.equal(foreign.headers.get('access-control-allow-origin'), null);
     const health = await send('/healthz');
-    assert.deepEqual(await health.json(), { ok: true, upstream: 'ok' });
+    assert.deepEqual(await health.json(), { ok: true, upstream: 'ok', store: 'memory' });
     for (const response of [preflight, foreign, health]) {
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
       assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');

@@ -7,7 +7,11 @@ const encode = (text: string) => new TextEncoder().encode(text) as Uint8Array<Ar
 describe('the widget bundle served by the proxy', () => {
   const stack = createStack({
     origin: 'http://proxy.test',
-    proxy: { logger: { log() {} }, widgetScript: encode('import("./fr-abc123.js")'), widgetChunks: { 'fr-abc123.js': encode('export default {}') } },
+    proxy: {
+      logger: { log() {} },
+      widgetScript: encode('import("./fr-abc123.js")'),
+      widgetChunks: { 'fr-abc123.js': encode('export default {}') },
+    },
   });
   const get = (path: string) => stack.fetch(new Request(`http://proxy.test${path}`));
 

@@ -28,11 +28,15 @@ export type Script = (request: Request, body: string) => Response | Promise<Resp
 
 /** An enveloped upstream answer. */
 export function upstreamJson(payload: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return Response.json({ payload, status, url: 'http://upstream.internal/v4/x', params: { secret: 'nothing' } }, { status, headers });
+  return Response.json(
+    { payload, status, url: 'http://upstream.internal/v4/x', params: { secret: 'nothing' } },
+    { status, headers },
+  );
 }
 
 /** The default script: a plausible availability answer for any path. */
-export const okScript: Script = () => upstreamJson({ valid: true, action: 'accept', next: { api: 'http://upstream.internal/v4/bookings' } });
+export const okScript: Script = () =>
+  upstreamJson({ valid: true, action: 'accept', next: { api: 'http://upstream.internal/v4/bookings' } });
 
 /** A proxy over a recording upstream. */
 export function recordingProxy(overrides: Partial<ProxyConfig> = {}, script: Script = okScript) {
@@ -49,6 +53,7 @@ export function recordingProxy(overrides: Partial<ProxyConfig> = {}, script: Scr
     logger,
     returnPages: { [VENUE]: 'https://venue.example/thanks' },
     bookingSite: 'https://book.example/book',
+    publicUrl: BASE,
     fetch: async (request) => {
       const body = await request.text();
       calls.push({ method: request.method, url: request.url, headers: request.headers, body });
@@ -57,20 +62,26 @@ export function recordingProxy(overrides: Partial<ProxyConfig> = {}, script: Scr
     ...overrides,
   });
   /** Sends a request to the proxy (path relative to BASE). */
-  const send = (path: string, init: RequestInit = {}) => proxy.fetch(new Request(path.startsWith('http') ? path : `${BASE}${path}`, init));
+  const send = (path: string, init: RequestInit = {}) =>
+    proxy.fetch(new Request(path.startsWith('http') ? path : `${BASE}${path}`, init));
   return { proxy, calls, logger, send };
 }
 
 /** JSON POST init. */
 export function postJson(body: unknown, headers: Record<string, string> = {}): RequestInit {
-  return { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) };
+  return {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  };
 }
 
 /** Asserts that the key is in no header, no body and no log line. Returns the body text. */
 export async function assertNoLeak(response: Response, logger: { lines: LogEntry[] }): Promise<string> {
   const text = await response.text();
   assert.ok(!text.includes(API_KEY), 'key leaked in the body');
-  for (const [name, value] of response.headers) assert.ok(!value.includes(API_KEY) && !name.includes(API_KEY), `key leaked in header ${name}`);
+  for (const [name, value] of response.headers)
+    assert.ok(!value.includes(API_KEY) && !name.includes(API_KEY), `key leaked in header ${name}`);
   for (const line of logger.lines) assert.ok(!JSON.stringify(line).includes(API_KEY), 'key leaked in a log line');
   return text;
 }
@@ -78,7 +89,16 @@ export async function assertNoLeak(response: Response, logger: { lines: LogEntry
 /** A booking body the proxy accepts. */
 export function validBooking(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    venue_id: VENUE, type: TYPE, date: '2030-06-01', time: '19:00', num_people: 2, duration: 120,
-    first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '07700 900123', ...extra,
+    venue_id: VENUE,
+    type: TYPE,
+    date: '2030-06-01',
+    time: '19:00',
+    num_people: 2,
+    duration: 120,
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '07700 900123',
+    ...extra,
   };
 }
