@@ -17,7 +17,11 @@ export interface CalendarEvent {
   description: string;
 }
 
-const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const stamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 function span(event: CalendarEvent): [Date, Date] {
   const start = venueInstant(event.date, event.time);
@@ -27,7 +31,10 @@ function span(event: CalendarEvent): [Date, Date] {
 
 /** Escapes text for an iCalendar property value. */
 function icsText(value: string): string {
-  return value.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/([,;])/g, '\\$1');
+  return value
+    .replace(/\\/g, '\\\\')
+    .replace(/\n/g, '\\n')
+    .replace(/([,;])/g, '\\$1');
 }
 
 /** The `.ics` file contents. `now` stamps the entry (DTSTAMP). */

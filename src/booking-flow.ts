@@ -87,7 +87,9 @@ function stillValid(availability: Availability, field: Step, value: string | num
  * (in time order); for a date, the next three bookable dates (or the closest earlier ones).
  */
 export function alternatives(availability: Availability, field: Step, value: string | number): (string | number)[] {
-  const valid = validSuggestions(availability, field).map((item) => item.value).filter((item) => item !== value);
+  const valid = validSuggestions(availability, field)
+    .map((item) => item.value)
+    .filter((item) => item !== value);
   if (field === 'time') {
     const wanted = minutesOf(String(value));
     return valid
@@ -124,7 +126,12 @@ export function reconcile(order: readonly Step[], choices: Choices, availability
     const value = kept[field];
     if (value !== undefined && !stillValid(availability, field, value)) {
       delete kept[field];
-      problems.push({ field, value, reason: reasonFor(availability, field, value), alternatives: alternatives(availability, field, value) });
+      problems.push({
+        field,
+        value,
+        reason: reasonFor(availability, field, value),
+        alternatives: alternatives(availability, field, value),
+      });
     }
   }
   let autoChosen: Step | null = null;
@@ -190,9 +197,7 @@ export interface GuestDetails {
 }
 
 /** How a ready booking is submitted. */
-export type Submission =
-  | { kind: 'api'; body: BookingRequest }
-  | { kind: 'web'; url: string };
+export type Submission = { kind: 'api'; body: BookingRequest } | { kind: 'web'; url: string };
 
 /** Whether the booking must be finished on the booking site (deposit, or no API URL in `next`). */
 export function needsRedirect(availability: Availability): boolean {
@@ -215,10 +220,16 @@ export type GuestError = 'required' | 'email' | 'phone' | 'dob';
  * Checks the guest's details before anything is sent, so mistakes are explained next to the field
  * rather than by a 400 from the service. `dob` says whether the venue asks for a date of birth.
  */
-export function checkGuest(guest: GuestDetails, dob: 'required' | 'optional' | '', today: string): Partial<Record<keyof GuestDetails, GuestError>> {
+export function checkGuest(
+  guest: GuestDetails,
+  dob: 'required' | 'optional' | '',
+  today: string,
+): Partial<Record<keyof GuestDetails, GuestError>> {
   const errors: Partial<Record<keyof GuestDetails, GuestError>> = {};
-  for (const name of ['first_name', 'last_name', 'email', 'phone'] as const) if (!guest[name].trim()) errors[name] = 'required';
-  if (!errors.email && !/^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/.test(guest.email.trim())) errors.email = 'email';
+  for (const name of ['first_name', 'last_name', 'email', 'phone'] as const)
+    if (!guest[name].trim()) errors[name] = 'required';
+  if (!errors.email && !/^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/.test(guest.email.trim()))
+    errors.email = 'email';
   if (!errors.phone && !/^\+?[0-9 ()-]{6,20}$/.test(guest.phone.trim())) errors.phone = 'phone';
   const birth = guest.dob ?? '';
   if (dob === 'required' && !birth) errors.dob = 'required';
@@ -255,7 +266,9 @@ export function planSubmission(
     date: String(accepted.date ?? choices.date),
     time: String(accepted.time ?? choices.time),
     num_people: Number(accepted.num_people ?? choices.num_people),
-    ...(accepted.duration ?? choices.duration) !== undefined ? { duration: Number(accepted.duration ?? choices.duration) } : {},
+    ...((accepted.duration ?? choices.duration) !== undefined
+      ? { duration: Number(accepted.duration ?? choices.duration) }
+      : {}),
     first_name: guest.first_name.trim(),
     last_name: guest.last_name.trim(),
     email: guest.email.trim(),

@@ -73,15 +73,32 @@ export function moveFocus(date: string, key: string, shift: boolean, min: string
   const weekday = (fromPlainDate(date).getUTCDay() + 6) % 7;
   let next: string;
   switch (key) {
-    case 'ArrowLeft': next = addPlainDays(date, -1); break;
-    case 'ArrowRight': next = addPlainDays(date, 1); break;
-    case 'ArrowUp': next = addPlainDays(date, -7); break;
-    case 'ArrowDown': next = addPlainDays(date, 7); break;
-    case 'Home': next = addPlainDays(date, -weekday); break;
-    case 'End': next = addPlainDays(date, 6 - weekday); break;
-    case 'PageUp': next = addMonths(date, shift ? -12 : -1); break;
-    case 'PageDown': next = addMonths(date, shift ? 12 : 1); break;
-    default: return null;
+    case 'ArrowLeft':
+      next = addPlainDays(date, -1);
+      break;
+    case 'ArrowRight':
+      next = addPlainDays(date, 1);
+      break;
+    case 'ArrowUp':
+      next = addPlainDays(date, -7);
+      break;
+    case 'ArrowDown':
+      next = addPlainDays(date, 7);
+      break;
+    case 'Home':
+      next = addPlainDays(date, -weekday);
+      break;
+    case 'End':
+      next = addPlainDays(date, 6 - weekday);
+      break;
+    case 'PageUp':
+      next = addMonths(date, shift ? -12 : -1);
+      break;
+    case 'PageDown':
+      next = addMonths(date, shift ? 12 : 1);
+      break;
+    default:
+      return null;
   }
   return next < min ? min : next > max ? max : next;
 }

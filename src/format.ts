@@ -40,7 +40,14 @@ export function endTimeOf(time: string, minutes: number): string {
 }
 
 /** An offer's validity window in words, from its `start_date` / `expiry_date` (ISO strings). */
-export function offerValidity(start: string | null | undefined, expiry: string | null | undefined, locale: string): { from: string | null; to: string | null } {
-  const date = (value: string | null | undefined) => (value && /^\d{4}-\d{2}-\d{2}/.test(value) ? formatVenueDate(value.slice(0, 10), locale, { dateStyle: 'medium' }) : null);
+export function offerValidity(
+  start: string | null | undefined,
+  expiry: string | null | undefined,
+  locale: string,
+): { from: string | null; to: string | null } {
+  const date = (value: string | null | undefined) =>
+    value && /^\d{4}-\d{2}-\d{2}/.test(value)
+      ? formatVenueDate(value.slice(0, 10), locale, { dateStyle: 'medium' })
+      : null;
   return { from: date(start), to: date(expiry) };
 }

@@ -32,7 +32,16 @@ import { renderCalendar } from './parts/calendar.js';
 import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
 import { renderOptions } from './parts/options.js';
-import { loadBooking, readReturn, returnUrlFor, saveBooking, withoutReturn, type SavedBooking } from './session.js';
+import {
+  clearPendingBookingKey,
+  loadBooking,
+  pendingBookingKey,
+  readReturn,
+  returnUrlFor,
+  saveBooking,
+  withoutReturn,
+  type SavedBooking,
+} from './session.js';
 import { styles } from './styles.js';
 import { addPlainDays, formatVenueDate, formatVenueTime, venueToday } from './venue-time.js';
 
@@ -234,8 +243,6 @@ export class VenueBooking extends LitElement {
 
   private _client: ApiClient | null = null;
   private _clientBase = '';
-  /** One key per booking attempt, reused by a retry of the same details so nothing is booked twice. */
-  private _attempt = { key: '', body: '' };
   /** The venue's name, from the create response or the venue list (for the summary and calendar). */
   private _venueTitle = '';
   /** Booking type names seen in answers, so the summary keeps them while an answer is missing. */
@@ -262,7 +269,11 @@ export class VenueBooking extends LitElement {
       return Promise.all(
         listed.map((known) =>
           client
-            .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(String(known._id))}`, { fields: 'booking_types' }, signal)
+            .get<{ venue?: WireVenue }>(
+              `venues/${encodeURIComponent(String(known._id))}`,
+              { fields: 'booking_types' },
+              signal,
+            )
             .then((payload) => ({ ...known, ...payload.venue, _id: known._id }))
             .catch(() => known),
         ),
@@ -285,7 +296,8 @@ export class VenueBooking extends LitElement {
     args: () => [this.api, this._currentVenue, choicesKey(this._choices), !this.hideOffers] as const,
     onComplete: (availability) => {
       if (!availability) return;
-      for (const item of availability.fields.type?.suggestions ?? []) if (item.label) this._typeNames.set(String(item.value), item.label);
+      for (const item of availability.fields.type?.suggestions ?? [])
+        if (item.label) this._typeNames.set(String(item.value), item.label);
       this._reconcile(availability);
     },
     onError: (error) => this._fail(error, 'availability'),
@@ -296,7 +308,11 @@ export class VenueBooking extends LitElement {
     task: async ([api, venue], { signal }): Promise<WireMarketingPreference[]> => {
       if (!venue) return [];
       const payload = await this._clientFor(api)
-        .get<{ marketing_preferences?: WireMarketingPreference[] }>(`venues/${encodeURIComponent(venue)}/marketing-preferences`, {}, signal)
+        .get<{ marketing_preferences?: WireMarketingPreference[] }>(
+          `venues/${encodeURIComponent(venue)}/marketing-preferences`,
+          {},
+          signal,
+        )
         .catch(() => null);
       return payload?.marketing_preferences ?? [];
     },
@@ -308,10 +324,22 @@ export class VenueBooking extends LitElement {
     task: async ([api, venue, ready, hidden], { signal }): Promise<WireOffer[]> => {
       if (!venue || !ready || hidden) return [];
       // The client leaves unset values out of the query.
-      const payload = await this._clientFor(api).get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, { ...this._choices }, signal).catch(() => []);
+      const payload = await this._clientFor(api)
+        .get<WireOffer[] | { offers?: WireOffer[] }>(
+          `venues/${encodeURIComponent(venue)}/offers`,
+          { ...this._choices },
+          signal,
+        )
+        .catch(() => []);
       return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
     },
-    args: () => [this.api, this._currentVenue, nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '', this.hideOffers] as const,
+    args: () =>
+      [
+        this.api,
+        this._currentVenue,
+        nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '',
+        this.hideOffers,
+      ] as const,
   });
 
   /**
@@ -322,12 +350,16 @@ export class VenueBooking extends LitElement {
   private _venueRecord = new Task(this, {
     task: async ([api, venue, needed], { signal }): Promise<string> => {
       if (!needed || !venue || this._multi) return '';
-      const payload = await this._clientFor(api).get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(venue)}`, { fields: 'booking_types' }, signal).catch(() => null);
+      const payload = await this._clientFor(api)
+        .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(venue)}`, { fields: 'booking_types' }, signal)
+        .catch(() => null);
       return venueName(payload?.venue);
     },
     args: () => {
       const availability = this._availability.value;
-      const away = availability && (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability)));
+      const away =
+        availability &&
+        (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability)));
       return [this.api, this._currentVenue, Boolean(away || (this._confirmation && !this._venueTitle))] as const;
     },
   });
@@ -358,7 +390,15 @@ export class VenueBooking extends LitElement {
     this._problems = [];
     this._editing = null;
     this._offer = null;
-    this._guest = { first_name: '', last_name: '', email: '', phone: '', dob: '', notes: '', marketing_preferences: [] };
+    this._guest = {
+      first_name: '',
+      last_name: '',
+      email: '',
+      phone: '',
+      dob: '',
+      notes: '',
+      marketing_preferences: [],
+    };
     this._guestErrors = {};
     this._submitting = false;
     this._submitError = null;
@@ -401,12 +441,25 @@ export class VenueBooking extends LitElement {
 
   /** The chosen venue's name for people, or '' while it is unknown (never its id). */
   private get _venueName(): string {
-    return this._venueTitle || venueName(this._venues.value?.find((venue) => venue._id === this._currentVenue)) || this._venueRecord.value || '';
+    return (
+      this._venueTitle ||
+      venueName(this._venues.value?.find((venue) => venue._id === this._currentVenue)) ||
+      this._venueRecord.value ||
+      ''
+    );
   }
 
   private get _summary(): BookingSummary {
     const { type, date, time, duration, num_people } = this._choices;
-    return { venue_id: this._currentVenue, type, date, time, duration, num_people, ...(this._offer ? { offer: this._offer } : {}) };
+    return {
+      venue_id: this._currentVenue,
+      type,
+      date,
+      time,
+      duration,
+      num_people,
+      ...(this._offer ? { offer: this._offer } : {}),
+    };
   }
 
   // --- lifecycle ---
@@ -420,7 +473,14 @@ export class VenueBooking extends LitElement {
       history.replaceState(history.state, '', withoutReturn(location.href));
       this._returned = true;
       this._confirmation = back;
-      saveBooking(this._storageKey, { ...saved, venue: saved?.venue ?? null, choices: saved?.choices ?? {}, offer: saved?.offer ?? null, redirected: false, confirmation: back });
+      saveBooking(this._storageKey, {
+        ...saved,
+        venue: saved?.venue ?? null,
+        choices: saved?.choices ?? {},
+        offer: saved?.offer ?? null,
+        redirected: false,
+        confirmation: back,
+      });
     }
     if (saved) {
       this._venue = saved.venue;
@@ -454,13 +514,19 @@ export class VenueBooking extends LitElement {
     if (changed.has('type') && this.type) prefill.type = this.type;
     if (changed.has('date') && this.date) prefill.date = this.date;
     if (changed.has('time') && this.time) prefill.time = this.time;
-    if (changed.has('duration') && this.duration !== undefined && !Number.isNaN(this.duration)) prefill.duration = this.duration;
-    if (changed.has('numPeople') && this.numPeople !== undefined && !Number.isNaN(this.numPeople)) prefill.num_people = this.numPeople;
-    if (Object.keys(prefill).length) this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
+    if (changed.has('duration') && this.duration !== undefined && !Number.isNaN(this.duration))
+      prefill.duration = this.duration;
+    if (changed.has('numPeople') && this.numPeople !== undefined && !Number.isNaN(this.numPeople))
+      prefill.num_people = this.numPeople;
+    if (Object.keys(prefill).length)
+      this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
   }
 
   protected override updated(changed: PropertyValues): void {
-    if (this._interacted && (changed.has('_choices') || changed.has('_venue') || changed.has('_offer') || changed.has('_confirmation'))) {
+    if (
+      this._interacted &&
+      (changed.has('_choices') || changed.has('_venue') || changed.has('_offer') || changed.has('_confirmation'))
+    ) {
       this._save();
     }
     const step = this._shownStep;
@@ -496,11 +562,22 @@ export class VenueBooking extends LitElement {
   private _save(redirected?: boolean): void {
     const type = this._choices.type;
     const names = { type: (type && this._typeName(type)) || undefined, venue: this._venueName || undefined };
-    const value: SavedBooking = { venue: this._venue, choices: this._choices, offer: this._offer, confirmation: this._confirmation, names, redirected };
+    const value: SavedBooking = {
+      venue: this._venue,
+      choices: this._choices,
+      offer: this._offer,
+      confirmation: this._confirmation,
+      names,
+      redirected,
+    };
     saveBooking(this._storageKey, value);
   }
 
-  private _emit<K extends keyof VenueBookingEventDetails>(name: K, detail: VenueBookingEventDetails[K], cancelable = false): boolean {
+  private _emit<K extends keyof VenueBookingEventDetails>(
+    name: K,
+    detail: VenueBookingEventDetails[K],
+    cancelable = false,
+  ): boolean {
     if (this.analytics) {
       const layer = ((globalThis as { dataLayer?: unknown[] }).dataLayer ??= []);
       layer.push({ event: name.replace('-', '_'), ...detail });
@@ -625,25 +702,32 @@ export class VenueBooking extends LitElement {
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
-    const offer = this._offer && (this._offers.value ?? []).some((item) => item._id === this._offer) ? this._offer : undefined;
+    const offer =
+      this._offer && (this._offers.value ?? []).some((item) => item._id === this._offer) ? this._offer : undefined;
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
       returnUrl: '',
       offer,
       partnerSource: this.partnerSource || undefined,
     });
     if (!plan || plan.kind !== 'api') return;
-    const fingerprint = JSON.stringify(plan.body);
-    if (fingerprint !== this._attempt.body) this._attempt = { key: crypto.randomUUID(), body: fingerprint };
     this._submitting = true;
     this._submitError = null;
     this._emit('vb-submit', { booking: this._summary });
     try {
-      const created: WireBookingCreated = await this._clientFor(this.api).createBooking(plan.body, this._attempt.key);
+      // One key per booking, kept in sessionStorage: a retry, even after a reload, cannot book twice.
+      const key = await pendingBookingKey(this._storageKey, JSON.stringify(plan.body));
+      const created: WireBookingCreated = await this._clientFor(this.api).createBooking(plan.body, key);
       const handled = String(created.bookingStatus ?? '').toLowerCase();
-      const confirmed = handled === 'confirmed' || handled === 'complete' || (!handled && chosenAction(availability, this._choices) === 'accept');
+      const confirmed =
+        handled === 'confirmed' ||
+        handled === 'complete' ||
+        (!handled && chosenAction(availability, this._choices) === 'accept');
       this._venueTitle = created.venue?.title ?? this._venueTitle;
-      this._confirmation = { reference: String(created.booking?.reference ?? ''), status: confirmed ? 'confirmed' : 'enquiry' };
-      this._attempt = { key: '', body: '' };
+      this._confirmation = {
+        reference: String(created.booking?.reference ?? ''),
+        status: confirmed ? 'confirmed' : 'enquiry',
+      };
+      clearPendingBookingKey(this._storageKey);
       this._focusPending = true;
       this._emit('vb-complete', { ...this._confirmation, booking: this._summary });
     } catch (error) {
@@ -659,7 +743,10 @@ export class VenueBooking extends LitElement {
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
     const returnUrl = returnUrlFor(this.returnUrl, location.href, this._returnKey);
-    const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, { returnUrl, offer: this._offer ?? undefined });
+    const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
+      returnUrl,
+      offer: this._offer ?? undefined,
+    });
     if (!plan || plan.kind !== 'web') return;
     // Saved first with the display names, so a host that cancels this and sends the guest itself still
     // gets a named confirmation on return.
@@ -756,9 +843,14 @@ export class VenueBooking extends LitElement {
     let detail: string | null = null;
     if (!suggestion.valid) detail = suggestion.message ?? s.unavailable;
     // With a deposit nothing is confirmed here: the guest pays it on the booking site first.
-    else if (step === 'time' && suggestion.action) detail = deposit && suggestion.action === 'accept' ? s.depositNeeded : s.actions[suggestion.action];
+    else if (step === 'time' && suggestion.action)
+      detail = deposit && suggestion.action === 'accept' ? s.depositNeeded : s.actions[suggestion.action];
     else if (step === 'duration') {
-      const end = suggestion.endTime ?? (this._choices.time && Number(suggestion.value) > 0 ? endTimeOf(this._choices.time, durationMinutes(Number(suggestion.value))) : null);
+      const end =
+        suggestion.endTime ??
+        (this._choices.time && Number(suggestion.value) > 0
+          ? endTimeOf(this._choices.time, durationMinutes(Number(suggestion.value)))
+          : null);
       if (end) detail = s.endsAt(formatVenueTime(end, this._intlLocale));
     }
     return {
@@ -776,11 +868,17 @@ export class VenueBooking extends LitElement {
     const item = (step: Step | 'venue', value: string | number) =>
       html`<li>
         ${s.fieldNames[step]}: <strong>${this._format(step, value)}</strong>
-        <button class="link" type="button" @click=${() => this._onEdit(step)} aria-label="${s.change}: ${s.fieldNames[step]}">${s.change}</button>
+        <button
+          class="link"
+          type="button"
+          @click=${() => this._onEdit(step)}
+          aria-label="${s.change}: ${s.fieldNames[step]}"
+        >
+          ${s.change}
+        </button>
       </li>`;
     return html`<ul class="summary" part="summary" aria-label=${s.summary}>
-      ${venue ? item('venue', venue) : nothing}
-      ${chosen.map((step) => item(step, this._choices[step]!))}
+      ${venue ? item('venue', venue) : nothing} ${chosen.map((step) => item(step, this._choices[step]!))}
     </ul>`;
   }
 
@@ -788,10 +886,14 @@ export class VenueBooking extends LitElement {
     if (this._problems.length === 0) return nothing;
     const s = this._strings;
     return html`${this._problems.map(
-      (problem) => html`<div class="problem" part="problem" role="status">
-        <p>${s.problem(s.fieldNames[problem.field], this._format(problem.field, problem.value))} ${problem.reason ?? ''}</p>
-        ${this._renderAlternatives(problem.field, problem.alternatives)}
-      </div>`,
+      (problem) =>
+        html`<div class="problem" part="problem" role="status">
+          <p>
+            ${s.problem(s.fieldNames[problem.field], this._format(problem.field, problem.value))}
+            ${problem.reason ?? ''}
+          </p>
+          ${this._renderAlternatives(problem.field, problem.alternatives)}
+        </div>`,
     )}`;
   }
 
@@ -807,7 +909,8 @@ export class VenueBooking extends LitElement {
   private _renderReject(availability: Availability) {
     const s = this._strings;
     const { date, time } = this._choices;
-    const reason = this._order.map((field) => reasonFor(availability, field, this._choices[field]!)).find(Boolean) ?? s.rejected;
+    const reason =
+      this._order.map((field) => reasonFor(availability, field, this._choices[field]!)).find(Boolean) ?? s.rejected;
     return html`<div role="group" part="step problem" class="problem" aria-labelledby="step-title" data-step="reject">
       <h2 id="step-title" tabindex="-1">${s.rejected}</h2>
       <p>${reason}</p>
@@ -823,11 +926,19 @@ export class VenueBooking extends LitElement {
       <h2 id="step-title" tabindex="-1">${s.stepTitles.venue}</h2>
       <ul class="options" role="list">
         ${venues.map(
-          (venue) => html`<li>
-            <button class="option" part=${`option${venue._id === this._venue ? ' selected' : ''}`} type="button" data-value=${venue._id} aria-pressed=${venue._id === this._venue ? 'true' : 'false'} @click=${() => this._onChooseVenue(venue._id)}>
-              <span>${venueName(venue) || venue._id}</span>
-            </button>
-          </li>`,
+          (venue) =>
+            html`<li>
+              <button
+                class="option"
+                part=${`option${venue._id === this._venue ? ' selected' : ''}`}
+                type="button"
+                data-value=${venue._id}
+                aria-pressed=${venue._id === this._venue ? 'true' : 'false'}
+                @click=${() => this._onChooseVenue(venue._id)}
+              >
+                <span>${venueName(venue) || venue._id}</span>
+              </button>
+            </li>`,
         )}
       </ul>
     </div>`;
@@ -855,16 +966,34 @@ export class VenueBooking extends LitElement {
       });
     } else {
       const max = field?.max ?? null;
-      const shown = step === 'num_people' && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
+      const shown =
+        step === 'num_people' && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
       note = this._offerNote(step, shown);
       body = html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
-        ${note ? html`<p class="note" id="offer-note">${note}</p>` : nothing}
-        ${renderOptions(shown, this._choices[step], (item) => this._describe(step, item, availability.depositRequired), (item) => this._onChoose(step, item.value))}
-        ${step === 'num_people' && max !== null && this._choices.type
-          ? html`<p><button type="button" class="link" data-larger-party @click=${this._onLargerParty}>${s.largerParty(max)}</button></p>`
-          : nothing}`;
+      ${note ? html`<p class="note" id="offer-note">${note}</p>` : nothing}
+      ${renderOptions(
+        shown,
+        this._choices[step],
+        (item) => this._describe(step, item, availability.depositRequired),
+        (item) => this._onChoose(step, item.value),
+      )}
+      ${
+        step === 'num_people' && max !== null && this._choices.type
+          ? html`<p>
+              <button type="button" class="link" data-larger-party @click=${this._onLargerParty}>
+                ${s.largerParty(max)}
+              </button>
+            </p>`
+          : nothing
+      }`;
     }
-    return html`<div role="group" part="step" aria-labelledby="step-title" aria-describedby=${note ? 'offer-note' : nothing} data-step=${step}>
+    return html`<div
+      role="group"
+      part="step"
+      aria-labelledby="step-title"
+      aria-describedby=${note ? 'offer-note' : nothing}
+      data-step=${step}
+    >
       <h2 id="step-title" tabindex="-1">${s.stepTitles[step]}</h2>
       ${body}
     </div>`;
@@ -876,7 +1005,9 @@ export class VenueBooking extends LitElement {
     const offered = valid.filter((item) => item.offers.length);
     if (this.hideOffers || !offered.length) return null;
     if (offered.length === valid.length) return this._strings.offersAll;
-    return this._strings.offersOn(new Intl.ListFormat(this._intlLocale).format(offered.map((item) => this._format(step, item.value, item.label))));
+    return this._strings.offersOn(
+      new Intl.ListFormat(this._intlLocale).format(offered.map((item) => this._format(step, item.value, item.label))),
+    );
   }
 
   private _renderRedirect(deposit: boolean) {
@@ -884,14 +1015,22 @@ export class VenueBooking extends LitElement {
     return html`<div role="group" part="step" aria-labelledby="step-title" data-step="redirect">
       <h2 id="step-title" tabindex="-1">${s.redirectTitle}</h2>
       <p>${deposit ? s.depositNote : s.redirectNote}</p>
-      <button class="primary" part="submit" type="button" @click=${this._onRedirect}>${deposit ? s.payDeposit : s.continueToSite}</button>
+      <button class="primary" part="submit" type="button" @click=${this._onRedirect}>
+        ${deposit ? s.payDeposit : s.continueToSite}
+      </button>
     </div>`;
   }
 
   /** A ready booking that cannot be sent from here: say so, and show the venue's own way to book. */
   private _renderUnavailable() {
     const s = this._strings;
-    return html`<div role="group" part="step problem" class="problem" aria-labelledby="step-title" data-step="unavailable">
+    return html`<div
+      role="group"
+      part="step problem"
+      class="problem"
+      aria-labelledby="step-title"
+      data-step="unavailable"
+    >
       <h2 id="step-title" tabindex="-1">${s.cannotBookTitle}</h2>
       <p>${s.cannotBookNote}</p>
       <slot></slot>
@@ -915,7 +1054,11 @@ export class VenueBooking extends LitElement {
       preferences: this._preferences.value ?? [],
       submitLabel: error?.retryable ? s.retry : label,
       submitting: this._submitting,
-      error: error ? (error.kind === 'invalid' && error.message ? `${s.errors.invalid} ${error.message}` : s.errors[error.kind]) : null,
+      error: error
+        ? error.kind === 'invalid' && error.message
+          ? `${s.errors.invalid} ${error.message}`
+          : s.errors[error.kind]
+        : null,
       onInput: (event) => this._onInput(event),
       onBlur: (event) => this._onBlur(event),
       onOffer: (id) => this._onOffer(id),
@@ -940,9 +1083,18 @@ export class VenueBooking extends LitElement {
       reference: confirmation.reference,
       status: confirmation.status,
       summary: lines,
-      event: date && time
-        ? { reference: confirmation.reference, title: venue ? s.calendarTitle(venue) : type ? this._format('type', type) : s.fieldNames.type, date, time, minutes, location: venue, description: `${s.reference}: ${confirmation.reference}` }
-        : null,
+      event:
+        date && time
+          ? {
+              reference: confirmation.reference,
+              title: venue ? s.calendarTitle(venue) : type ? this._format('type', type) : s.fieldNames.type,
+              date,
+              time,
+              minutes,
+              location: venue,
+              description: `${s.reference}: ${confirmation.reference}`,
+            }
+          : null,
       now: this.now ?? new Date(),
       onAgain: () => this._onAgain(),
     });
@@ -973,11 +1125,14 @@ export class VenueBooking extends LitElement {
     }
     return this._availability.render({
       initial: () => html`<p class="note" aria-busy="true">${s.loading}</p>`,
-      pending: () => html`${this._renderSummary()}<p class="note" aria-busy="true">${s.loading}</p>`,
+      pending: () =>
+        html`${this._renderSummary()}
+          <p class="note" aria-busy="true">${s.loading}</p>`,
       error: (error) => html`${this._renderSummary()}${this._renderError(error)}`,
       complete: (availability) => {
         if (!availability) return nothing;
-        const editing = this._editing && this._editing !== 'venue' && this._editing !== 'details' ? (this._editing as Step) : null;
+        const editing =
+          this._editing && this._editing !== 'venue' && this._editing !== 'details' ? (this._editing as Step) : null;
         const step = editing ?? nextStep(this._order, this._choices);
         let body;
         if (step) {
@@ -986,7 +1141,12 @@ export class VenueBooking extends LitElement {
         } else if (isReady(this._order, this._choices, availability)) {
           const route = submitRoute(availability);
           this._shownStep = route === 'api' ? 'details' : route ? 'redirect' : 'unavailable';
-          body = route === 'api' ? this._renderDetailsStep(availability) : route ? this._renderRedirect(availability.depositRequired) : this._renderUnavailable();
+          body =
+            route === 'api'
+              ? this._renderDetailsStep(availability)
+              : route
+                ? this._renderRedirect(availability.depositRequired)
+                : this._renderUnavailable();
         } else {
           this._shownStep = null;
           body = this._renderReject(availability);
@@ -998,8 +1158,14 @@ export class VenueBooking extends LitElement {
 
   private _renderPopup(flow: unknown) {
     const s = this._strings;
-    return html`<button class="primary" part="open" type="button" aria-haspopup="dialog" @click=${this.open}>${s.open}</button>
-      <dialog part="dialog" aria-labelledby="step-title" @close=${() => this.renderRoot.querySelector<HTMLElement>('[part="open"]')?.focus()}>
+    return html`<button class="primary" part="open" type="button" aria-haspopup="dialog" @click=${this.open}>
+        ${s.open}
+      </button>
+      <dialog
+        part="dialog"
+        aria-labelledby="step-title"
+        @close=${() => this.renderRoot.querySelector<HTMLElement>('[part="open"]')?.focus()}
+      >
         <button type="button" class="close link" @click=${this.close} aria-label=${s.close}>×</button>
         ${flow}
       </dialog>`;
@@ -1014,13 +1180,20 @@ export class VenueBooking extends LitElement {
 }
 
 /** A widget event: bubbling and composed, so a host page hears it through the shadow root. */
-function vbEvent<K extends keyof VenueBookingEventDetails>(name: K, detail: VenueBookingEventDetails[K], cancelable: boolean): CustomEvent {
+function vbEvent<K extends keyof VenueBookingEventDetails>(
+  name: K,
+  detail: VenueBookingEventDetails[K],
+  cancelable: boolean,
+): CustomEvent {
   return new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable });
 }
 
 /** The ids of a `venue` attribute: one id or a comma-separated list. */
 function venueIds(venue: string | null | undefined): string[] {
-  return (venue ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+  return (venue ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
 }
 
 /** A venue's name for people: its title, else its path made readable. */

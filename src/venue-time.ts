@@ -50,7 +50,14 @@ function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.D
 }
 
 const londonParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: VENUE_ZONE, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+  timeZone: VENUE_ZONE,
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: 'numeric',
+  day: 'numeric',
+  hour: 'numeric',
+  minute: 'numeric',
+  second: 'numeric',
 });
 
 /** London's wall-clock fields at an instant. */
@@ -72,7 +79,13 @@ function londonOffset(at: number): number {
  * read twice so a time just after a clock change uses the offset in force at that time.
  */
 export function venueInstant(date: string, time: string): Date {
-  const wall = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10)), 0, minutesOf(time));
+  const wall = Date.UTC(
+    Number(date.slice(0, 4)),
+    Number(date.slice(5, 7)) - 1,
+    Number(date.slice(8, 10)),
+    0,
+    minutesOf(time),
+  );
   const first = wall - londonOffset(wall);
   return new Date(wall - londonOffset(first));
 }
@@ -87,7 +100,11 @@ export function minutesOf(time: string): number {
  * Formats a plain date for people, in the given locale, as the venue's calendar day. The date is
  * formatted at UTC noon in UTC, so no visitor zone can move it to a neighbouring day.
  */
-export function formatVenueDate(date: string, locale: string, style: Intl.DateTimeFormatOptions = { dateStyle: 'full' }): string {
+export function formatVenueDate(
+  date: string,
+  locale: string,
+  style: Intl.DateTimeFormatOptions = { dateStyle: 'full' },
+): string {
   return dateFormat(locale, { ...style, timeZone: 'UTC' }).format(fromPlainDate(date));
 }
 

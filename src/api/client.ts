@@ -49,7 +49,11 @@ export type AvailabilityQuery = Choices & { getOffers?: boolean };
 export interface ApiClient {
   availability(venue: string, query: AvailabilityQuery, signal?: AbortSignal): Promise<WireAvailability>;
   createBooking(body: BookingRequest, idempotencyKey: string, signal?: AbortSignal): Promise<WireBookingCreated>;
-  get<T>(path: string, searchParams?: Record<string, string | number | boolean | undefined>, signal?: AbortSignal): Promise<T>;
+  get<T>(
+    path: string,
+    searchParams?: Record<string, string | number | boolean | undefined>,
+    signal?: AbortSignal,
+  ): Promise<T>;
 }
 
 /** Turns whatever ky or fetch threw into an `ApiError`; the error body is read defensively. */
@@ -61,7 +65,8 @@ function toApiError(error: unknown): ApiError {
   const status = error.response.status;
   const data = error.data as Partial<Envelope<WireErrorPayload>> | string | undefined;
   // Not JSON (a gateway page) leaves `payload` null: the status says enough.
-  const payload = data && typeof data === 'object' && data.payload && typeof data.payload === 'object' ? data.payload : null;
+  const payload =
+    data && typeof data === 'object' && data.payload && typeof data.payload === 'object' ? data.payload : null;
   const message = payload?.message ?? `The booking service answered ${status}.`;
   if (status === 429) return new ApiError('rate-limited', message, status, payload);
   if (status >= 500) return new ApiError('server', message, status, payload);
@@ -101,7 +106,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return call(() => http.get(path, { searchParams: searchParams(query), signal }).json());
     },
     createBooking(body, idempotencyKey, signal) {
-      return call(() => http.post('bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal }).json());
+      return call(() =>
+        http.post('bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal }).json(),
+      );
     },
     get(path, query, signal) {
       return call(() => http.get(path.replace(/^\//, ''), { searchParams: searchParams(query), signal }).json());

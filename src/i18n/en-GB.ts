@@ -45,7 +45,8 @@ export const enGB = {
   nextMonth: 'Next month',
   offersTitle: 'Offers',
   noOffer: 'No offer',
-  offerValid: (from: string | null, to: string | null) => (from && to ? `Valid ${from} to ${to}` : to ? `Valid until ${to}` : from ? `Valid from ${from}` : ''),
+  offerValid: (from: string | null, to: string | null) =>
+    from && to ? `Valid ${from} to ${to}` : to ? `Valid until ${to}` : from ? `Valid from ${from}` : '',
   detailsTitle: 'Your details',
   firstName: 'First name',
   lastName: 'Last name',
@@ -64,10 +65,12 @@ export const enGB = {
   sendEnquiry: 'Send enquiry',
   sendRequest: 'Send request',
   redirectTitle: 'Finish on the booking site',
-  redirectNote: 'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',
+  redirectNote:
+    'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',
   continueToSite: 'Continue to the booking site',
   depositNeeded: 'Deposit needed on the booking site',
-  depositNote: 'This booking needs a deposit: you will pay it on the venue’s booking site, where the booking is confirmed, and come back here.',
+  depositNote:
+    'This booking needs a deposit: you will pay it on the venue’s booking site, where the booking is confirmed, and come back here.',
   payDeposit: 'Continue to pay the deposit',
   cannotBookTitle: 'This booking cannot be made here',
   cannotBookNote: 'The booking site is not available from this page right now. Please book with the venue directly.',

@@ -10,7 +10,14 @@ export const strings: Strings = {
     duration: 'Pour combien de temps ?',
     num_people: 'Combien de personnes ?',
   },
-  fieldNames: { venue: 'Établissement', type: 'Réservation', date: 'Date', time: 'Heure', duration: 'Durée', num_people: 'Personnes' },
+  fieldNames: {
+    venue: 'Établissement',
+    type: 'Réservation',
+    date: 'Date',
+    time: 'Heure',
+    duration: 'Durée',
+    num_people: 'Personnes',
+  },
   summary: 'Vos choix',
   change: 'Modifier',
   loading: 'Vérification des disponibilités…',
@@ -36,7 +43,14 @@ export const strings: Strings = {
   nextMonth: 'Mois suivant',
   offersTitle: 'Offres',
   noOffer: 'Aucune offre',
-  offerValid: (from, to) => (from && to ? `Valable du ${from} au ${to}` : to ? `Valable jusqu’au ${to}` : from ? `Valable à partir du ${from}` : ''),
+  offerValid: (from, to) =>
+    from && to
+      ? `Valable du ${from} au ${to}`
+      : to
+        ? `Valable jusqu’au ${to}`
+        : from
+          ? `Valable à partir du ${from}`
+          : '',
   detailsTitle: 'Vos coordonnées',
   firstName: 'Prénom',
   lastName: 'Nom',
@@ -55,13 +69,16 @@ export const strings: Strings = {
   sendEnquiry: 'Envoyer la demande',
   sendRequest: 'Envoyer la demande',
   redirectTitle: 'Finaliser sur le site de réservation',
-  redirectNote: 'Cette réservation demande un acompte ou des informations supplémentaires : vous la finaliserez sur le site de réservation puis reviendrez ici.',
+  redirectNote:
+    'Cette réservation demande un acompte ou des informations supplémentaires : vous la finaliserez sur le site de réservation puis reviendrez ici.',
   continueToSite: 'Continuer vers le site de réservation',
   depositNeeded: 'Acompte à régler sur le site de réservation',
-  depositNote: 'Cette réservation demande un acompte : vous le réglerez sur le site de réservation, qui confirmera la réservation, puis reviendrez ici.',
+  depositNote:
+    'Cette réservation demande un acompte : vous le réglerez sur le site de réservation, qui confirmera la réservation, puis reviendrez ici.',
   payDeposit: 'Continuer pour régler l’acompte',
   cannotBookTitle: 'Cette réservation ne peut pas être faite ici',
-  cannotBookNote: 'Le site de réservation n’est pas accessible depuis cette page pour le moment. Veuillez réserver directement auprès de l’établissement.',
+  cannotBookNote:
+    'Le site de réservation n’est pas accessible depuis cette page pour le moment. Veuillez réserver directement auprès de l’établissement.',
   submitting: 'Envoi…',
   confirmedTitle: 'Réservation confirmée',
   enquiryTitle: 'Demande reçue',

@@ -28,15 +28,29 @@ export function renderConfirmation(props: ConfirmationProps) {
     <h2 id="step-title" tabindex="-1">${confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>
     <p>${s.reference}: <strong class="reference">${props.reference}</strong></p>
-    ${props.summary.length
-      ? html`<dl class="booking-summary">${props.summary.map(([label, value]) => html`<dt>${label}</dt><dd>${value}</dd>`)}</dl>`
-      : nothing}
-    ${props.event
-      ? html`<p class="calendar-links">
-          <a part="ics" href=${icsDataUrl(props.event, props.now)} download=${`booking-${props.reference}.ics`}>${s.addToCalendar}</a>
-          <a part="google-calendar" href=${googleCalendarUrl(props.event)} target="_blank" rel="noopener">${s.googleCalendar}</a>
-        </p>`
-      : nothing}
+    ${
+      props.summary.length
+        ? html`<dl class="booking-summary">
+            ${props.summary.map(
+              ([label, value]) =>
+                html`<dt>${label}</dt>
+                  <dd>${value}</dd>`,
+            )}
+          </dl>`
+        : nothing
+    }
+    ${
+      props.event
+        ? html`<p class="calendar-links">
+            <a part="ics" href=${icsDataUrl(props.event, props.now)} download=${`booking-${props.reference}.ics`}
+              >${s.addToCalendar}</a
+            >
+            <a part="google-calendar" href=${googleCalendarUrl(props.event)} target="_blank" rel="noopener"
+              >${s.googleCalendar}</a
+            >
+          </p>`
+        : nothing
+    }
     <button type="button" class="link" @click=${props.onAgain}>${s.bookAgain}</button>
   </div>`;
 }

@@ -31,9 +31,20 @@ export interface DetailsProps {
 
 type TextField = 'first_name' | 'last_name' | 'email' | 'phone' | 'dob';
 
-function field(props: DetailsProps, name: TextField, label: string, type: string, autocomplete: string, required = true) {
+function field(
+  props: DetailsProps,
+  name: TextField,
+  label: string,
+  type: string,
+  autocomplete: string,
+  required = true,
+) {
   const code = props.errors[name];
-  const message = code ? (code === 'required' ? props.strings.guestErrors.required(label) : props.strings.guestErrors[code]) : null;
+  const message = code
+    ? code === 'required'
+      ? props.strings.guestErrors.required(label)
+      : props.strings.guestErrors[code]
+    : null;
   return html`<div class="field">
     <label for="vb-${name}">${label}</label>
     <input
@@ -58,14 +69,31 @@ function offers(props: DetailsProps) {
   if (props.offers.length === 0) return nothing;
   return html`<fieldset part="offers">
     <legend>${s.offersTitle}</legend>
-    <label class="check"><input type="radio" name="offer" value="" .checked=${props.offer === null} @change=${() => props.onOffer(null)} /> ${s.noOffer}</label>
+    <label class="check"
+      ><input
+        type="radio"
+        name="offer"
+        value=""
+        .checked=${props.offer === null}
+        @change=${() => props.onOffer(null)}
+      />
+      ${s.noOffer}</label
+    >
     ${props.offers.map((offer) => {
       const validity = offerValidity(offer.start_date, offer.expiry_date, props.locale);
       return html`<label class="check offer" part="offer">
-        <input type="radio" name="offer" value=${offer._id} .checked=${props.offer === offer._id} @change=${() => props.onOffer(offer._id)} />
-        <span><strong>${offer.title ?? s.offer}</strong>
+        <input
+          type="radio"
+          name="offer"
+          value=${offer._id}
+          .checked=${props.offer === offer._id}
+          @change=${() => props.onOffer(offer._id)}
+        />
+        <span
+          ><strong>${offer.title ?? s.offer}</strong>
           ${offer.description ? html`<br /><span>${offer.description}</span>` : nothing}
-          ${validity.from || validity.to ? html`<br /><small class="note">${s.offerValid(validity.from, validity.to)}</small>` : nothing}</span>
+          ${validity.from || validity.to ? html`<br /><small class="note">${s.offerValid(validity.from, validity.to)}</small>` : nothing}</span
+        >
       </label>`;
     })}
   </fieldset>`;
@@ -81,26 +109,53 @@ export function renderDetails(props: DetailsProps) {
     <div class="fields">
       ${field(props, 'first_name', s.firstName, 'text', 'given-name')}
       ${field(props, 'last_name', s.lastName, 'text', 'family-name')}
-      ${field(props, 'email', s.email, 'email', 'email')}
-      ${field(props, 'phone', s.phone, 'tel', 'tel')}
+      ${field(props, 'email', s.email, 'email', 'email')} ${field(props, 'phone', s.phone, 'tel', 'tel')}
       ${props.dob ? field(props, 'dob', s.dob, 'date', 'bday', props.dob === 'required') : nothing}
     </div>
     <div class="field">
       <label for="vb-notes">${s.notes}</label>
-      <textarea id="vb-notes" name="notes" rows="3" maxlength="2000" .value=${props.guest.notes ?? ''} @input=${props.onInput}></textarea>
+      <textarea
+        id="vb-notes"
+        name="notes"
+        rows="3"
+        maxlength="2000"
+        .value=${props.guest.notes ?? ''}
+        @input=${props.onInput}
+      ></textarea>
     </div>
-    ${props.preferences.length
-      ? html`<fieldset part="consent">
-          <legend>${s.marketingTitle}</legend>
-          ${props.preferences.map(
-            (preference) => html`<label class="check">
-              <input type="checkbox" name="marketing_preferences" value=${preference.id} .checked=${chosen.has(preference.id)} @change=${props.onInput} />
-              <span>${preference.name ?? preference.id}${preference.description ? html`<br /><small class="note">${preference.description}</small>` : nothing}</span>
-            </label>`,
-          )}
-        </fieldset>`
-      : nothing}
+    ${
+      props.preferences.length
+        ? html`<fieldset part="consent">
+            <legend>${s.marketingTitle}</legend>
+            ${props.preferences.map(
+              (preference) =>
+                html`<label class="check">
+                  <input
+                    type="checkbox"
+                    name="marketing_preferences"
+                    value=${preference.id}
+                    .checked=${chosen.has(preference.id)}
+                    @change=${props.onInput}
+                  />
+                  <span
+                    >${preference.name ?? preference.id}${preference.description ? html`<br /><small class="note">${preference.description}</small>` : nothing}</span
+                  >
+                </label>`,
+            )}
+          </fieldset>`
+        : nothing
+    }
     ${props.error ? html`<p class="error" role="alert">${props.error}</p>` : nothing}
-    <div><button class="primary" part="submit" type="submit" ?disabled=${props.submitting} aria-disabled=${props.submitting ? 'true' : 'false'}>${props.submitting ? s.submitting : props.submitLabel}</button></div>
+    <div>
+      <button
+        class="primary"
+        part="submit"
+        type="submit"
+        ?disabled=${props.submitting}
+        aria-disabled=${props.submitting ? 'true' : 'false'}
+      >
+        ${props.submitting ? s.submitting : props.submitLabel}
+      </button>
+    </div>
   </form>`;
 }

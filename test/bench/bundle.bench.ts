@@ -20,11 +20,15 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
   for (const file of readdirSync(`${root}dist`).filter((name) => /^(fr|de|es|nl)-.*\.js$/.test(name))) {
     const locale = file.split('-')[0];
     const current = newest.get(locale);
-    if (!current || statSync(`${root}dist/${file}`).mtimeMs > statSync(`${root}dist/${current}`).mtimeMs) newest.set(locale, file);
+    if (!current || statSync(`${root}dist/${file}`).mtimeMs > statSync(`${root}dist/${current}`).mtimeMs)
+      newest.set(locale, file);
   }
   const locales = [...newest.values()].sort();
   return [
     { name: 'dist/venue-booking.js gzip (with en-GB)', value: kib(gzipped('venue-booking.js')), goal: '≤ 30 KiB' },
-    ...locales.map((file) => ({ name: `locale chunk ${file.split('-')[0]} gzip (on demand)`, value: kib(gzipped(file)) })),
+    ...locales.map((file) => ({
+      name: `locale chunk ${file.split('-')[0]} gzip (on demand)`,
+      value: kib(gzipped(file)),
+    })),
   ];
 }

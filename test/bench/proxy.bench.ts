@@ -25,11 +25,33 @@ import { createStack } from '../../proxy/stack.js';
 
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const TYPES = ['64a1f0c2e4b0a1b2c3d4e601', '64a1f0c2e4b0a1b2c3d4e605'];
-const PAYLOAD = JSON.stringify({ payload: { valid: true, action: 'accept', validation: { time: { valid: true, suggestedValues: Array.from({ length: 24 }, (_, i) => ({ value: `${String(12 + (i >> 2)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`, valid: true, message: null })) } }, next: { api: 'http://x/v4/bookings' } }, status: 200 });
+const PAYLOAD = JSON.stringify({
+  payload: {
+    valid: true,
+    action: 'accept',
+    validation: {
+      time: {
+        valid: true,
+        suggestedValues: Array.from({ length: 24 }, (_, i) => ({
+          value: `${String(12 + (i >> 2)).padStart(2, '0')}:${String((i % 4) * 15).padStart(2, '0')}`,
+          valid: true,
+          message: null,
+        })),
+      },
+    },
+    next: { api: 'http://x/v4/bookings' },
+  },
+  status: 200,
+});
 
-const listen = (server: Server) => new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const close = (server: { close(cb?: () => void): unknown }) => new Promise<void>((resolve) => void server.close(() => resolve()));
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const listen = (server: Server) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+const close = (server: { close(cb?: () => void): unknown }) =>
+  new Promise<void>((resolve) => void server.close(() => resolve()));
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** One GET over a keep-alive agent; resolves with the elapsed ms. */
 function get(agent: Agent, port: number, path: string): Promise<number> {
@@ -57,8 +79,14 @@ async function addedLatency() {
   });
   const upPort = await listen(upstream);
   const proxy = createProxy({
-    upstream: `http://127.0.0.1:${upPort}/v4`, appId: 'bench', apiKey: 'bench-key', venues: [VENUE],
-    cacheTtlMs: 0, staleMs: 0, logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 },
+    upstream: `http://127.0.0.1:${upPort}/v4`,
+    appId: 'bench',
+    apiKey: 'bench-key',
+    venues: [VENUE],
+    cacheTtlMs: 0,
+    staleMs: 0,
+    logger: silentLogger,
+    rateLimit: { limit: 1e9, windowMs: 60_000 },
   });
   const server = serve({ fetch: proxy.fetch, port: 0, hostname: '127.0.0.1' });
   await new Promise((resolve) => server.once('listening', resolve));
@@ -121,9 +149,13 @@ function wrk(url: string): Promise<number> {
 }
 
 async function cachedThroughput() {
-  const stack = createStack({ origin: 'http://127.0.0.1', proxy: { logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 }, cacheTtlMs: 600_000 } });
+  const stack = createStack({
+    origin: 'http://127.0.0.1',
+    proxy: { logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 }, cacheTtlMs: 600_000 },
+  });
   const url = `http://127.0.0.1/api/venues/${VENUE}/booking-availability?type=${TYPES[0]}&num_people=2`;
-  const burst = () => Promise.all(Array.from({ length: 50 }, () => stack.fetch(new Request(url)).then((r) => r.arrayBuffer())));
+  const burst = () =>
+    Promise.all(Array.from({ length: 50 }, () => stack.fetch(new Request(url)).then((r) => r.arrayBuffer())));
   // In-process: the handler alone (after a warm-up, so the JIT has settled).
   for (let i = 0; i < 40; i++) await burst();
   let n = 0;
@@ -190,8 +222,13 @@ async function visitors(cacheTtlMs: number) {
     const date = pick(dates, dateWeights);
     const people = pick([2, 3, 4, 5, 6], [6, 2, 3, 1, 1]);
     const time = pick(['18:00', '18:30', '19:00', '19:30', '20:00'], [1, 2, 3, 2, 1]);
-    const steps = [`type=${type}`, `type=${type}&date=${date}`, `type=${type}&date=${date}&num_people=${people}`,
-      `type=${type}&date=${date}&num_people=${people}&time=${time}`, `type=${type}&date=${date}&num_people=${people}&time=${time}&duration=120`];
+    const steps = [
+      `type=${type}`,
+      `type=${type}&date=${date}`,
+      `type=${type}&date=${date}&num_people=${people}`,
+      `type=${type}&date=${date}&num_people=${people}&time=${time}`,
+      `type=${type}&date=${date}&num_people=${people}&time=${time}&duration=120`,
+    ];
     steps.forEach((query, i) => events.push({ at: start + i * 5000, query }));
   }
   events.sort((a, b) => a.at - b.at);
@@ -199,11 +236,18 @@ async function visitors(cacheTtlMs: number) {
     now = event.at;
     await stack.fetch(new Request(`http://127.0.0.1/api/venues/${VENUE}/booking-availability?${event.query}`));
   }
-  return { widgetCalls: events.length, upstreamCalls: stack.proxy.upstream.calls, minutes: (events.at(-1)!.at - events[0]!.at) / 60_000 };
+  return {
+    widgetCalls: events.length,
+    upstreamCalls: stack.proxy.upstream.calls,
+    minutes: (events.at(-1)!.at - events[0]!.at) / 60_000,
+  };
 }
 
 async function identicalBurst() {
-  const stack = createStack({ origin: 'http://127.0.0.1', proxy: { logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 } } });
+  const stack = createStack({
+    origin: 'http://127.0.0.1',
+    proxy: { logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 } },
+  });
   const url = `http://127.0.0.1/api/venues/${VENUE}/booking-availability?type=${TYPES[0]}&date=2030-06-04`;
   await Promise.all(Array.from({ length: 1000 }, () => stack.fetch(new Request(url)).then((r) => r.arrayBuffer())));
   return stack.proxy.upstream.calls;
@@ -220,15 +264,43 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
   const p50 = percentile(latency.p, 50) - percentile(latency.d, 50);
   const p99 = percentile(latency.p, 99) - percentile(latency.d, 99);
   return [
-    { name: 'proxy: direct upstream call p50 / p99 (loopback, 3000 sequential)', value: `${ms(percentile(latency.d, 50))} / ${ms(percentile(latency.d, 99))}` },
-    { name: 'proxy: through the proxy, cache off, p50 / p99', value: `${ms(percentile(latency.p, 50))} / ${ms(percentile(latency.p, 99))} (${latency.calls} upstream calls)` },
+    {
+      name: 'proxy: direct upstream call p50 / p99 (loopback, 3000 sequential)',
+      value: `${ms(percentile(latency.d, 50))} / ${ms(percentile(latency.d, 99))}`,
+    },
+    {
+      name: 'proxy: through the proxy, cache off, p50 / p99',
+      value: `${ms(percentile(latency.p, 50))} / ${ms(percentile(latency.p, 99))} (${latency.calls} upstream calls)`,
+    },
     { name: 'proxy: added latency p50', value: ms(p50), goal: '≤ 1 ms' },
     { name: 'proxy: added latency p99', value: ms(p99) },
-    { name: 'proxy: cached availability answers/s, in-process handler', value: `${Math.round(throughput.inProcess)}/s`, goal: '≥ 5000/s' },
-    { name: `proxy: cached availability answers/s, loopback HTTP, ${throughput.client}`, value: `${Math.round(throughput.overHttp)}/s (${throughput.upstreamCalls} upstream call)`, goal: '≥ 5000/s' },
-    { name: `proxy: loopback HTTP ceiling of this machine: /healthz on the same server (${throughput.client})`, value: `${Math.round(throughput.baseline)}/s (load average ${loadavg()[0]!.toFixed(1)})` },
-    { name: `proxy: upstream calls per 100 widget calls (600 visitors, one venue, ${Math.round(sim.minutes)} simulated min, 15 s TTL)`, value: (100 * sim.upstreamCalls / sim.widgetCalls).toFixed(1), goal: 'fewer is better (100 = no sharing)' },
-    { name: 'proxy: the same with a 60 s TTL', value: (100 * simLong.upstreamCalls / simLong.widgetCalls).toFixed(1) },
-    { name: 'proxy: upstream calls for 1000 identical concurrent requests', value: String(burst), goal: '1 per cache window' },
+    {
+      name: 'proxy: cached availability answers/s, in-process handler',
+      value: `${Math.round(throughput.inProcess)}/s`,
+      goal: '≥ 5000/s',
+    },
+    {
+      name: `proxy: cached availability answers/s, loopback HTTP, ${throughput.client}`,
+      value: `${Math.round(throughput.overHttp)}/s (${throughput.upstreamCalls} upstream call)`,
+      goal: '≥ 5000/s',
+    },
+    {
+      name: `proxy: loopback HTTP ceiling of this machine: /healthz on the same server (${throughput.client})`,
+      value: `${Math.round(throughput.baseline)}/s (load average ${loadavg()[0]!.toFixed(1)})`,
+    },
+    {
+      name: `proxy: upstream calls per 100 widget calls (600 visitors, one venue, ${Math.round(sim.minutes)} simulated min, 15 s TTL)`,
+      value: ((100 * sim.upstreamCalls) / sim.widgetCalls).toFixed(1),
+      goal: 'fewer is better (100 = no sharing)',
+    },
+    {
+      name: 'proxy: the same with a 60 s TTL',
+      value: ((100 * simLong.upstreamCalls) / simLong.widgetCalls).toFixed(1),
+    },
+    {
+      name: 'proxy: upstream calls for 1000 identical concurrent requests',
+      value: String(burst),
+      goal: '1 per cache window',
+    },
   ];
 }

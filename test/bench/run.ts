@@ -22,7 +22,9 @@ const files = readdirSync(dir)
   .sort();
 
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-console.log(`Machine: ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}\n`);
+console.log(
+  `Machine: ${cpus().length} × ${cpu}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${process.platform}/${process.arch}\n`,
+);
 console.log('| Benchmark | Result | Goal |\n|---|---|---|');
 for (const file of files) {
   const module = (await import(pathToFileURL(`${dir}${file}`).href)) as { run: () => Promise<BenchRow[]> };

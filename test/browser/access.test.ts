@@ -2,11 +2,22 @@ import { expect, fixture, html } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
-import { DEMO_VENUE, guest, london, newStack, storedBookings, TYPES, until, WidgetPage } from '../support/widget-page.js';
+import {
+  DEMO_VENUE,
+  guest,
+  london,
+  newStack,
+  storedBookings,
+  TYPES,
+  until,
+  WidgetPage,
+} from '../support/widget-page.js';
 
 async function widget(now: string, dialect: 'spec' | 'live' = 'spec') {
   const stack = await newStack({ sandbox: { now, dialect } });
-  const element = await fixture<VenueBooking>(html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} .now=${london(now)}></venue-booking>`);
+  const element = await fixture<VenueBooking>(
+    html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} .now=${london(now)}></venue-booking>`,
+  );
   return { stack, element, page: new WidgetPage(element) };
 }
 
@@ -19,13 +30,31 @@ describe('accessibility, keyboard and venue time', () => {
     const { element, page } = await widget('2026-03-16T10:00');
     await page.chooseValue('type', TYPES.table);
     await page.waitForStep('date');
-    expect(page.columnHeaders()).to.deep.equal(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']);
-    const letters = [...page.root.querySelectorAll('th')].map((th) => th.textContent!.replace(th.querySelector('.visually-hidden')?.textContent ?? '', '').trim());
+    expect(page.columnHeaders()).to.deep.equal([
+      'Monday',
+      'Tuesday',
+      'Wednesday',
+      'Thursday',
+      'Friday',
+      'Saturday',
+      'Sunday',
+    ]);
+    const letters = [...page.root.querySelectorAll('th')].map((th) =>
+      th.textContent!.replace(th.querySelector('.visually-hidden')?.textContent ?? '', '').trim(),
+    );
     expect(letters).to.deep.equal(['M', 'T', 'W', 'T', 'F', 'S', 'S']);
     await expect(element).to.be.accessible();
     element.locale = 'fr';
     await until(() => page.columnHeaders()[0] === 'lundi', 'French weekday names');
-    expect(page.columnHeaders()).to.deep.equal(['lundi', 'mardi', 'mercredi', 'jeudi', 'vendredi', 'samedi', 'dimanche']);
+    expect(page.columnHeaders()).to.deep.equal([
+      'lundi',
+      'mardi',
+      'mercredi',
+      'jeudi',
+      'vendredi',
+      'samedi',
+      'dimanche',
+    ]);
   });
 
   it('books with the keyboard alone; focus moves to each new step heading; the calendar answers APG keys', async () => {
@@ -65,7 +94,10 @@ describe('accessibility, keyboard and venue time', () => {
     expect(focusedDate(page)).to.equal('2026-03-16', 'nothing before London today');
     await sendKeys({ press: 'ArrowRight' });
     await sendKeys({ press: 'Enter' });
-    await until(() => /Tue 17 Mar/.test(page.root.querySelector('[part~="summary"]')?.textContent ?? ''), 'the chosen date');
+    await until(
+      () => /Tue 17 Mar/.test(page.root.querySelector('[part~="summary"]')?.textContent ?? ''),
+      'the chosen date',
+    );
 
     for (const step of ['time', 'duration', 'num_people']) {
       await page.waitForStep(step);
@@ -99,7 +131,10 @@ describe('accessibility, keyboard and venue time', () => {
     await until(() => page.root.querySelector('.field-error'), 'the inline errors');
     expect(page.focused()?.getAttribute('name')).to.equal('last_name');
     const text = (await page.form()).textContent!;
-    expect(text).to.match(/Please enter your last name/).and.match(/name@example\.com/).and.match(/phone number/);
+    expect(text)
+      .to.match(/Please enter your last name/)
+      .and.match(/name@example\.com/)
+      .and.match(/phone number/);
     expect(page.root.querySelector('[name="email"]')!.getAttribute('aria-invalid')).to.equal('true');
     await expect(element).to.be.accessible();
   });
@@ -118,7 +153,9 @@ describe('accessibility, keyboard and venue time', () => {
       await page.fillDetails(guest('dst'));
       page.submit();
       await page.reference();
-      expect(decodeURIComponent(page.root.querySelector<HTMLAnchorElement>('[part~="ics"]')!.href)).to.include(`DTSTART:${utcStart}`);
+      expect(decodeURIComponent(page.root.querySelector<HTMLAnchorElement>('[part~="ics"]')!.href)).to.include(
+        `DTSTART:${utcStart}`,
+      );
     });
   }
 

@@ -6,7 +6,9 @@ import { DEMO_VENUE, newStack, upstream, WidgetPage } from '../support/widget-pa
 describe('a booking end to end, through the real proxy and sandbox', () => {
   it('books a table and shows the reference the sandbox stored', async () => {
     const stack = await newStack();
-    const element = await fixture<VenueBooking>(html`<venue-booking venue=${DEMO_VENUE} api=${stack.api}></venue-booking>`);
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking venue=${DEMO_VENUE} api=${stack.api}></venue-booking>`,
+    );
     const page = new WidgetPage(element);
 
     await page.completeSteps({
@@ -19,7 +21,10 @@ describe('a booking end to end, through the real proxy and sandbox', () => {
     const reference = await page.reference();
 
     expect(reference).to.match(/\S+/);
-    const stored = await upstream(stack, `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=reference,first_name,num_people,email`);
+    const stored = await upstream(
+      stack,
+      `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=reference,first_name,num_people,email`,
+    );
     expect(stored.bookings).to.have.length(1);
     expect(stored.bookings[0].reference).to.equal(reference);
     expect(stored.bookings[0].first_name).to.equal('Ada');

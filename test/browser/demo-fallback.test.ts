@@ -39,7 +39,10 @@ describe('the no-script fallback', () => {
     demo = await openDemo('index.html');
     const page = demo.widget();
     await widgetReady(page);
-    const fallback = await until(() => demo!.document.querySelector('venue-booking .fallback'), 'the fallback in the light DOM');
+    const fallback = await until(
+      () => demo!.document.querySelector('venue-booking .fallback'),
+      'the fallback in the light DOM',
+    );
     expect(shown(fallback), 'fallback hidden once the widget renders').to.equal(false);
   });
 });

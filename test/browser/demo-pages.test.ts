@@ -9,7 +9,16 @@ import type { VenueBooking } from '../../src/venue-booking.js';
 import { WidgetPage } from '../support/widget-page.js';
 
 /** The gallery, as linked from every page's navigation. */
-const PAGES = ['index.html', 'themes.html', 'multi-venue.html', 'popup.html', 'languages.html', 'events.html', 'return.html', 'strict-csp.html'];
+const PAGES = [
+  'index.html',
+  'themes.html',
+  'multi-venue.html',
+  'popup.html',
+  'languages.html',
+  'events.html',
+  'return.html',
+  'strict-csp.html',
+];
 
 let demo: DemoFrame | null = null;
 
@@ -29,7 +38,9 @@ async function expectClean(frame: DemoFrame): Promise<void> {
 describe('the demo gallery', () => {
   it('links every gallery page from the navigation', async () => {
     demo = await openDemo('index.html');
-    const links = [...demo.document.querySelectorAll<HTMLAnchorElement>('nav a')].map((link) => new URL(link.href).pathname.replace('/demo/', ''));
+    const links = [...demo.document.querySelectorAll<HTMLAnchorElement>('nav a')].map((link) =>
+      new URL(link.href).pathname.replace('/demo/', ''),
+    );
     expect(links).to.deep.equal(PAGES);
   });
 

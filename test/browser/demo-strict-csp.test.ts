@@ -44,7 +44,10 @@ describe('the widget under a strict Content-Security-Policy', () => {
     page.submit();
     const reference = await page.reference();
 
-    const stored = await upstream(demo.stack, `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=reference`);
+    const stored = await upstream(
+      demo.stack,
+      `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=reference`,
+    );
     expect(stored.bookings.map((booking: { reference: string }) => booking.reference)).to.deep.equal([reference]);
     expect(demo.problems().join('\n')).to.equal('');
   });

@@ -20,7 +20,9 @@ describe('embedding and developer surface', () => {
     for (const name of ['vb-step', 'vb-change', 'vb-error']) document.addEventListener(name, listener);
     (window as { dataLayer?: unknown[] }).dataLayer = [];
     try {
-      const element = await fixture<VenueBooking>(html`<venue-booking analytics venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`);
+      const element = await fixture<VenueBooking>(
+        html`<venue-booking analytics venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+      );
       const page = new WidgetPage(element);
       await page.waitForStep('type');
       element.type = TYPES.table;
@@ -39,7 +41,15 @@ describe('embedding and developer surface', () => {
 
   it('loads other locales on demand and formats through Intl', async () => {
     const stack = await newStack({ sandbox: { now: NOW } });
-    const element = await fixture<VenueBooking>(html`<venue-booking locale="fr" venue=${DEMO_VENUE} api=${stack.api} type=${TYPES.table} .now=${london(NOW)}></venue-booking>`);
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking
+        locale="fr"
+        venue=${DEMO_VENUE}
+        api=${stack.api}
+        type=${TYPES.table}
+        .now=${london(NOW)}
+      ></venue-booking>`,
+    );
     const page = new WidgetPage(element);
     await page.waitForStep('date');
     await until(() => page.heading()?.textContent === 'Quel jour ?', 'the French heading');
@@ -51,7 +61,8 @@ describe('embedding and developer surface', () => {
     const stack = await newStack({ sandbox: { now: NOW } });
     const original = localeModules.de;
     // As when the script-tag bundle is served by a proxy that does not serve its locale chunks.
-    localeModules.de = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module: /venue-booking-de.js'));
+    localeModules.de = () =>
+      Promise.reject(new TypeError('Failed to fetch dynamically imported module: /venue-booking-de.js'));
     const uncaught: unknown[] = [];
     const onRejection = (event: PromiseRejectionEvent) => {
       uncaught.push(event.reason);
@@ -61,7 +72,14 @@ describe('embedding and developer surface', () => {
     try {
       const errors: unknown[] = [];
       const element = await fixture<VenueBooking>(
-        html`<venue-booking locale="de" venue=${DEMO_VENUE} api=${stack.api} type=${TYPES.table} .now=${london(NOW)} @vb-error=${(event: CustomEvent) => errors.push(event.detail)}></venue-booking>`,
+        html`<venue-booking
+          locale="de"
+          venue=${DEMO_VENUE}
+          api=${stack.api}
+          type=${TYPES.table}
+          .now=${london(NOW)}
+          @vb-error=${(event: CustomEvent) => errors.push(event.detail)}
+        ></venue-booking>`,
       );
       const page = new WidgetPage(element);
       await until(() => errors.length > 0, 'vb-error');
@@ -79,10 +97,12 @@ describe('embedding and developer surface', () => {
 
   it('several instances live on one page, and defining twice is harmless', async () => {
     const stack = await newStack({ sandbox: { now: NOW } });
-    const wrapper = await fixture<HTMLDivElement>(html`<div>
-      <venue-booking id="one" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>
-      <venue-booking id="two" venue="64a1f0c2e4b0a1b2c3d4e502" api=${stack.api} .now=${london(NOW)}></venue-booking>
-    </div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div>
+        <venue-booking id="one" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>
+        <venue-booking id="two" venue="64a1f0c2e4b0a1b2c3d4e502" api=${stack.api} .now=${london(NOW)}></venue-booking>
+      </div>`,
+    );
     // A second copy of the entry module (another script tag, another bundle) defines nothing twice.
     const again: string = new URL('../../src/index.ts?again', import.meta.url).href;
     await import(again);
@@ -91,13 +111,20 @@ describe('embedding and developer surface', () => {
     await one.chooseValue('type', TYPES.table);
     await one.waitForStep('date');
     await two.waitForStep('type');
-    expect(two.options().map((button) => button.textContent).join()).to.match(/Cocktail/);
+    expect(
+      two
+        .options()
+        .map((button) => button.textContent)
+        .join(),
+    ).to.match(/Cocktail/);
     await expect(wrapper).to.be.accessible();
   });
 
   it('popup mode opens a modal dialog with focus on its heading and returns focus on close', async () => {
     const stack = await newStack({ sandbox: { now: NOW } });
-    const element = await fixture<VenueBooking>(html`<venue-booking mode="popup" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`);
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking mode="popup" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+    );
     const page = new WidgetPage(element);
     const open = await until(() => page.root.querySelector<HTMLButtonElement>('[part~="open"]'), 'the open button');
     await page.waitForStep('type').catch(() => undefined);

@@ -1,20 +1,37 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
-import { DEMO_VENUE, guest, london, newStack, requestsTo, scriptFaults, storedBookings, TYPES, until, WidgetPage } from '../support/widget-page.js';
+import type { ClientRequest } from '../support/stacks.js';
+import {
+  clientRequests,
+  DEMO_VENUE,
+  guest,
+  london,
+  newStack,
+  requestsTo,
+  scriptFaults,
+  storedBookings,
+  TYPES,
+  until,
+  WidgetPage,
+} from '../support/widget-page.js';
 
 const NOW = '2026-03-16T10:00';
 const TUESDAY = '2026-03-17';
 
 async function widget(api: string, id = '') {
-  const element = await fixture<VenueBooking>(html`<venue-booking id=${id} venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}></venue-booking>`);
+  const element = await fixture<VenueBooking>(
+    html`<venue-booking id=${id} venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}></venue-booking>`,
+  );
   return { element, page: new WidgetPage(element) };
 }
 
 /** A widget holding the venue's own no-script fallback (a link and a phone number) in its light DOM. */
 async function withFallback(api: string) {
   const element = await fixture<VenueBooking>(
-    html`<venue-booking venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}><p class="fallback">Call us on <a href="tel:+442079460000">020 7946 0000</a>.</p></venue-booking>`,
+    html`<venue-booking venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}
+      ><p class="fallback">Call us on <a href="tel:+442079460000">020 7946 0000</a>.</p></venue-booking
+    >`,
   );
   return { element, page: new WidgetPage(element) };
 }
@@ -22,7 +39,11 @@ async function withFallback(api: string) {
 describe('robust against the real world', () => {
   afterEach(() => sessionStorage.clear());
 
-  for (const [status, message] of [[500, /went wrong/], [429, /busy/], ['network', /went wrong|reach/]] as const) {
+  for (const [status, message] of [
+    [500, /went wrong/],
+    [429, /busy/],
+    ['network', /went wrong|reach/],
+  ] as const) {
     it(`upstream ${status}: a friendly message, and retry keeps every choice`, async () => {
       const stack = await newStack({ sandbox: { now: NOW, dialect: 'live' } });
       const { element, page } = await withFallback(stack.api);
@@ -35,7 +56,9 @@ describe('robust against the real world', () => {
       await until(() => page.retryButton(), 'the retry button');
       expect(page.alert()).to.match(message);
       expect(errors.length).to.be.greaterThan(0);
-      expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Table/).and.match(/Tue 17 Mar/);
+      expect(page.root.querySelector('[part~="summary"]')!.textContent)
+        .to.match(/Table/)
+        .and.match(/Tue 17 Mar/);
       // The venue's own way to book shows under the message.
       expect(page.fallbackShown(), 'the light-DOM fallback under the error').to.equal(true);
       await expect(element).to.be.accessible();
@@ -85,7 +108,10 @@ describe('robust against the real world', () => {
 
     const second = await widget(stack.api, 'reload');
     await second.page.form();
-    expect(second.page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Table/).and.match(/19:00/).and.match(/2 people/);
+    expect(second.page.root.querySelector('[part~="summary"]')!.textContent)
+      .to.match(/Table/)
+      .and.match(/19:00/)
+      .and.match(/2 people/);
     expect(second.page.root.querySelector<HTMLInputElement>('[name="first_name"]')!.value).to.equal('');
   });
 
@@ -127,7 +153,10 @@ describe('robust against the real world', () => {
     await settled(1);
     // A resource entry is added only once its response has fully arrived: the type step renders on
     // the availability answer, so the parallel preferences call may still be on its way. Wait for it.
-    const entry = (part: string) => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((item) => item.name.includes(part));
+    const entry = (part: string) =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((item) =>
+        item.name.includes(part),
+      );
     const availability = await until(() => entry('booking-availability'), 'the availability timing entry');
     const preferences = await until(() => entry('marketing-preferences'), 'the marketing preferences timing entry');
     expect(preferences.startTime).to.be.lessThan(availability.responseEnd);
@@ -147,13 +176,24 @@ describe('robust against the real world', () => {
     const { element, page } = await widget(stack.api);
     await page.chooseValue('type', TYPES.table);
     await page.leave('type');
-    await scriptFaults(stack, [{ path: 'booking-availability', status: 200, delay: 800, times: 1 }]);
+    // Tuesday's answer is held back upstream, long enough to be superseded on any machine.
+    await scriptFaults(stack, [{ path: 'booking-availability', status: 200, delay: 5000, times: 1 }]);
+    const tuesday = async (outcome: ClientRequest['outcome']) =>
+      (await clientRequests(stack)).some(
+        (request) =>
+          request.url.includes('booking-availability') &&
+          request.url.includes(`date=${TUESDAY}`) &&
+          request.outcome === outcome,
+      );
     await page.chooseValue('date', TUESDAY);
-    await element.updateComplete;
+    await until(() => tuesday('open'), "Tuesday's availability call at the proxy");
     element.date = '2026-03-18';
     await page.waitForStep('time');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // The browser cancelled Tuesday's call: the proxy saw its client go away, so no answer can arrive.
+    await until(() => tuesday('departed'), "Tuesday's call cancelled by the browser");
     expect(page.currentStep()).to.equal('time');
-    expect(page.root.querySelector('[part~="summary"]')!.textContent).to.match(/Wed 18 Mar/).and.not.match(/Tue 17 Mar/);
+    expect(page.root.querySelector('[part~="summary"]')!.textContent)
+      .to.match(/Wed 18 Mar/)
+      .and.not.match(/Tue 17 Mar/);
   });
 });

@@ -54,7 +54,8 @@ function tick(): Promise<void> {
 
 function describeValue(value: unknown): string {
   if (value instanceof Error) return `${value.name}: ${value.message}`;
-  if (typeof value === 'object' && value !== null && 'message' in value) return String((value as { message: unknown }).message);
+  if (typeof value === 'object' && value !== null && 'message' in value)
+    return String((value as { message: unknown }).message);
   return String(value);
 }
 
@@ -70,13 +71,18 @@ function watch(win: Window & typeof globalThis, problems: string[]): void {
     (event) => {
       const target = event.target as (HTMLElement & { src?: string; href?: string }) | null;
       if (event instanceof ErrorEvent) problems.push(`uncaught: ${event.message}`);
-      else if (target && target !== (win as unknown)) problems.push(`failed to load: ${target.src || target.href || target.tagName}`);
+      else if (target && target !== (win as unknown))
+        problems.push(`failed to load: ${target.src || target.href || target.tagName}`);
     },
     true, // resource errors do not bubble; capture sees them
   );
-  win.addEventListener('unhandledrejection', (event) => problems.push(`unhandled rejection: ${describeValue(event.reason)}`));
+  win.addEventListener('unhandledrejection', (event) =>
+    problems.push(`unhandled rejection: ${describeValue(event.reason)}`),
+  );
   win.document.addEventListener('securitypolicyviolation', (event) => {
-    problems.push(`CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`);
+    problems.push(
+      `CSP violation: ${event.effectiveDirective} blocked ${event.blockedURI || 'inline'} (${event.sourceFile}:${event.lineNumber})`,
+    );
   });
 }
 
@@ -84,7 +90,10 @@ function watch(win: Window & typeof globalThis, problems: string[]): void {
 function failedResources(win: Window): string[] {
   return (win.performance.getEntriesByType('resource') as PerformanceResourceTiming[])
     .filter((entry) => (entry as PerformanceResourceTiming & { responseStatus?: number }).responseStatus! >= 400)
-    .map((entry) => `HTTP ${(entry as PerformanceResourceTiming & { responseStatus?: number }).responseStatus} for ${entry.name}`);
+    .map(
+      (entry) =>
+        `HTTP ${(entry as PerformanceResourceTiming & { responseStatus?: number }).responseStatus} for ${entry.name}`,
+    );
 }
 
 /** Loads `/demo/<page>` with a fresh stack and starts watching it. */
@@ -126,7 +135,9 @@ export async function openDemo(page: string, options: OpenOptions = {}): Promise
       return new WidgetPage(element);
     },
     async axeViolations() {
-      const frameWindow = frame.contentWindow as Window & { axe?: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } };
+      const frameWindow = frame.contentWindow as Window & {
+        axe?: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> };
+      };
       if (!frameWindow.axe) {
         // Loaded as a same-origin script, so it is allowed by the strict page's `script-src 'self'`.
         const script = frame.contentDocument!.createElement('script');
@@ -141,8 +152,15 @@ export async function openDemo(page: string, options: OpenOptions = {}): Promise
       // Colours are only final once entrance animations end (the document's list leaves out shadow trees); they start on
       // the frame after the render, so let two frames pass before asking for them.
       for (let i = 0; i < 2; i++) await new Promise((resolve) => frame.contentWindow!.requestAnimationFrame(resolve));
-      const scopes: DocumentOrShadowRoot[] = [frame.contentDocument!, ...[...frame.contentDocument!.querySelectorAll('venue-booking')].flatMap((host) => (host.shadowRoot ? [host.shadowRoot] : []))];
-      await Promise.all(scopes.flatMap((scope) => scope.getAnimations()).map((animation) => animation.finished.catch(() => undefined)));
+      const scopes: DocumentOrShadowRoot[] = [
+        frame.contentDocument!,
+        ...[...frame.contentDocument!.querySelectorAll('venue-booking')].flatMap((host) =>
+          host.shadowRoot ? [host.shadowRoot] : [],
+        ),
+      ];
+      await Promise.all(
+        scopes.flatMap((scope) => scope.getAnimations()).map((animation) => animation.finished.catch(() => undefined)),
+      );
       const results = await frameWindow.axe!.run(frame.contentDocument!, { resultTypes: ['violations'] });
       return results.violations;
     },
@@ -155,11 +173,17 @@ export async function openDemo(page: string, options: OpenOptions = {}): Promise
 /** A readable list of axe violations for an assertion message. */
 export function formatViolations(violations: AxeViolation[]): string {
   return violations
-    .map((violation) => `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `  ${JSON.stringify(node.target)} ${node.failureSummary ?? ''}`).join('\n')}`)
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `  ${JSON.stringify(node.target)} ${node.failureSummary ?? ''}`).join('\n')}`,
+    )
     .join('\n');
 }
 
 /** Waits until the widget shows its first step, or its popup button. */
 export async function widgetReady(page: WidgetPage): Promise<void> {
-  await until(() => page.root?.querySelector('[part~="step"][data-step], [part~="open"], [part~="form"], [part~="confirmation"]'), 'the widget to render');
+  await until(
+    () => page.root?.querySelector('[part~="step"][data-step], [part~="open"], [part~="form"], [part~="confirmation"]'),
+    'the widget to render',
+  );
 }

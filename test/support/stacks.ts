@@ -8,7 +8,10 @@
  *
  * - `<base>/__upstream/…` reads the sandbox's API with a full-access app (to check what was stored);
  * - `<base>/__faults` scripts the next upstream answers (`status`, `network`, `delay`), so fault
- *   paths are driven by a misbehaving upstream, not by mocking our own code.
+ *   paths are driven by a misbehaving upstream, not by mocking our own code; GET lists those not
+ *   yet met;
+ * - `<base>/__requests` lists the requests the stack received and what became of each, so a test
+ *   can see the browser really cancel one (its connection closes before the answer).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
@@ -26,6 +29,13 @@ export interface Fault {
   times?: number;
   /** Milliseconds to wait before answering (before the fault, or before the real answer). */
   delay?: number;
+}
+
+/** A request the stack received: still open, answered, or left by its client before the answer. */
+export interface ClientRequest {
+  /** Path under the stack's base, with the query. */
+  url: string;
+  outcome: 'open' | 'answered' | 'departed';
 }
 
 /** What a test posts to `/__stacks`. */
@@ -57,25 +67,33 @@ export function stacksMiddleware() {
     const id = `s${++counter}`;
     const basePath = `/__stacks/${id}`;
     const faults: Fault[] = [];
+    const received: ClientRequest[] = [];
     const stack = createStack({
       origin: `http://${request.headers.host}`,
       basePath,
       sandbox: { ...options.sandbox, apps: [INSPECTOR] },
       proxy: {
         // One line per request would bury the test report; warnings and errors still show.
-        logger: { log: (entry) => void (entry.level === 'warn' || entry.level === 'error' ? console.error(JSON.stringify(entry)) : undefined) },
+        logger: {
+          log: (entry) =>
+            void (entry.level === 'warn' || entry.level === 'error' ? console.error(JSON.stringify(entry)) : undefined),
+        },
         ...(options.proxy?.bookingSite ? { bookingSite: options.proxy.bookingSite } : {}),
       },
       // Faults wrap the upstream as the proxy sees it: the proxy under test stays untouched.
       upstream: (sandbox) => async (upstreamRequest) => {
-      const index = faults.findIndex((fault) => upstreamRequest.url.includes(fault.path));
-      if (index >= 0) {
-        const fault = faults[index];
-        if (fault.times !== undefined && --fault.times <= 0) faults.splice(index, 1);
-        if (fault.delay) await sleep(fault.delay);
-        if (fault.status === 'network') throw new TypeError('fetch failed');
-        if (fault.status !== 200) return new Response('<html>upstream fault</html>', { status: fault.status, headers: { 'content-type': 'text/html' } });
-      }
+        const index = faults.findIndex((fault) => upstreamRequest.url.includes(fault.path));
+        if (index >= 0) {
+          const fault = faults[index];
+          if (fault.times !== undefined && --fault.times <= 0) faults.splice(index, 1);
+          if (fault.delay) await sleep(fault.delay);
+          if (fault.status === 'network') throw new TypeError('fetch failed');
+          if (fault.status !== 200)
+            return new Response('<html>upstream fault</html>', {
+              status: fault.status,
+              headers: { 'content-type': 'text/html' },
+            });
+        }
         return sandbox.fetch(upstreamRequest);
       },
     });
@@ -86,20 +104,36 @@ export function stacksMiddleware() {
         faults.push(...((await incoming.json()) as Fault[]));
         return Response.json({ ok: true });
       }
+      // The faults not yet met: a test can tell that a request has reached the upstream.
+      if (local === '/__faults' && incoming.method === 'GET') return Response.json(faults);
       if (local.startsWith('/__upstream/')) {
         url.pathname = local.slice('/__upstream'.length);
         const headers = new Headers(incoming.headers);
         headers.set('Authorization', `${INSPECTOR.id}:${INSPECTOR.key}`);
-        return stack.sandbox.fetch(new Request(url, { method: incoming.method, headers, body: incoming.body, duplex: 'half' } as RequestInit));
+        return stack.sandbox.fetch(
+          new Request(url, { method: incoming.method, headers, body: incoming.body, duplex: 'half' } as RequestInit),
+        );
       }
-      return stack.fetch(incoming);
+      if (local === '/__requests' && incoming.method === 'GET') return Response.json(received);
+      const seen: ClientRequest = { url: local + url.search, outcome: 'open' };
+      received.push(seen);
+      // The Node adapter aborts the request's signal when the client closes the connection unanswered.
+      incoming.signal.addEventListener('abort', () => {
+        if (seen.outcome === 'open') seen.outcome = 'departed';
+      });
+      const response = await stack.fetch(incoming);
+      if (seen.outcome === 'open') seen.outcome = 'answered';
+      return response;
     });
     stacks.set(id, listener);
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify({ base: basePath, api: `${basePath}/api` }));
   }
 
-  return async (context: { req: IncomingMessage; res: ServerResponse; respond: boolean; url: string; status?: number }, next: () => Promise<void>) => {
+  return async (
+    context: { req: IncomingMessage; res: ServerResponse; respond: boolean; url: string; status?: number },
+    next: () => Promise<void>,
+  ) => {
     const path = context.url.split('?')[0];
     if (path === '/__stacks' && context.req.method === 'POST') {
       context.status = 200; // Koa's default 404 would otherwise be logged as a missing file

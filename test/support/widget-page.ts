@@ -4,7 +4,7 @@
  */
 import type { VenueBooking } from '../../src/venue-booking.js';
 import { venueInstant } from '../../src/venue-time.js';
-import type { Fault, StackRequest } from './stacks.js';
+import type { ClientRequest, Fault, StackRequest } from './stacks.js';
 
 /** The demo venue of the default seed. */
 export const DEMO_VENUE = '64a1f0c2e4b0a1b2c3d4e501';
@@ -35,6 +35,16 @@ export async function scriptFaults(stack: TestStack, faults: Fault[]): Promise<v
   await fetch(`${stack.base}/__faults`, { method: 'POST', body: JSON.stringify(faults) });
 }
 
+/** The requests a stack received and what became of each (`departed`: the browser cancelled it). */
+export async function clientRequests(stack: TestStack): Promise<ClientRequest[]> {
+  return (await fetch(`${stack.base}/__requests`)).json();
+}
+
+/** The scripted faults of a stack that no upstream call has met yet. */
+export async function pendingFaults(stack: TestStack): Promise<Fault[]> {
+  return (await fetch(`${stack.base}/__faults`)).json();
+}
+
 /** Reads the sandbox's API directly, with a full-access app (to check what was stored). */
 export async function upstream<T = any>(stack: TestStack, path: string): Promise<T> {
   const response = await fetch(`${stack.base}/__upstream${path}`);
@@ -44,7 +54,11 @@ export async function upstream<T = any>(stack: TestStack, path: string): Promise
 
 /** Writes to the sandbox's API directly (to seed bookings that fill a slot). */
 export async function upstreamPost<T = any>(stack: TestStack, path: string, body: unknown): Promise<T> {
-  const response = await fetch(`${stack.base}/__upstream${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${stack.base}/__upstream${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await response.json()).payload;
 }
 
@@ -55,16 +69,24 @@ export function london(wall: string): Date {
 
 /** The bookings the sandbox stored for an email address. */
 export async function storedBookings(stack: TestStack, email: string): Promise<any[]> {
-  const fields = 'reference,first_name,last_name,num_people,email,phone,date,time,duration,type,status,notes,partner_source,source,offer,user_id';
-  const found = await upstream(stack, `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=${fields}`);
+  const fields =
+    'reference,first_name,last_name,num_people,email,phone,date,time,duration,type,status,notes,partner_source,source,offer,user_id';
+  const found = await upstream(
+    stack,
+    `/v4/bookings?email=${encodeURIComponent(email)}&status=include_rejected&fields=${fields}`,
+  );
   return found.bookings;
 }
 
-/** Waits until `check` returns a truthy value, or fails with `what`. */
-export async function until<T>(check: () => T | null | undefined | false, what: string, timeout = 8000): Promise<T> {
+/** Waits until `check` returns (or resolves to) a truthy value, or fails with `what`. */
+export async function until<T>(
+  check: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  what: string,
+  timeout = 8000,
+): Promise<T> {
   const start = performance.now();
   for (;;) {
-    const value = check();
+    const value = await check();
     if (value) return value;
     if (performance.now() - start > timeout) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -73,7 +95,12 @@ export async function until<T>(check: () => T | null | undefined | false, what: 
 
 /** A unique guest for one test. */
 export function guest(name = 'ada') {
-  return { first_name: 'Ada', last_name: 'Lovelace', email: `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`, phone: '+44 7700 900123' };
+  return {
+    first_name: 'Ada',
+    last_name: 'Lovelace',
+    email: `${name}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`,
+    phone: '+44 7700 900123',
+  };
 }
 
 /** How many requests this page has made whose URL contains `part` (Resource Timing: nothing mocked). */
@@ -111,7 +138,9 @@ export class WidgetPage {
 
   /** The option buttons of the current step (day buttons on the date step). */
   options(): HTMLButtonElement[] {
-    return [...this.root.querySelectorAll<HTMLButtonElement>('[part~="step"] [part~="option"], [part~="step"] [part~="day"]')];
+    return [
+      ...this.root.querySelectorAll<HTMLButtonElement>('[part~="step"] [part~="option"], [part~="step"] [part~="day"]'),
+    ];
   }
 
   /** Whether an option can be chosen. */
@@ -127,7 +156,10 @@ export class WidgetPage {
   /** Clicks the first enabled option that satisfies `predicate`. */
   async choose(step: string, predicate: (button: HTMLButtonElement) => boolean = () => true): Promise<string> {
     await this.waitForStep(step);
-    const button = await until(() => this.options().find((option) => WidgetPage.enabled(option) && predicate(option)), `an option of ${step}`);
+    const button = await until(
+      () => this.options().find((option) => WidgetPage.enabled(option) && predicate(option)),
+      `an option of ${step}`,
+    );
     const value = WidgetPage.value(button);
     button.click();
     return value;
@@ -170,7 +202,14 @@ export class WidgetPage {
     const answered: string[] = [];
     for (let guard = 0; guard < 12; guard++) {
       const next = await this.step();
-      if (next === 'details' || next === 'redirect' || next === 'unavailable' || next === 'reject' || next === 'confirmation') return answered;
+      if (
+        next === 'details' ||
+        next === 'redirect' ||
+        next === 'unavailable' ||
+        next === 'reject' ||
+        next === 'confirmation'
+      )
+        return answered;
       await this.choose(next, prefer[next]);
       answered.push(next);
       await this.leave(next);
@@ -181,11 +220,19 @@ export class WidgetPage {
   /** Chooses exact values for fields, in whatever order the steps come. */
   async book(values: Partial<Record<string, string | number>>): Promise<string[]> {
     const prefer: Record<string, (button: HTMLButtonElement) => boolean> = {};
-    for (const [field, value] of Object.entries(values)) prefer[field] = (button) => WidgetPage.value(button) === String(value);
+    for (const [field, value] of Object.entries(values))
+      prefer[field] = (button) => WidgetPage.value(button) === String(value);
     const answered: string[] = [];
     for (let guard = 0; guard < 12; guard++) {
       const next = await this.step();
-      if (next === 'details' || next === 'redirect' || next === 'unavailable' || next === 'reject' || next === 'confirmation') return answered;
+      if (
+        next === 'details' ||
+        next === 'redirect' ||
+        next === 'unavailable' ||
+        next === 'reject' ||
+        next === 'confirmation'
+      )
+        return answered;
       if (next === 'date' && values.date) await this.showMonth(String(values.date));
       await this.choose(next, prefer[next]);
       answered.push(next);
@@ -213,7 +260,10 @@ export class WidgetPage {
   /** Ticks a marketing preference or picks an offer by its id. */
   async tick(name: 'marketing_preferences' | 'offer', value: string): Promise<void> {
     const form = await this.form();
-    const input = await until(() => form.querySelector<HTMLInputElement>(`[name="${name}"][value="${value}"]`), `${name} ${value}`);
+    const input = await until(
+      () => form.querySelector<HTMLInputElement>(`[name="${name}"][value="${value}"]`),
+      `${name} ${value}`,
+    );
     input.click();
     await this.element.updateComplete;
   }
@@ -241,7 +291,9 @@ export class WidgetPage {
 
   /** The text of the problem notes (refused choices, errors). */
   problems(): string {
-    return [...this.root.querySelectorAll('[part~="problem"]')].map((node) => node.textContent!.replace(/\s+/g, ' ').trim()).join(' | ');
+    return [...this.root.querySelectorAll('[part~="problem"]')]
+      .map((node) => node.textContent!.replace(/\s+/g, ' ').trim())
+      .join(' | ');
   }
 
   /** The alternative buttons offered for a refused field. */
