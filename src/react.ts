@@ -4,7 +4,7 @@
  *
  *     import type {} from 'venue-booking/react';
  *
- * Generated from custom-elements.json by `node --import tsx test/support/react-types.ts --write`:
+ * Generated from custom-elements.json by `npm run docs`:
  * edit the element's JSDoc, not this file (test/package/react-types.test.ts fails when they drift).
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';

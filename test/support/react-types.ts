@@ -21,7 +21,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The generated file, committed so that the build emits it into dist/lib like any module. */
 export const REACT_TYPES = `${root}src/react.ts`;
 /** The command that regenerates it, named wherever a drift is reported. */
-export const COMMAND = 'node --import tsx test/support/react-types.ts --write';
+export const COMMAND = 'npm run docs';
 
 /**
  * The JSX type of an attribute's value, from the manifest's type text. Numbers may also be written
