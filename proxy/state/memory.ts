@@ -41,6 +41,10 @@ export class MemoryState implements ProxyState {
     return this.keys.run(...args);
   }
 
+  async heldKey(key: string) {
+    return this.keys.held(key);
+  }
+
   async hit(bucket: string, client: string, rule: { limit: number; windowMs: number }) {
     return this.limiterOf(bucket, rule).hit(client);
   }

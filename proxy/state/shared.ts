@@ -215,7 +215,7 @@ export class SharedState implements ProxyState {
         const landed = await this.fetchRead(key);
         if (landed && landed.freshUntil > this.options.now()) return { value: landed.value, source: 'COALESCED' };
         const loaded = await load();
-        if (loaded.cache) await this.storeRead(key, loaded.value);
+        if (loaded.cache) await this.storeRead(key, loaded.value, loaded.ttlMs);
         return { value: loaded.value, source: 'MISS' };
       } finally {
         await this.link.call(
@@ -238,13 +238,13 @@ export class SharedState implements ProxyState {
     return kept;
   }
 
-  private async storeRead(key: string, value: Relayed): Promise<void> {
-    this.local.reads.set(key, value);
+  private async storeRead(key: string, value: Relayed, ttlMs = this.options.ttlMs): Promise<void> {
+    this.local.reads.set(key, value, ttlMs);
     const now = this.options.now();
     const kept: StoredRead = {
       value,
-      freshUntil: now + this.options.ttlMs,
-      staleUntil: now + this.options.ttlMs + this.options.staleMs,
+      freshUntil: now + ttlMs,
+      staleUntil: now + ttlMs + this.options.staleMs,
     };
     await this.link.call(
       () => this.store.set(`read:${key}`, JSON.stringify(kept), kept.staleUntil - now),
@@ -297,6 +297,15 @@ export class SharedState implements ProxyState {
         () => undefined,
       );
     }
+  }
+
+  async heldKey(key: string): Promise<boolean | null> {
+    const text = await this.link.call<string | null | undefined>(
+      () => this.store.get(`key:${key}`),
+      () => undefined,
+    );
+    if (text === undefined) return (await this.local.heldKey(key)) || null;
+    return text !== null;
   }
 
   async hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {
