@@ -229,6 +229,55 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     }
   });
 
+  test('the upstream budget holds across instances: a hammering client and a crowd never cost a booking', async () => {
+    const limited = await serveSandbox(50);
+    try {
+      const { a, b } = await pair(limited.upstream, redis.url, { upstreamQuota: 50 });
+      const slots = (
+        (await a.send(availability())).body.payload.validation.time.suggestedValues as {
+          value: string;
+          valid: boolean;
+        }[]
+      )
+        .filter((item) => item.valid)
+        .map((item) => item.value);
+      const read = (one: Instance, people: number, client: string) =>
+        one.send(`/api/venues/${VENUE}/booking-availability?type=${TYPE}&date=${DATE}&num_people=${people}`, {
+          headers: { 'x-client': client },
+        });
+      // One client on both instances: its miss limit (10 per 10 minutes) is counted once.
+      const hammer = [];
+      for (let people = 3; people <= 62; people++) hammer.push(await read(people % 2 ? a : b, people, '192.0.2.1'));
+      assert.equal(hammer.filter(({ response }) => response.status === 200).length, 10, 'ten misses in all');
+      // Forty addresses, three distinct reads each, alternating instances: the shared budget stops them.
+      await Promise.all(
+        Array.from({ length: 40 }, async (_, address) => {
+          for (let step = 0; step < 3; step++)
+            await read(step % 2 ? a : b, 100 + address * 3 + step, `198.51.100.${address}`);
+        }),
+      );
+      assert.ok(callsOf(a, b) <= 40, `${callsOf(a, b)} upstream calls for early reads (their share is 40)`);
+      // Guests book on either instance, with the final check first.
+      for (const [index, time] of slots.slice(0, 4).entries()) {
+        const one = index % 2 ? a : b;
+        const client = { 'x-client': `203.0.113.${index}` };
+        const check = await one.send(`${availability(time)}&duration=2`, { headers: client });
+        assert.equal(check.response.status, 200, JSON.stringify(check.body));
+        const booked = await one.send(
+          '/api/bookings',
+          postJson(booking(time, { first_name: `Guest${index}` }), {
+            ...client,
+            'idempotency-key': `budget-${index}-${Date.now()}`,
+          }),
+        );
+        assert.equal(booked.response.status, 200, JSON.stringify(booked.body));
+      }
+      assert.equal(a.proxy.upstream.quota.blockedUntil + b.proxy.upstream.quota.blockedUntil, 0, 'no upstream 429');
+    } finally {
+      limited.server.close();
+    }
+  });
+
   test('the store holds nothing personal, and stored booking answers expire within 24 hours', async () => {
     const { a, prefix } = await pair(stack.upstream, redis.url);
     const time = await bookableTime(a);
