@@ -10,8 +10,9 @@
  * before probing a slow store again, and lets the state rejoin the store when it is back.
  *
  * What goes into the store: cached read answers (venue data, no guest data), the SHA-256 of each
- * booking's details, the booking answers kept for replays (24 hours at most), the quota, and
- * counters keyed by a hash of the client key. Nothing else personal.
+ * booking's client key and details, the booking answers kept for replays (24 hours at most), the
+ * quota, the upstream budget's counters, and counters keyed by a hash of the client key. Nothing
+ * else personal.
  */
 import { fingerprintOf, type IdempotentResult, type StoredAnswer } from '../idempotency.js';
 import type { Logger } from '../log.js';
