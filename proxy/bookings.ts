@@ -9,7 +9,7 @@ import { bookingAnswer } from './booking-answer.js';
 import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
 import { fingerprintOf, type StoredAnswer } from './idempotency.js';
-import { jsonBody } from './reads.js';
+import { dateScope, jsonBody } from './reads.js';
 import { faultRelay } from './relay.js';
 import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
@@ -129,6 +129,8 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
           keep: false,
         };
       }
+      // The date's cached availability and offers no longer hold: the next reads ask again.
+      await ctx.state.bump(dateScope(values.venue_id as string, values.date)!);
       ctx.logger.log({
         level: 'info',
         msg: 'booking created',

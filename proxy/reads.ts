@@ -154,6 +154,22 @@ export interface ReadSpec {
   spend?: Exclude<Spend, 'booking'>;
   /** How long the answer is fresh (default the cache TTL). */
   ttlMs?: number;
+  /**
+   * The venue's date the read is about (`venue:date`): its cached copies are retired when a booking
+   * for that date is made here, or a final check for it refuses the time.
+   */
+  scope?: string;
+}
+
+/** The scope of a venue's date, for `ReadSpec.scope` (none without a date). */
+export function dateScope(venue: string, date: Value | undefined): string | undefined {
+  return typeof date === 'string' ? `${venue}:${date}` : undefined;
+}
+
+/** Whether an availability answer says the chosen time cannot be booked. */
+function timeRefused(payload: unknown): boolean {
+  const validation = (payload as { validation?: { time?: { valid?: unknown } } } | null)?.validation;
+  return validation?.time?.valid === false;
 }
 
 const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.min(3600, Math.ceil(seconds)))) });
@@ -176,7 +192,8 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
   const request = c.req.raw;
   const ourPath = urlOf(request).pathname;
   const search = canonicalQuery(spec.values);
-  const key = `${spec.method} ${spec.path}${search}`;
+  const generation = spec.scope ? `#${await ctx.state.generation(spec.scope)}` : '';
+  const key = `${spec.method} ${spec.path}${search}${generation}`;
   const spend = spec.spend ?? 'early';
   const fresh = await ctx.state.peekRead(key, false);
   if (fresh) return ctx.send(c, fresh.value, { 'X-Cache': fresh.source });
@@ -215,6 +232,10 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
     const answer = await ctx.upstream.call(spec.method, spec.path, search);
     if (!answer.ok) return { value: faultRelay(ourPath, c.req.method, answer), cache: false };
     const payload = answer.body.payload;
+    // A fresh final check that refuses the time retires the date's early copies, so none of them
+    // goes on offering the slot.
+    if (spend === 'final' && spec.scope && answer.status < 300 && timeRefused(payload))
+      await ctx.state.bump(spec.scope);
     const relayed: Relayed =
       answer.status < 300
         ? { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, spec.shape(payload)) }
@@ -271,6 +292,7 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       path: `/venues/${venue}/booking-availability`,
       values,
       shape: shapeAvailability(ctx),
+      scope: dateScope(venue, values.date),
       ...(final ? { spend: 'final', ttlMs: ctx.config.finalTtlMs ?? DEFAULTS.finalTtlMs } : {}),
     });
   };
@@ -299,6 +321,7 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       method: 'GET',
       path: `/venues/${venue}/offers`,
       values,
+      scope: dateScope(venue, values.date),
       shape: (payload) => (Array.isArray(payload) ? payload : []),
     });
   });

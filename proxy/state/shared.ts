@@ -152,6 +152,9 @@ interface StoredKey {
   answer?: StoredAnswer;
 }
 
+/** How often a scope's generation is taken from the store, at most (a bump elsewhere shows this late). */
+const GENERATION_SYNC_MS = 1_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The guarantees over a shared store, with a local L1 and fallback. */
@@ -162,6 +165,8 @@ export class SharedState implements ProxyState {
   private readonly loading = new Map<string, Promise<CachedRead>>();
   private readonly pollMs: number;
   private readonly hashes = new Map<string, string>();
+  /** When each scope's generation was last taken from the store. */
+  private readonly generationSynced = new Map<string, number>();
 
   constructor(
     private readonly store: SharedStore,
@@ -298,6 +303,35 @@ export class SharedState implements ProxyState {
         () => undefined,
       );
     }
+  }
+
+  async generation(scope: string): Promise<string> {
+    const now = this.options.now();
+    if (now - (this.generationSynced.get(scope) ?? -Infinity) >= GENERATION_SYNC_MS) {
+      const shared = await this.link.call<string | null | undefined>(
+        () => this.store.get(`gen:${scope}`),
+        () => undefined,
+      );
+      // The store's generation wins (none: the first); one bumped here while the store was away
+      // lasts only until it is back, so that every instance shares the same copies again.
+      if (shared !== undefined) {
+        if (this.generationSynced.size > 10_000) this.generationSynced.clear();
+        this.generationSynced.set(scope, now);
+        this.local.setGeneration(scope, shared ?? '0');
+      }
+    }
+    return this.local.generation(scope);
+  }
+
+  async bump(scope: string): Promise<void> {
+    await this.local.bump(scope);
+    // Taken from the store again at the next read (should this write not reach it).
+    this.generationSynced.delete(scope);
+    const generation = await this.local.generation(scope);
+    await this.link.call(
+      () => this.store.set(`gen:${scope}`, generation, BOOKING_ANSWER_TTL_MS),
+      () => false,
+    );
   }
 
   async heldKey(key: string): Promise<boolean | null> {

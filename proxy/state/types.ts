@@ -53,6 +53,13 @@ export interface ProxyState {
    * the store cannot tell now. Lets an early refusal say `stored` truthfully.
    */
   heldKey(key: string): Promise<boolean | null>;
+  /**
+   * The current generation of a scope of reads (a venue's date): part of their cache keys, so
+   * that `bump` retires every cached copy of the scope at once (within a second on other instances).
+   */
+  generation(scope: string): Promise<string>;
+  /** Retires the cached reads of `scope` (a booking was made, or a final check refused a time). */
+  bump(scope: string): Promise<void>;
   /** Counts one hit of `client` against the limit named `bucket` (e.g. `api`, `booking`). */
   hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision>;
   /** What other instances learnt of the upstream's quota (null: nothing, or not shared). */

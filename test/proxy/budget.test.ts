@@ -97,6 +97,9 @@ describe('the upstream budget (sandbox with a quota of 50 calls an hour)', () =>
     const spentByAttacker = stack.counts().upstreamCalls - 1;
     assert.ok(spentByAttacker <= 20, `the attacker spent ${spentByAttacker} upstream calls (10 + 10 misses at most)`);
 
+    // Hits still cost nothing: the attacker's first reads are served from the cache to anyone.
+    assert.equal((await stack.send(early(1), 'guest-0')).response.headers.get('x-cache'), 'HIT');
+
     const guests = await Promise.all(slots.slice(0, 5).map((time, index) => guestBooks(stack, `guest-${index}`, time)));
     for (const { check, booked } of guests) {
       assert.equal(check.response.status, 200, JSON.stringify(check.body));
@@ -104,8 +107,6 @@ describe('the upstream budget (sandbox with a quota of 50 calls an hour)', () =>
       assert.ok(booked.body.payload.booking.reference);
     }
     assert.equal(stack.counts().upstream429, 0, 'the upstream never had to refuse');
-    // Hits still cost nothing: the attacker's first reads are served from the cache to anyone.
-    assert.equal((await stack.send(early(1), 'guest-0')).response.headers.get('x-cache'), 'HIT');
   });
 
   test('many addresses, each inside its miss limit: the budget absorbs them and bookings still succeed', async () => {
@@ -164,6 +165,41 @@ describe('the upstream budget (sandbox with a quota of 50 calls an hour)', () =>
     const check = await stack.send(final('19:00'), 'b');
     assert.equal(check.response.status, 200);
     assert.equal(check.response.headers.get('x-cache'), 'MISS');
+  });
+});
+
+describe("a date's cached reads", () => {
+  const other = `/api/venues/${VENUE}/booking-availability?type=${TYPE}&date=2030-06-05&num_people=2`;
+  const cacheOf = async (stack: ReturnType<typeof quotaStack>, path: string) =>
+    (await stack.send(path, 'guest')).response.headers.get('x-cache');
+
+  test('are retired by a booking made here; other dates keep theirs', async () => {
+    const stack = quotaStack(5000);
+    const [time] = await times(stack.send);
+    assert.equal(await cacheOf(stack, early(2)), 'HIT');
+    assert.equal(await cacheOf(stack, other), 'MISS');
+    const offers = `/api/venues/${VENUE}/offers?type=${TYPE}&date=${DATE}&num_people=2`;
+    assert.equal(await cacheOf(stack, offers), 'MISS');
+    const booked = await stack.send('/api/bookings', 'guest', postJson(booking(time!, 'Ada')));
+    assert.equal(booked.response.status, 200);
+    assert.equal(await cacheOf(stack, early(2)), 'MISS', 'the date is asked again');
+    assert.equal(await cacheOf(stack, offers), 'MISS');
+    assert.equal(await cacheOf(stack, early(2)), 'HIT');
+    assert.equal(await cacheOf(stack, other), 'HIT', 'another date keeps its copy');
+  });
+
+  test('are retired when a fresh final check refuses the time, so no early copy goes on offering it', async () => {
+    const stack = quotaStack(5000);
+    await times(stack.send);
+    assert.equal(await cacheOf(stack, other), 'MISS');
+    const accepted = await stack.send(final('19:00'), 'guest');
+    assert.equal(accepted.body.payload.validation.time.valid, true);
+    assert.equal(await cacheOf(stack, early(2)), 'HIT', 'an accepted time retires nothing');
+    const refused = await stack.send(final('03:00'), 'guest');
+    assert.equal(refused.response.status, 200);
+    assert.equal(refused.body.payload.validation.time.valid, false);
+    assert.equal(await cacheOf(stack, early(2)), 'MISS');
+    assert.equal(await cacheOf(stack, other), 'HIT');
   });
 });
 

@@ -278,6 +278,20 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     }
   });
 
+  test("a booking on one instance retires the date's cached reads on the other within a second", async () => {
+    let clock = Date.now();
+    const { a, b } = await pair(stack.upstream, redis.url, { now: () => clock });
+    const time = await bookableTime(a);
+    assert.equal((await b.send(availability())).response.headers.get('x-cache'), 'HIT', 'shared copy');
+    const booked = await a.send('/api/bookings', postJson(booking(time, { first_name: 'Retire' })));
+    assert.equal(booked.response.status, 200);
+    clock += 1_001;
+    const calls = callsOf(a, b);
+    assert.equal((await b.send(availability())).response.headers.get('x-cache'), 'MISS', 'asked again');
+    assert.equal((await a.send(availability())).response.headers.get('x-cache'), 'HIT', 'and shared again');
+    assert.equal(callsOf(a, b), calls + 1);
+  });
+
   test('the store holds nothing personal, and stored booking answers expire within 24 hours', async () => {
     const { a, prefix } = await pair(stack.upstream, redis.url);
     const time = await bookableTime(a);
