@@ -8,7 +8,8 @@
  *
  * Order of the guards, cheapest first: address and method → Host (loopback only without a public
  * URL) → the calling site (Origin, Referer) → CORS → per-client rate limit → body size → route
- * (parameter validation, venue allow-list) → cache → upstream.
+ * (parameter validation, venue allow-list) → cache → per-client miss limit and the upstream budget
+ * (budget.ts) → upstream.
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';

@@ -2,7 +2,9 @@
  * The read routes a public booking widget needs: availability (GET and POST), booking rules,
  * offers, marketing preferences, public venue settings and the venue list of configured groups.
  * Each validates its input, builds the upstream request from the validated values only, shares
- * identical reads through the cache, and reshapes the answer to an allow-list of fields.
+ * identical reads through the cache, and reshapes the answer to an allow-list of fields. A cache
+ * miss spends the shared upstream quota only within the client's miss limit and the budget's share
+ * for its kind (budget.ts).
  */
 import type { Context, Hono } from 'hono';
 import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
