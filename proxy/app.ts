@@ -8,11 +8,13 @@
  *
  * Order of the guards, cheapest first: address and method → Host (loopback only without a public
  * URL) → the calling site (Origin, Referer) → CORS → per-client rate limit → body size → route
- * (parameter validation, venue allow-list) → cache → upstream.
+ * (parameter validation, venue allow-list) → cache → per-client miss limit and the upstream budget
+ * (budget.ts) → upstream.
  */
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { registerBookings } from './bookings.js';
+import { registerBookings, storedBefore } from './bookings.js';
+import { budgetSettings, UpstreamBudget } from './budget.js';
 import { ReadCache } from './cache.js';
 import { cors } from './cors.js';
 import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
@@ -67,6 +69,7 @@ export function createProxy(config: ProxyConfig): Proxy {
       staleMs: config.staleMs ?? DEFAULTS.staleMs,
       now,
     });
+  const budgetOptions = budgetSettings(config);
   const upstream = new Upstream({
     base: config.upstream.replace(/\/+$/, ''),
     appId: config.appId,
@@ -75,7 +78,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs,
     logger,
     now,
-    lowWater: config.lowWater ?? DEFAULTS.lowWater,
+    lowWater: budgetOptions.lowWater,
     // Only a shared state has a quota to share.
     state: config.state,
   });
@@ -86,6 +89,8 @@ export function createProxy(config: ProxyConfig): Proxy {
   const publicBase = config.publicUrl?.replace(/\/+$/, '');
   const publicOrigin = config.publicUrl ? new URL(config.publicUrl).origin : null;
   const rateLimit = config.rateLimit ?? DEFAULTS.rateLimit;
+  const budget = new UpstreamBudget(state, budgetOptions);
+  const clientOf = (c: Context) => config.clientKey?.(c.req.raw, c.env) ?? 'shared';
   const bookingRateLimit = config.bookingRateLimit ?? DEFAULTS.bookingRateLimit;
 
   /** Venues of a configured group, read once per 5 minutes (stale copies kept through outages). */
@@ -108,6 +113,8 @@ export function createProxy(config: ProxyConfig): Proxy {
     state,
     logger,
     now,
+    budget,
+    clientOf,
     async venueAllowed(id) {
       if (venues.has(id)) return true;
       for (const group of config.venueGroups ?? []) if ((await venuesOfGroup(group)).has(id)) return true;
@@ -205,7 +212,7 @@ export function createProxy(config: ProxyConfig): Proxy {
   );
   app.use('/api/*', async (c: Context, next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const client = config.clientKey?.(c.req.raw, c.env) ?? 'shared';
+    const client = clientOf(c);
     const decision = await state.hit('api', client, rateLimit);
     const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
     const bookingDecision = booking && decision.allowed ? await state.hit('booking', client, bookingRateLimit) : null;
@@ -213,7 +220,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     if (!allowed) {
       return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {
         headers,
-        ...(booking ? { stored: false } : {}),
+        ...(booking ? { stored: await storedBefore(ctx, c.req.raw) } : {}),
       });
     }
     const layer: Layer = { mode: 'set', headers };
@@ -223,12 +230,12 @@ export function createProxy(config: ProxyConfig): Proxy {
   });
   const limitBody = bodyLimit({
     maxSize: config.bodyLimit ?? DEFAULTS.bodyLimit,
-    onError: (c) =>
+    onError: async (c) =>
       errorResponse(
         c.req.raw,
         413,
         'The request body is too large',
-        urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: false } : {},
+        urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: await storedBefore(ctx, c.req.raw) } : {},
       ),
   });
   // Only POST carries a body; looking for one on a GET would make Node's adapter build a full

@@ -9,7 +9,7 @@ import { bookingAnswer } from './booking-answer.js';
 import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
 import { fingerprintOf, type StoredAnswer } from './idempotency.js';
-import { jsonBody } from './reads.js';
+import { dateScope, jsonBody } from './reads.js';
 import { faultRelay } from './relay.js';
 import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
@@ -45,14 +45,28 @@ const ECHOED = ['venue_group', 'payments'];
 /** Client-chosen idempotency keys: a UUID or similar opaque token. */
 const KEY_RE = /^[A-Za-z0-9_.:-]{8,128}$/;
 
+/**
+ * What an answer given before the Idempotency-Key is compared may say of `stored`: false when the
+ * request has no valid key or the store holds nothing under it; 'unknown' when a booking under the
+ * key was stored (or is running) or the store cannot tell, since the guest may be retrying it.
+ */
+export async function storedBefore(ctx: ProxyContext, request: Request): Promise<false | 'unknown'> {
+  const key = request.headers.get('idempotency-key');
+  if (key === null || !KEY_RE.test(key)) return false;
+  return (await ctx.state.heldKey(key)) === false ? false : 'unknown';
+}
+
 /** Registers the booking route. */
 export function registerBookings(app: Hono, ctx: ProxyContext): void {
   app.post('/api/bookings', async (c: Context) => {
     const request = c.req.raw;
     const path = urlOf(request).pathname;
-    const notStored = (error: unknown) => {
+    const refuseBeforeKey = async (error: unknown): Promise<never> => {
       if (error instanceof ProxyError)
-        throw new ProxyError(error.status, error.message, { ...error.options, stored: false });
+        throw new ProxyError(error.status, error.message, {
+          ...error.options,
+          stored: await storedBefore(ctx, request),
+        });
       throw error;
     };
     const key = c.req.header('idempotency-key');
@@ -68,12 +82,12 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
         ],
       });
     }
-    const input = await jsonBody(c).catch(notStored);
+    const input = await jsonBody(c).catch(refuseBeforeKey);
     const { values, errors } = readFields(input, BOOKING, { drop: ECHOED });
-    throwIfInvalid(errors, false);
+    if (errors.length) throwIfInvalid(errors, await storedBefore(ctx, request));
     if (!(await ctx.venueAllowed(values.venue_id as string))) {
       throw new ProxyError(400, 'This venue is not available here', {
-        stored: false,
+        stored: await storedBefore(ctx, request),
         errors: [{ code: 'unknown_venue', message: 'This venue is not available here', fields: ['venue_id'] }],
       });
     }
@@ -83,6 +97,7 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
     else body.partner_source = partnerSource;
 
     const work = async (): Promise<StoredAnswer> => {
+      await ctx.budget.take('booking');
       const answer = await ctx.upstream.call('POST', '/bookings', '', body);
       if (!answer.ok) {
         const stored = answer.mayHaveActed ? 'unknown' : false;
@@ -114,6 +129,8 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
           keep: false,
         };
       }
+      // The date's cached availability and offers no longer hold: the next reads ask again.
+      await ctx.state.bump(dateScope(values.venue_id as string, values.date)!);
       ctx.logger.log({
         level: 'info',
         msg: 'booking created',
@@ -132,14 +149,19 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
       const answer = await work();
       return ctx.send(c, { status: answer.status, text: answer.body, headers: answer.headers });
     }
+    // The fingerprint binds the key to the details and to the client that sent them (its key goes
+    // into the hash, never into the store), so another address with the same key and details gets
+    // 409, not the first guest's answer.
     const result = await ctx.state.idempotent(
       key,
-      await fingerprintOf(JSON.stringify(body, Object.keys(body).sort())),
+      await fingerprintOf(`${ctx.clientOf(c)}\n${JSON.stringify(body, Object.keys(body).sort())}`),
       work,
     );
     if ('conflict' in result) {
-      throw new ProxyError(409, 'This Idempotency-Key was already used for other booking details', {
-        stored: false,
+      // The key holds another booking (other details, or another client's): this request made
+      // none, but the guest's earlier one under this key may be stored, so `stored` is not false.
+      throw new ProxyError(409, 'This Idempotency-Key was already used for another booking', {
+        stored: 'unknown',
         errors: [
           {
             code: 'idempotency_key_reused',

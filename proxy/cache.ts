@@ -29,7 +29,7 @@ export interface CacheOptions {
 /** TTL cache + coalescing of identical loads in flight. */
 export class ReadCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
-  private readonly inflight = new Map<string, Promise<{ value: T; cache: boolean }>>();
+  private readonly inflight = new Map<string, Promise<{ value: T; cache: boolean; ttlMs?: number }>>();
 
   constructor(private readonly options: CacheOptions) {}
 
@@ -52,14 +52,14 @@ export class ReadCache<T> {
    */
   async get(
     key: string,
-    load: () => Promise<{ value: T; cache: boolean }>,
+    load: () => Promise<{ value: T; cache: boolean; ttlMs?: number }>,
   ): Promise<{ value: T; source: CacheSource }> {
     const hit = this.peek(key);
     if (hit) return hit;
     const running = this.inflight.get(key);
     if (running) return { value: (await running).value, source: 'COALESCED' };
     const promise = load().then((result) => {
-      if (result.cache) this.set(key, result.value);
+      if (result.cache) this.set(key, result.value, result.ttlMs);
       return result;
     });
     this.inflight.set(key, promise);

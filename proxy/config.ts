@@ -21,6 +21,12 @@ export interface ProxyEnv {
   VENUE_BOOKING_TIMEOUT_MS?: string;
   VENUE_BOOKING_CACHE_TTL_MS?: string;
   VENUE_BOOKING_RATE_LIMIT?: string;
+  VENUE_BOOKING_UPSTREAM_QUOTA?: string;
+  VENUE_BOOKING_UPSTREAM_RESERVE?: string;
+  VENUE_BOOKING_MISS_LIMIT?: string;
+  VENUE_BOOKING_LOW_WATER?: string;
+  VENUE_BOOKING_FINAL_TTL_MS?: string;
+  VENUE_BOOKING_STATIC_TTL_MS?: string;
   VENUE_BOOKING_REDIS_URL?: string;
   VENUE_BOOKING_REDIS_PREFIX?: string;
   VENUE_BOOKING_REDIS_TIMEOUT_MS?: string;
@@ -112,6 +118,18 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   settings.cacheTtlMs = integer('VENUE_BOOKING_CACHE_TTL_MS', 0, 3_600_000);
   const perMinute = integer('VENUE_BOOKING_RATE_LIMIT', 1, 1_000_000);
   if (perMinute !== undefined) settings.rateLimit = { limit: perMinute, windowMs: 60_000 };
+  // The upstream budget (budget.ts): the App ID's hourly quota, the share only final checks and
+  // bookings may spend, cache misses per client per 10 minutes, and the low water mark of the
+  // upstream's reported remaining calls; each unset one derives from the quota.
+  settings.upstreamQuota = integer('VENUE_BOOKING_UPSTREAM_QUOTA', 1, 10_000_000);
+  settings.upstreamReserve = integer('VENUE_BOOKING_UPSTREAM_RESERVE', 0, 10_000_000);
+  if (settings.upstreamQuota !== undefined && (settings.upstreamReserve ?? 0) > settings.upstreamQuota)
+    problems.push('VENUE_BOOKING_UPSTREAM_RESERVE must not be more than VENUE_BOOKING_UPSTREAM_QUOTA');
+  const misses = integer('VENUE_BOOKING_MISS_LIMIT', 1, 1_000_000);
+  if (misses !== undefined) settings.missLimit = { limit: misses, windowMs: 600_000 };
+  settings.lowWater = integer('VENUE_BOOKING_LOW_WATER', 0, 10_000_000);
+  settings.finalTtlMs = integer('VENUE_BOOKING_FINAL_TTL_MS', 0, 3_600_000);
+  settings.staticTtlMs = integer('VENUE_BOOKING_STATIC_TTL_MS', 0, 86_400_000);
   const partnerSource = text(env, 'VENUE_BOOKING_PARTNER_SOURCE');
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (partnerSource.length > 100 || /[\u0000-\u001f]/.test(partnerSource))

@@ -3,6 +3,7 @@
  * client, caches, limiters). Kept apart from app.ts so route modules import types only from here.
  */
 import type { Context } from 'hono';
+import type { UpstreamBudget } from './budget.js';
 import type { Logger } from './log.js';
 import type { Relayed } from './relay.js';
 import type { ProxyState } from './state/types.js';
@@ -40,8 +41,18 @@ export interface ProxyConfig {
   rateLimit?: { limit: number; windowMs: number };
   /** Booking attempts per client per window (default 20 per 10 minutes). */
   bookingRateLimit?: { limit: number; windowMs: number };
-  /** Upstream requests left in its window below which reads are served from cache (default 20). */
+  /** The App ID's upstream calls per hour; the budget's shares derive from it (default 5000). */
+  upstreamQuota?: number;
+  /** Upstream calls per hour only final checks and bookings may spend (default a fifth of the quota, at least 5). */
+  upstreamReserve?: number;
+  /** Cache misses per client per window, early reads and final checks each (default quota/50, at least 10, per 10 minutes). */
+  missLimit?: { limit: number; windowMs: number };
+  /** Upstream requests left in its window at or below which early reads are never sent upstream (default the reserve). */
   lowWater?: number;
+  /** How long complete availability checks (the one before submit) are shared, in ms (default 5 000). */
+  finalTtlMs?: number;
+  /** How long marketing preferences and venue lists are shared, in ms (default one hour). */
+  staticTtlMs?: number;
   /** Largest accepted request body in bytes (default 16 KiB). */
   bodyLimit?: number;
   /** Identifies the client for rate limiting (e.g. the socket address); default one shared bucket. */
@@ -65,7 +76,9 @@ export const DEFAULTS = {
   staleMs: 600_000,
   rateLimit: { limit: 300, windowMs: 60_000 },
   bookingRateLimit: { limit: 20, windowMs: 600_000 },
-  lowWater: 20,
+  upstreamQuota: 5000,
+  finalTtlMs: 5_000,
+  staticTtlMs: 3_600_000,
   bodyLimit: 16 * 1024,
 } as const;
 
@@ -78,6 +91,10 @@ export interface ProxyContext {
   now: () => number;
   /** True when the widget may use this venue (configured, or a venue of a configured group). */
   venueAllowed(id: string): Promise<boolean>;
+  /** The upstream budget: a global share per kind of call, across instances (budget.ts). */
+  budget: UpstreamBudget;
+  /** The client key of a request (per-client limits; hashed before any store sees it). */
+  clientOf(c: Context): string;
   /** Sends a relayed answer to the request of `c` (fills the booking URL, guards against leaking the key). */
   send(c: Context, relayed: Relayed, headers?: Record<string, string>): Response;
 }

@@ -46,6 +46,12 @@ export class IdempotencyStore {
 
   constructor(private readonly options: IdempotencyOptions) {}
 
+  /** Whether `key` holds a booking now (answered and kept, or running). */
+  held(key: string): boolean {
+    const slot = this.slots.get(key);
+    return slot !== undefined && slot.expires > this.options.now();
+  }
+
   /** Runs `work` once per key (and fingerprint); repeats share its answer. */
   async run(key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<IdempotentResult> {
     const now = this.options.now();

@@ -2,11 +2,14 @@
  * The read routes a public booking widget needs: availability (GET and POST), booking rules,
  * offers, marketing preferences, public venue settings and the venue list of configured groups.
  * Each validates its input, builds the upstream request from the validated values only, shares
- * identical reads through the cache, and reshapes the answer to an allow-list of fields.
+ * identical reads through the cache, and reshapes the answer to an allow-list of fields. A cache
+ * miss spends the shared upstream quota only within the client's miss limit and the budget's share
+ * for its kind (budget.ts).
  */
 import type { Context, Hono } from 'hono';
 import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
-import type { ProxyContext } from './context.js';
+import type { Spend } from './budget.js';
+import { DEFAULTS, type ProxyContext } from './context.js';
 import { BOOKING_URL_SENTINEL, faultRelay, type Relayed } from './relay.js';
 import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
@@ -33,6 +36,8 @@ const RULE_KEYS = [
 ];
 const PREFERENCE_KEYS = ['id', 'name', 'description', 'created_date'];
 const BOOKING_FIELDS = ['type', 'date', 'time', 'duration', 'num_people'] as const;
+/** An availability read with all of these is the final check before submit. */
+const FINAL_CHECK = ['type', 'date', 'time', 'num_people', 'duration'] as const;
 
 const BOOKING_DETAILS: Record<string, Rule> = {
   type: { kind: 'id' },
@@ -147,24 +152,92 @@ export interface ReadSpec {
   values: Record<string, Value>;
   /** Reshapes a 2xx payload to what the widget may see. */
   shape: (payload: unknown) => unknown;
+  /** A final check (complete availability before submit) or an early step (default), for the budget. */
+  spend?: Exclude<Spend, 'booking'>;
+  /** How long the answer is fresh (default the cache TTL). */
+  ttlMs?: number;
+  /**
+   * The venue's date the read is about (`venue:date`): its cached copies are retired when a booking
+   * for that date is made here, or a final check for it refuses the time.
+   */
+  scope?: string;
 }
 
-/** Runs a read through the cache; serves stale answers when the upstream must be spared or fails. */
+/** The scope of a venue's date, for `ReadSpec.scope` (none without a date). */
+export function dateScope(venue: string, date: Value | undefined): string | undefined {
+  return typeof date === 'string' ? `${venue}:${date}` : undefined;
+}
+
+/** Whether an availability answer says the chosen time cannot be booked. */
+function timeRefused(payload: unknown): boolean {
+  const validation = (payload as { validation?: { time?: { valid?: unknown } } } | null)?.validation;
+  return validation?.time?.valid === false;
+}
+
+const retryAfter = (seconds: number) => ({ 'Retry-After': String(Math.max(1, Math.min(3600, Math.ceil(seconds)))) });
+
+/** A read refused to spare the upstream: 429 with `Retry-After`, in the service's envelope. */
+function spared(retryAfterS: number, code: string, message: string): ProxyError {
+  return new ProxyError(429, 'The booking service is busy. Please try again shortly.', {
+    headers: retryAfter(retryAfterS),
+    errors: [{ code, message, fields: [] }],
+  });
+}
+
+/**
+ * Runs a read through the cache. A miss spends the upstream budget only within the client's miss
+ * limit and the budget's share for its kind; early steps are never sent upstream when the
+ * upstream reports few calls left. Where a read is spared, a stale copy is served if there is one
+ * (never for a final check: its answer decides whether a slot is offered), else a 429.
+ */
 export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec): Promise<Response> {
   const request = c.req.raw;
   const ourPath = urlOf(request).pathname;
   const search = canonicalQuery(spec.values);
-  const key = `${spec.method} ${spec.path}${search}`;
-  const stale = () => ctx.state.peekRead(key, true);
-  await ctx.upstream.sync();
-  if (ctx.upstream.frugal()) {
+  const generation = spec.scope ? `#${await ctx.state.generation(spec.scope)}` : '';
+  const key = `${spec.method} ${spec.path}${search}${generation}`;
+  const spend = spec.spend ?? 'early';
+  const fresh = await ctx.state.peekRead(key, false);
+  if (fresh) return ctx.send(c, fresh.value, { 'X-Cache': fresh.source });
+  const stale = async () => (spend === 'early' ? ctx.state.peekRead(key, true) : undefined);
+  const spare = async (error: ProxyError) => {
     const kept = await stale();
-    if (kept) return ctx.send(c, kept.value, { 'X-Cache': kept.source });
-  }
+    if (kept) return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
+    throw error;
+  };
+  await ctx.upstream.sync();
+  if (spend === 'early' && ctx.upstream.frugal())
+    return spare(
+      spared(ctx.upstream.windowLeftS(), 'upstream_spared', 'Few upstream calls are left; they are kept for bookings'),
+    );
+  const client = await ctx.state.hit(
+    spend === 'early' ? 'miss' : 'miss-final',
+    ctx.clientOf(c),
+    ctx.budget.settings.missLimit,
+  );
+  if (!client.allowed)
+    return spare(spared(Number(client.headers['Retry-After']), 'miss_limit', 'Too many new searches from this client'));
   const { value, source } = await ctx.state.read(key, async () => {
+    const budget = await ctx.budget.take(spend);
+    if (!budget.allowed) {
+      const refusal = spared(budget.retryAfterS, 'upstream_budget', 'The upstream budget for searches is spent');
+      const payload = { message: refusal.message, errors: refusal.options.errors };
+      return {
+        value: {
+          status: 429,
+          text: envelopeText(ourPath, c.req.method, 429, payload),
+          headers: retryAfter(budget.retryAfterS),
+        },
+        cache: false,
+      };
+    }
     const answer = await ctx.upstream.call(spec.method, spec.path, search);
     if (!answer.ok) return { value: faultRelay(ourPath, c.req.method, answer), cache: false };
     const payload = answer.body.payload;
+    // A fresh final check that refuses the time retires the date's early copies, so none of them
+    // goes on offering the slot.
+    if (spend === 'final' && spec.scope && answer.status < 300 && timeRefused(payload))
+      await ctx.state.bump(spec.scope);
     const relayed: Relayed =
       answer.status < 300
         ? { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, spec.shape(payload)) }
@@ -180,7 +253,7 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
               }),
             ),
           };
-    return { value: relayed, cache: true };
+    return { value: relayed, cache: true, ttlMs: spec.ttlMs };
   });
   if (value.status >= 500 || value.status === 429) {
     const kept = await stale();
@@ -213,12 +286,16 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     const venue = await allowedVenue(ctx, c);
     const { values, errors } = readFields(await inputOf(c), AVAILABILITY);
     throwIfInvalid(errors);
+    // The complete check before submit is a final check: kept fresh, and paid from the reserve.
+    const final = FINAL_CHECK.every((field) => values[field] !== undefined);
     // GET and POST share one canonical upstream GET, so they share cache entries too.
     return cachedRead(ctx, c, {
       method: 'GET',
       path: `/venues/${venue}/booking-availability`,
       values,
       shape: shapeAvailability(ctx),
+      scope: dateScope(venue, values.date),
+      ...(final ? { spend: 'final', ttlMs: ctx.config.finalTtlMs ?? DEFAULTS.finalTtlMs } : {}),
     });
   };
   app.get('/api/venues/:venue/booking-availability', availability);
@@ -246,6 +323,7 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       method: 'GET',
       path: `/venues/${venue}/offers`,
       values,
+      scope: dateScope(venue, values.date),
       shape: (payload) => (Array.isArray(payload) ? payload : []),
     });
   });
@@ -257,6 +335,7 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       method: 'GET',
       path: `/venues/${venue}/marketing-preferences`,
       values: {},
+      ttlMs: ctx.config.staticTtlMs ?? DEFAULTS.staticTtlMs,
       shape: (payload) => {
         const list = (payload as { marketing_preferences?: unknown } | null)?.marketing_preferences;
         return { marketing_preferences: Array.isArray(list) ? list.map((item) => pick(item, PREFERENCE_KEYS)) : [] };
@@ -291,7 +370,13 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
         ],
       });
     }
-    return cachedRead(ctx, c, { method: 'GET', path: '/venues', values, shape: shapeVenueList });
+    return cachedRead(ctx, c, {
+      method: 'GET',
+      path: '/venues',
+      values,
+      shape: shapeVenueList,
+      ttlMs: ctx.config.staticTtlMs ?? DEFAULTS.staticTtlMs,
+    });
   });
 }
 

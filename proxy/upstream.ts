@@ -39,8 +39,8 @@ export interface UpstreamOptions {
   timeoutMs: number;
   logger: Logger;
   now: () => number;
-  /** Below this many remaining upstream requests, reads are served from cache where possible. */
-  lowWater: number;
+  /** At or below this many remaining upstream requests (of the limit it reports), early reads are spared. */
+  lowWater: (reportedLimit: number | null) => number;
   /** Where instances share what they learn of the quota, so one 429 makes every instance back off. */
   state?: Pick<ProxyState, 'loadQuota' | 'saveQuota'>;
 }
@@ -102,7 +102,7 @@ export class Upstream {
     const { remaining, resetAt } = this.quota;
     if (remaining === null) return false;
     if (resetAt !== null && this.options.now() >= resetAt) return false;
-    return remaining <= this.options.lowWater;
+    return remaining <= this.options.lowWater(this.quota.limit);
   }
 
   /**
@@ -115,6 +115,12 @@ export class Upstream {
     if (this.lastFault === 'auth') return 'misconfigured';
     if (this.lastFault && this.lastFault !== 'limited') return 'failing';
     return this.frugal() ? 'frugal' : 'ok';
+  }
+
+  /** Seconds until the upstream's quota window resets (a minute when it never said). */
+  windowLeftS(): number {
+    const until = Math.max(this.quota.blockedUntil, this.quota.resetAt ?? this.options.now() + 60_000);
+    return Math.max(1, Math.ceil((until - this.options.now()) / 1000));
   }
 
   /** Seconds until the upstream may be called again. */

@@ -23,6 +23,7 @@ export class MemoryState implements ProxyState {
   readonly reads: ReadCache<Relayed>;
   readonly keys: IdempotencyStore;
   private readonly limiters = new Map<string, RateLimiter>();
+  private readonly generations = new Map<string, string>();
 
   constructor(private readonly options: MemoryStateOptions) {
     this.reads = new ReadCache<Relayed>({ ...options, maxEntries: 5000 });
@@ -39,6 +40,26 @@ export class MemoryState implements ProxyState {
 
   idempotent(...args: Parameters<ProxyState['idempotent']>) {
     return this.keys.run(...args);
+  }
+
+  async heldKey(key: string) {
+    return this.keys.held(key);
+  }
+
+  async generation(scope: string) {
+    return this.generations.get(scope) ?? '0';
+  }
+
+  async bump(scope: string) {
+    // Unique across instances too: another one may bump the same scope in the same millisecond.
+    this.setGeneration(scope, `${this.options.now()}.${Math.random().toString(36).slice(2, 10)}`);
+  }
+
+  /** Sets a scope's generation (bounded: the oldest scopes are forgotten first). */
+  setGeneration(scope: string, generation: string): void {
+    this.generations.delete(scope);
+    this.generations.set(scope, generation);
+    if (this.generations.size > 10_000) this.generations.delete(this.generations.keys().next().value!);
   }
 
   async hit(bucket: string, client: string, rule: { limit: number; windowMs: number }) {

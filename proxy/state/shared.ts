@@ -10,8 +10,9 @@
  * before probing a slow store again, and lets the state rejoin the store when it is back.
  *
  * What goes into the store: cached read answers (venue data, no guest data), the SHA-256 of each
- * booking's details, the booking answers kept for replays (24 hours at most), the quota, and
- * counters keyed by a hash of the client key. Nothing else personal.
+ * booking's client key and details, the booking answers kept for replays (24 hours at most), the
+ * quota, the upstream budget's counters, and counters keyed by a hash of the client key. Nothing
+ * else personal.
  */
 import { fingerprintOf, type IdempotentResult, type StoredAnswer } from '../idempotency.js';
 import type { Logger } from '../log.js';
@@ -151,6 +152,9 @@ interface StoredKey {
   answer?: StoredAnswer;
 }
 
+/** How often a scope's generation is taken from the store, at most (a bump elsewhere shows this late). */
+const GENERATION_SYNC_MS = 1_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The guarantees over a shared store, with a local L1 and fallback. */
@@ -161,6 +165,8 @@ export class SharedState implements ProxyState {
   private readonly loading = new Map<string, Promise<CachedRead>>();
   private readonly pollMs: number;
   private readonly hashes = new Map<string, string>();
+  /** When each scope's generation was last taken from the store. */
+  private readonly generationSynced = new Map<string, number>();
 
   constructor(
     private readonly store: SharedStore,
@@ -215,7 +221,7 @@ export class SharedState implements ProxyState {
         const landed = await this.fetchRead(key);
         if (landed && landed.freshUntil > this.options.now()) return { value: landed.value, source: 'COALESCED' };
         const loaded = await load();
-        if (loaded.cache) await this.storeRead(key, loaded.value);
+        if (loaded.cache) await this.storeRead(key, loaded.value, loaded.ttlMs);
         return { value: loaded.value, source: 'MISS' };
       } finally {
         await this.link.call(
@@ -238,13 +244,13 @@ export class SharedState implements ProxyState {
     return kept;
   }
 
-  private async storeRead(key: string, value: Relayed): Promise<void> {
-    this.local.reads.set(key, value);
+  private async storeRead(key: string, value: Relayed, ttlMs = this.options.ttlMs): Promise<void> {
+    this.local.reads.set(key, value, ttlMs);
     const now = this.options.now();
     const kept: StoredRead = {
       value,
-      freshUntil: now + this.options.ttlMs,
-      staleUntil: now + this.options.ttlMs + this.options.staleMs,
+      freshUntil: now + ttlMs,
+      staleUntil: now + ttlMs + this.options.staleMs,
     };
     await this.link.call(
       () => this.store.set(`read:${key}`, JSON.stringify(kept), kept.staleUntil - now),
@@ -297,6 +303,44 @@ export class SharedState implements ProxyState {
         () => undefined,
       );
     }
+  }
+
+  async generation(scope: string): Promise<string> {
+    const now = this.options.now();
+    if (now - (this.generationSynced.get(scope) ?? -Infinity) >= GENERATION_SYNC_MS) {
+      const shared = await this.link.call<string | null | undefined>(
+        () => this.store.get(`gen:${scope}`),
+        () => undefined,
+      );
+      // The store's generation wins (none: the first); one bumped here while the store was away
+      // lasts only until it is back, so that every instance shares the same copies again.
+      if (shared !== undefined) {
+        if (this.generationSynced.size > 10_000) this.generationSynced.clear();
+        this.generationSynced.set(scope, now);
+        this.local.setGeneration(scope, shared ?? '0');
+      }
+    }
+    return this.local.generation(scope);
+  }
+
+  async bump(scope: string): Promise<void> {
+    await this.local.bump(scope);
+    // Taken from the store again at the next read (should this write not reach it).
+    this.generationSynced.delete(scope);
+    const generation = await this.local.generation(scope);
+    await this.link.call(
+      () => this.store.set(`gen:${scope}`, generation, BOOKING_ANSWER_TTL_MS),
+      () => false,
+    );
+  }
+
+  async heldKey(key: string): Promise<boolean | null> {
+    const text = await this.link.call<string | null | undefined>(
+      () => this.store.get(`key:${key}`),
+      () => undefined,
+    );
+    if (text === undefined) return (await this.local.heldKey(key)) || null;
+    return text !== null;
   }
 
   async hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {

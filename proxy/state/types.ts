@@ -27,6 +27,8 @@ export interface LimitRule {
 export interface Loaded {
   value: Relayed;
   cache: boolean;
+  /** How long this answer is fresh (default: the state's TTL). */
+  ttlMs?: number;
 }
 
 /** A cached read and where it came from (the `X-Cache` header). */
@@ -46,6 +48,18 @@ export interface ProxyState {
    * details) waits for and replays the first answer, one with other details is a conflict.
    */
   idempotent(key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<IdempotentResult>;
+  /**
+   * Whether `key` holds a booking (answered and kept, or still running): true, false, or null when
+   * the store cannot tell now. Lets an early refusal say `stored` truthfully.
+   */
+  heldKey(key: string): Promise<boolean | null>;
+  /**
+   * The current generation of a scope of reads (a venue's date): part of their cache keys, so
+   * that `bump` retires every cached copy of the scope at once (within a second on other instances).
+   */
+  generation(scope: string): Promise<string>;
+  /** Retires the cached reads of `scope` (a booking was made, or a final check refused a time). */
+  bump(scope: string): Promise<void>;
   /** Counts one hit of `client` against the limit named `bucket` (e.g. `api`, `booking`). */
   hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision>;
   /** What other instances learnt of the upstream's quota (null: nothing, or not shared). */

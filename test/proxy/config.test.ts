@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
+import { budgetSettings } from '../../proxy/budget.js';
 import { configFromEnv, ConfigError } from '../../proxy/config.js';
 import { freePort, runBin } from './node-bin.js';
 
@@ -59,6 +60,43 @@ describe('configFromEnv', () => {
     assert.equal(config.settings.timeoutMs, 8000);
     assert.equal(config.settings.publicUrl, 'https://proxy.example');
     assert.deepEqual(config.warnings, []);
+  });
+
+  test('the upstream budget is set from the environment, and every unset share derives from the quota', () => {
+    const config = configFromEnv({
+      VENUE_BOOKING_UPSTREAM_QUOTA: '1000',
+      VENUE_BOOKING_MISS_LIMIT: '8',
+      VENUE_BOOKING_FINAL_TTL_MS: '2000',
+      VENUE_BOOKING_STATIC_TTL_MS: '600000',
+    });
+    assert.deepEqual(config.settings, {
+      upstreamQuota: 1000,
+      missLimit: { limit: 8, windowMs: 600_000 },
+      finalTtlMs: 2000,
+      staticTtlMs: 600_000,
+    });
+    const derived = budgetSettings(config.settings);
+    assert.equal(derived.reserve, 200, 'a fifth of the quota');
+    assert.equal(derived.bookingReserve, 100, 'half the reserve is for bookings alone');
+    assert.equal(derived.lowWater(null), 200, 'frugal from the reserve on');
+    assert.equal(derived.lowWater(50), 10, 'the limit the upstream reports wins');
+    const defaults = budgetSettings({});
+    assert.deepEqual(
+      [defaults.quota, defaults.reserve, defaults.missLimit.limit, defaults.missLimit.windowMs],
+      [5000, 1000, 100, 600_000],
+    );
+    const set = budgetSettings(
+      configFromEnv({ VENUE_BOOKING_UPSTREAM_RESERVE: '40', VENUE_BOOKING_LOW_WATER: '7' }).settings,
+    );
+    assert.deepEqual([set.reserve, set.lowWater(5000)], [40, 7]);
+    assert.match(
+      problemsOf({ VENUE_BOOKING_UPSTREAM_QUOTA: '10', VENUE_BOOKING_UPSTREAM_RESERVE: '11' }).join(),
+      /VENUE_BOOKING_UPSTREAM_RESERVE must not be more than VENUE_BOOKING_UPSTREAM_QUOTA/,
+    );
+    assert.match(
+      problemsOf({ VENUE_BOOKING_MISS_LIMIT: '0' }).join(),
+      /VENUE_BOOKING_MISS_LIMIT must be a whole number/,
+    );
   });
 
   test('with credentials, a missing booking site is a start-up error naming it', () => {

@@ -144,7 +144,7 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     // Other details with the same key: 409 on either instance.
     const other = await a.send('/api/bookings', postJson(booking(time, { num_people: 3 }), { 'idempotency-key': key }));
     assert.equal(other.response.status, 409);
-    assert.equal(other.body.payload.stored, false);
+    assert.equal(other.body.payload.stored, 'unknown', 'the key holds a stored booking');
     assert.equal(stack.sandbox.store.bookings.length, before + 1);
   });
 
@@ -195,7 +195,8 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
   test('an upstream 429 met by one instance makes the other back off without calling', async () => {
     const limited = await serveSandbox(2);
     try {
-      const { a, b } = await pair(limited.upstream, redis.url);
+      // No low water mark: the early reads go on until the upstream itself refuses.
+      const { a, b } = await pair(limited.upstream, redis.url, { lowWater: 0 });
       assert.equal((await a.send(availability('18:00'))).response.status, 200);
       assert.equal((await a.send(availability('18:30'))).response.status, 200);
       assert.equal((await a.send(availability('19:00'))).response.status, 429, 'the sandbox refuses the third');
@@ -211,11 +212,11 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
   });
 
   test('few upstream requests left, seen by one instance, makes the other serve stale copies', async () => {
-    // A quota of 10 an hour is below the low-water mark of 20 from the first answer on.
+    // A quota of 10 an hour is below a low-water mark of 20 from the first answer on.
     const frugal = await serveSandbox(10);
     let clock = Date.now();
     try {
-      const { a, b } = await pair(frugal.upstream, redis.url, { now: () => clock, cacheTtlMs: 15_000 });
+      const { a, b } = await pair(frugal.upstream, redis.url, { now: () => clock, cacheTtlMs: 15_000, lowWater: 20 });
       assert.equal((await a.send(availability('19:00'))).response.headers.get('x-cache'), 'MISS');
       clock += 20_000; // past the TTL, within the stale window
       const callsBefore = callsOf(a, b);
@@ -226,6 +227,69 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     } finally {
       frugal.server.close();
     }
+  });
+
+  test('the upstream budget holds across instances: a hammering client and a crowd never cost a booking', async () => {
+    const limited = await serveSandbox(50);
+    try {
+      const { a, b } = await pair(limited.upstream, redis.url, { upstreamQuota: 50 });
+      const slots = (
+        (await a.send(availability())).body.payload.validation.time.suggestedValues as {
+          value: string;
+          valid: boolean;
+        }[]
+      )
+        .filter((item) => item.valid)
+        .map((item) => item.value);
+      const read = (one: Instance, people: number, client: string) =>
+        one.send(`/api/venues/${VENUE}/booking-availability?type=${TYPE}&date=${DATE}&num_people=${people}`, {
+          headers: { 'x-client': client },
+        });
+      // One client on both instances: its miss limit (10 per 10 minutes) is counted once.
+      const hammer = [];
+      for (let people = 3; people <= 62; people++) hammer.push(await read(people % 2 ? a : b, people, '192.0.2.1'));
+      assert.equal(hammer.filter(({ response }) => response.status === 200).length, 10, 'ten misses in all');
+      // Forty addresses, three distinct reads each, alternating instances: the shared budget stops them.
+      await Promise.all(
+        Array.from({ length: 40 }, async (_, address) => {
+          for (let step = 0; step < 3; step++)
+            await read(step % 2 ? a : b, 100 + address * 3 + step, `198.51.100.${address}`);
+        }),
+      );
+      assert.ok(callsOf(a, b) <= 40, `${callsOf(a, b)} upstream calls for early reads (their share is 40)`);
+      // Guests book on either instance, with the final check first.
+      for (const [index, time] of slots.slice(0, 4).entries()) {
+        const one = index % 2 ? a : b;
+        const client = { 'x-client': `203.0.113.${index}` };
+        const check = await one.send(`${availability(time)}&duration=2`, { headers: client });
+        assert.equal(check.response.status, 200, JSON.stringify(check.body));
+        const booked = await one.send(
+          '/api/bookings',
+          postJson(booking(time, { first_name: `Guest${index}` }), {
+            ...client,
+            'idempotency-key': `budget-${index}-${Date.now()}`,
+          }),
+        );
+        assert.equal(booked.response.status, 200, JSON.stringify(booked.body));
+      }
+      assert.equal(a.proxy.upstream.quota.blockedUntil + b.proxy.upstream.quota.blockedUntil, 0, 'no upstream 429');
+    } finally {
+      limited.server.close();
+    }
+  });
+
+  test("a booking on one instance retires the date's cached reads on the other within a second", async () => {
+    let clock = Date.now();
+    const { a, b } = await pair(stack.upstream, redis.url, { now: () => clock });
+    const time = await bookableTime(a);
+    assert.equal((await b.send(availability())).response.headers.get('x-cache'), 'HIT', 'shared copy');
+    const booked = await a.send('/api/bookings', postJson(booking(time, { first_name: 'Retire' })));
+    assert.equal(booked.response.status, 200);
+    clock += 1_001;
+    const calls = callsOf(a, b);
+    assert.equal((await b.send(availability())).response.headers.get('x-cache'), 'MISS', 'asked again');
+    assert.equal((await a.send(availability())).response.headers.get('x-cache'), 'HIT', 'and shared again');
+    assert.equal(callsOf(a, b), calls + 1);
   });
 
   test('the store holds nothing personal, and stored booking answers expire within 24 hours', async () => {
