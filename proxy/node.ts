@@ -16,6 +16,7 @@ import { clientKeyFor } from './client-ip.js';
 import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from './config.js';
 import { DEFAULTS, type ProxyConfig } from './context.js';
 import { consoleLogger } from './log.js';
+import { nodeFetch } from './node-fetch.js';
 import { nodeListener } from './node-listener.js';
 import { nodeSettingsFromEnv } from './node-settings.js';
 import { integrityOf, scriptTag } from './script.js';
@@ -163,6 +164,8 @@ async function start() {
   const { script, chunks } = widgetFiles();
   const extra: Partial<ProxyConfig> = {
     clientKey,
+    // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
+    ...(config.embedded ? {} : { fetch: nodeFetch() }),
     ...(script ? { widgetScript: script, widgetChunks: chunks } : {}),
     ...(config.redis ? { state: await redisState(config.redis, config.settings) } : {}),
   };

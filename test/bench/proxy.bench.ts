@@ -27,6 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createProxy } from '../../proxy/app.js';
 import { silentLogger } from '../../proxy/log.js';
+import { nodeFetch } from '../../proxy/node-fetch.js';
 import { nodeListener } from '../../proxy/node-listener.js';
 import { createStack } from '../../proxy/stack.js';
 
@@ -166,6 +167,8 @@ async function addedLatency() {
     staleMs: 0,
     logger: silentLogger,
     rateLimit: { limit: 1e9, windowMs: 60_000 },
+    // The Node entry's own way to a real upstream.
+    fetch: nodeFetch(),
   });
   // The Node entry's own listener (fast path included; with the cache off it never answers).
   const server = createServer(nodeListener(proxy));
