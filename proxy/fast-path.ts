@@ -32,7 +32,7 @@ import { isLoopback } from './validate.js';
 export interface FastRequest {
   /** The absolute URL the Fetch adapter would give the app, e.g. `http://localhost:8080/api/…`. */
   url: string;
-  /** A request header, multiple values joined as `Headers.get` joins them; null when absent. */
+  /** A request header by its lower-case name, values joined as `Headers.get` joins them; null when absent. */
   header(name: string): string | null;
   /** The host's per-request context, passed to `clientKey` as the app passes it. */
   env: unknown;
@@ -41,7 +41,8 @@ export interface FastRequest {
 /** A prepared answer the host writes as it is. */
 export interface FastAnswer {
   status: number;
-  headers: Record<string, string>;
+  /** Names and values in turn (lower-case names), as `ServerResponse.writeHead` takes them; `Content-Length` included. */
+  headers: string[];
   body: Uint8Array;
 }
 
@@ -75,8 +76,8 @@ interface Memo {
   cacheKey: string;
   relayed: Relayed;
   body: Uint8Array;
-  /** Every header of the app's answer but the per-request ones (CORS origin, limits, X-Cache). */
-  headers: Record<string, string>;
+  /** Every header of the app's answer but the per-request ones (CORS origin, limits, X-Cache), flat. */
+  headers: string[];
   until: number;
 }
 
@@ -110,8 +111,9 @@ export class FastPath {
    */
   remember(url: URL, cacheKey: string, relayed: Relayed, body: Uint8Array, headers: Record<string, string>): void {
     if (relayed.status < 200 || relayed.status >= 300 || relayed.headers) return;
-    const kept: Record<string, string> = {};
-    for (const name in headers) if (!PER_REQUEST.has(name)) kept[name] = headers[name]!;
+    const kept: string[] = [];
+    for (const name in headers) if (!PER_REQUEST.has(name)) kept.push(name, headers[name]!);
+    kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
     this.memos.set(key, { cacheKey, relayed, body, headers: kept, until: this.options.now() + MEMO_MS });
@@ -155,10 +157,10 @@ export class FastPath {
       (request.env as CountedEnv)[COUNTED] = decision;
       return null;
     }
-    const out: Record<string, string> = { ...memo.headers, 'x-cache': 'HIT' };
+    const out = memo.headers.slice();
     const allowOrigin = options.allowOrigin(request.header('origin') || '');
-    if (allowOrigin) out['access-control-allow-origin'] = allowOrigin;
-    for (const name in decision.headers) out[name.toLowerCase()] = decision.headers[name]!;
+    if (allowOrigin) out.push('access-control-allow-origin', allowOrigin);
+    for (const name in decision.headers) out.push(name.toLowerCase(), decision.headers[name]!);
     options.logger.log({
       level: 'info',
       msg: 'request',

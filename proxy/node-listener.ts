@@ -27,16 +27,15 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const PLAIN_TARGET = /^\/[!#$&-;=?-[\]_a-z~]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 
-/** A request header as `Headers.get` reads it: every value, joined with `, `; null when absent. */
-function headerOf(rawHeaders: string[], name: string): string | null {
-  let value: string | null = null;
+/** The request's headers as `Headers.get` reads them: every value of a name joined with `, `. */
+function headersOf(rawHeaders: string[]): Map<string, string> {
+  const headers = new Map<string, string>();
   for (let i = 0; i < rawHeaders.length; i += 2) {
-    const raw = rawHeaders[i]!;
-    if (raw.length === name.length && raw.toLowerCase() === name) {
-      value = value === null ? rawHeaders[i + 1]! : `${value}, ${rawHeaders[i + 1]!}`;
-    }
+    const name = rawHeaders[i]!.toLowerCase();
+    const kept = headers.get(name);
+    headers.set(name, kept === undefined ? rawHeaders[i + 1]! : `${kept}, ${rawHeaders[i + 1]!}`);
   }
-  return value;
+  return headers;
 }
 
 /** The fast path's view of a plain GET, or null when the adapter must build the request. */
@@ -46,8 +45,8 @@ function fastRequest(req: IncomingMessage, env: unknown): FastRequest | null {
   const host = req.headers.host;
   if (!host || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return null;
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  const { rawHeaders } = req;
-  return { url: `${scheme}://${host}${target}`, header: (name) => headerOf(rawHeaders, name), env };
+  const headers = headersOf(req.rawHeaders);
+  return { url: `${scheme}://${host}${target}`, header: (name) => headers.get(name) ?? null, env };
 }
 
 /** The request listener of the Node entry. */
@@ -80,7 +79,6 @@ export function nodeListener(handler: NodeHandler): (req: IncomingMessage, res: 
     };
     fast.answer(view).then((answer) => {
       if (!answer) return handOver();
-      answer.headers['content-length'] = String(answer.body.byteLength);
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
     }, handOver);
