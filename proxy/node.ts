@@ -17,6 +17,7 @@ import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '.
 import { DEFAULTS, type ProxyConfig } from './context.js';
 import { consoleLogger } from './log.js';
 import { nodeFetch } from './node-fetch.js';
+import { batchedLogger } from './node-log.js';
 import { nodeListener } from './node-listener.js';
 import { nodeSettingsFromEnv } from './node-settings.js';
 import { integrityOf, scriptTag } from './script.js';
@@ -162,8 +163,18 @@ async function start() {
     (hostEnv) => (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
   );
   const { script, chunks } = widgetFiles();
+  // One write per event-loop turn, not one per line; what is pending is written at exit.
+  const logger = batchedLogger();
+  process.on('exit', logger.flush);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.flush();
+      process.kill(process.pid, signal);
+    });
+  }
   const extra: Partial<ProxyConfig> = {
     clientKey,
+    logger,
     // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
     ...(config.embedded ? {} : { fetch: nodeFetch() }),
     ...(script ? { widgetScript: script, widgetChunks: chunks } : {}),
