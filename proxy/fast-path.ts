@@ -98,6 +98,8 @@ const PER_REQUEST = new Set([
 /** The fast path of one proxy. */
 export class FastPath {
   private readonly memos = new Map<string, Memo>();
+  /** Whether a host asks this fast path at all: until then (Workers, tests, Vite) nothing is kept. */
+  private asked = false;
 
   constructor(private readonly options: FastPathOptions) {}
 
@@ -110,7 +112,7 @@ export class FastPath {
    * GET with the bytes and headers the app sent.
    */
   remember(url: URL, cacheKey: string, relayed: Relayed, body: Uint8Array, headers: Record<string, string>): void {
-    if (relayed.status < 200 || relayed.status >= 300 || relayed.headers) return;
+    if (!this.asked || relayed.status < 200 || relayed.status >= 300 || relayed.headers) return;
     const kept: string[] = [];
     for (const name in headers) if (!PER_REQUEST.has(name)) kept.push(name, headers[name]!);
     kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
@@ -123,6 +125,7 @@ export class FastPath {
   /** The answer to `request`, or null when the full app must answer it. */
   async answer(request: FastRequest): Promise<FastAnswer | null> {
     const { options } = this;
+    this.asked = true;
     const started = options.now();
     // 1. The request guard: length, path, method override (the method is the host's check).
     if (request.url.length > MAX_URL_LENGTH) return null;

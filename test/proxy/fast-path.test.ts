@@ -184,3 +184,15 @@ describe('the fast path without a public URL', () => {
     assert.equal(calls.length, 1);
   });
 });
+
+describe('a proxy whose host never asks the fast path', () => {
+  test('keeps nothing for it (Workers, Vite, in-process use)', async () => {
+    const { proxy, send } = recordingProxy();
+    for (let i = 0; i < 2; i++) assert.equal((await send(READ)).headers.get('x-cache'), i ? 'HIT' : 'MISS');
+    const request = { url: `http://proxy.test${READ}`, header: () => null, env: {} };
+    assert.equal(await proxy.fast.answer(request), null);
+    // Once asked, the next answer from the cache is remembered.
+    await send(READ);
+    assert.equal((await proxy.fast.answer(request))?.status, 200);
+  });
+});
