@@ -19,13 +19,14 @@ import { ReadCache } from './cache.js';
 import { cors } from './cors.js';
 import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
 import { errorResponse, ProxyError } from './envelope.js';
+import { COUNTED, FastPath, type CountedEnv } from './fast-path.js';
 import { loopbackHostGuard, originGuard, requestGuard } from './guard.js';
-import { addLayer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from './headers.js';
+import { addLayer, applyLayer, headerOf, plainHeadersOf, SECURITY_LAYER, type Layer } from './headers.js';
 import { consoleLogger, redactingLogger } from './log.js';
 import { registerReads } from './reads.js';
-import { toResponse } from './relay.js';
+import { prepare, toResponse, type Relayed } from './relay.js';
 import { registerReturnBridge } from './return-bridge.js';
-import { serveScript } from './script.js';
+import { scriptPaths, serveScript } from './script.js';
 import type { ProxyState } from './state/types.js';
 import { MemoryState } from './state/memory.js';
 import { Upstream } from './upstream.js';
@@ -40,6 +41,8 @@ export interface Proxy {
   readonly upstream: Upstream;
   /** Where the proxy keeps what it remembers between requests (memory unless a shared store is given). */
   readonly state: ProxyState;
+  /** Answers repeated cached reads without the app, for hosts that can use it (fast-path.ts). */
+  readonly fast: FastPath;
 }
 
 /** The routes and their methods; a known path with another method gets 405 with `Allow`. */
@@ -106,11 +109,33 @@ export function createProxy(config: ProxyConfig): Proxy {
     return value;
   }
 
+  // Which cache key each relayed answer came from, so that an answer sent from the cache can be
+  // remembered by the fast path with the key it must still be fresh under. The route modules see
+  // the state through this wrapper; nothing else changes.
+  const keyOf = new WeakMap<Relayed, string>();
+  const note = <T extends { value: Relayed } | undefined>(key: string, read: T): T => {
+    if (read) keyOf.set(read.value, key);
+    return read;
+  };
+  const routeState: ProxyState = {
+    peekRead: (key, allowStale) => state.peekRead(key, allowStale).then((read) => note(key, read)),
+    read: (key, load) => state.read(key, load).then((read) => note(key, read)),
+    idempotent: (...args) => state.idempotent(...args),
+    heldKey: (key) => state.heldKey(key),
+    generation: (scope) => state.generation(scope),
+    bump: (scope) => state.bump(scope),
+    hit: (...args) => state.hit(...args),
+    loadQuota: () => state.loadQuota(),
+    saveQuota: (quota) => state.saveQuota(quota),
+    health: () => state.health(),
+    close: () => state.close(),
+  };
+
   const reportLeak = () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' });
   const ctx: ProxyContext = {
     config,
     upstream,
-    state,
+    state: routeState,
     logger,
     now,
     budget,
@@ -121,21 +146,44 @@ export function createProxy(config: ProxyConfig): Proxy {
       return false;
     },
     send(c, relayed, headers) {
-      const base = publicBase ?? urlOf(c.req.raw).origin;
-      return toResponse(relayed, {
+      const url = urlOf(c.req.raw);
+      const bookingUrl = `${publicBase ?? url.origin}/api/bookings`;
+      const response = toResponse(relayed, {
         context: c,
-        bookingUrl: `${base}/api/bookings`,
+        bookingUrl,
         apiKey: config.apiKey,
         headers,
         onLeak: reportLeak,
       });
+      const key = keyOf.get(relayed);
+      const plain = plainHeadersOf(response);
+      if (c.req.method === 'GET' && key && plain && headers?.['X-Cache'] !== 'STALE') {
+        const { bytes, leaked } = prepare(relayed, bookingUrl, config.apiKey);
+        if (!leaked) fast.remember(url, key, relayed, bytes, plain);
+      }
+      return response;
     },
   };
 
   // Without a public URL the request's own origin is trusted on loopback only (local development):
   // elsewhere the Host is the client's to write (`Host: evil.example` with a matching Origin, a DNS
   // rebinding foothold), so such requests are refused below.
-  const ownOrigin = (request: Request) => publicOrigin ?? urlOf(request).origin;
+  // The origin rule, for the app's guard and the fast path alike.
+  const siteAllowed = (origin: string, url: URL) =>
+    origins.has(origin) ||
+    origin === (publicOrigin ?? url.origin) ||
+    (origin === bookingSiteOrigin && url.pathname === '/api/return');
+  const allowOrigin = (origin: string) => (origins.has(origin) ? origin : null);
+  const fast = new FastPath({
+    state,
+    logger,
+    now,
+    rateLimit,
+    clientKey: config.clientKey,
+    publicUrl: Boolean(publicOrigin),
+    siteAllowed,
+    allowOrigin,
+  });
   const app = new Hono();
 
   app.onError((error, c) => {
@@ -176,15 +224,16 @@ export function createProxy(config: ProxyConfig): Proxy {
     await next();
     applyLayer(c.res, SECURITY_LAYER);
   });
-  app.use('*', requestGuard(['GET', 'POST', 'OPTIONS']));
+  // The widget's files also answer HEAD, and only GET and HEAD.
+  const apiGuard = requestGuard(['GET', 'POST', 'OPTIONS']);
+  const fileGuard = requestGuard(['GET', 'HEAD']);
+  const files = config.widgetScript ? scriptPaths(config.widgetChunks) : new Set<string>();
+  app.use('*', (c, next) => (files.has(urlOf(c.req.raw).pathname) ? fileGuard : apiGuard)(c, next));
   if (!publicOrigin) app.use('/api/*', loopbackHostGuard(logger));
   app.use(
     '/api/*',
     originGuard(
-      (origin, request) =>
-        origins.has(origin) ||
-        origin === ownOrigin(request) ||
-        (origin === bookingSiteOrigin && urlOf(request).pathname === '/api/return'),
+      (origin, request) => siteAllowed(origin, urlOf(request)),
       (origin) =>
         logger.log({
           level: 'warn',
@@ -196,7 +245,7 @@ export function createProxy(config: ProxyConfig): Proxy {
   app.use(
     '/api/*',
     cors({
-      origin: (origin) => (origins.has(origin) ? origin : null),
+      origin: allowOrigin,
       allowMethods: ['GET', 'POST', 'OPTIONS'],
       allowHeaders: ['Content-Type', 'Idempotency-Key'],
       exposeHeaders: [
@@ -213,7 +262,8 @@ export function createProxy(config: ProxyConfig): Proxy {
   app.use('/api/*', async (c: Context, next) => {
     if (c.req.method === 'OPTIONS') return next();
     const client = clientOf(c);
-    const decision = await state.hit('api', client, rateLimit);
+    // A request the fast path refused has been counted there already.
+    const decision = (c.env as CountedEnv | undefined)?.[COUNTED] ?? (await state.hit('api', client, rateLimit));
     const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
     const bookingDecision = booking && decision.allowed ? await state.hit('booking', client, bookingRateLimit) : null;
     const { allowed, headers } = bookingDecision ?? decision;
@@ -264,5 +314,5 @@ export function createProxy(config: ProxyConfig): Proxy {
     );
   }
 
-  return { upstream, state, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
+  return { upstream, state, fast, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
 }

@@ -78,7 +78,7 @@ export function forwardedClient(value: string | null | undefined, trustedHops = 
 export function clientKeyFor(
   options: ClientIpOptions,
   socketAddress: (env: unknown) => string | undefined = () => undefined,
-): (request: Request, env: unknown) => string | undefined {
+): (request: { headers: { get(name: string): string | null } }, env: unknown) => string | undefined {
   const { header, trustedHops = 1 } = options;
   return (request, env) =>
     (header ? forwardedClient(request.headers.get(header), trustedHops) : null) ??

@@ -56,7 +56,7 @@ export interface ProxyConfig {
   /** Largest accepted request body in bytes (default 16 KiB). */
   bodyLimit?: number;
   /** Identifies the client for rate limiting (e.g. the socket address); default one shared bucket. */
-  clientKey?: (request: Request, env: unknown) => string | undefined;
+  clientKey?: (request: { headers: { get(name: string): string | null } }, env: unknown) => string | undefined;
   /** Where structured logs go (default JSON lines on the console). */
   logger?: Logger;
   /** Clock, for tests. */

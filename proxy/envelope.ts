@@ -40,10 +40,19 @@ const london = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
+// The last second formatted: `Intl` formatting costs a relayed read more than its JSON does, and
+// every envelope of one second carries the same text.
+let lastSecond = NaN;
+let lastText = '';
+
 /** `YYYY-MM-DDTHH:mm:ss` in London time, the envelope's timestamp form. */
 export function londonTimestamp(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (second === lastSecond) return lastText;
   const parts = Object.fromEntries(london.formatToParts(ms).map((part) => [part.type, part.value]));
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+  lastText = `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+  lastSecond = second;
+  return lastText;
 }
 
 /**

@@ -18,7 +18,7 @@ export const MAX_URL_LENGTH = 2048;
 const PATH_RE = /^\/[A-Za-z0-9_\-/.]*$/;
 
 /** Headers that ask a server to treat a request as another method; refused outright. */
-const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+export const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
 
 /** Why a path is refused, or null. Dots are allowed only in the name of the served script. */
 export function pathProblem(pathname: string): string | null {

@@ -94,3 +94,8 @@ export function headerOf(response: Response, name: string): string | undefined {
   const plain = built.get(response);
   return (plain ? plain[name.toLowerCase()] : response.headers.get(name)) ?? undefined;
 }
+
+/** Every header of an `answer()`, as the plain object it was built with (lower-case names); else undefined. */
+export function plainHeadersOf(response: Response): Readonly<Record<string, string>> | undefined {
+  return built.get(response);
+}

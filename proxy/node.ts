@@ -7,15 +7,18 @@
  * This is the only proxy module that touches process, ports and files.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { serve } from '@hono/node-server';
 import { createProxy } from './app.js';
 import { clientKeyFor } from './client-ip.js';
 import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from './config.js';
 import { DEFAULTS, type ProxyConfig } from './context.js';
 import { consoleLogger } from './log.js';
+import { nodeFetch } from './node-fetch.js';
+import { batchedLogger } from './node-log.js';
+import { nodeListener } from './node-listener.js';
 import { nodeSettingsFromEnv } from './node-settings.js';
 import { integrityOf, scriptTag } from './script.js';
 import { createStack } from './stack.js';
@@ -160,8 +163,20 @@ async function start() {
     (hostEnv) => (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
   );
   const { script, chunks } = widgetFiles();
+  // One write per event-loop turn, not one per line; what is pending is written at exit.
+  const logger = batchedLogger();
+  process.on('exit', logger.flush);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.flush();
+      process.kill(process.pid, signal);
+    });
+  }
   const extra: Partial<ProxyConfig> = {
     clientKey,
+    logger,
+    // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
+    ...(config.embedded ? {} : { fetch: nodeFetch() }),
     ...(script ? { widgetScript: script, widgetChunks: chunks } : {}),
     ...(config.redis ? { state: await redisState(config.redis, config.settings) } : {}),
   };
@@ -169,23 +184,26 @@ async function start() {
 
   // The handler is built once the port is known, so that with `--port 0` the embedded sandbox's
   // next.web and the proxy's own origin name the port actually listened on.
-  let handler: { fetch(request: Request, env?: unknown): Promise<Response> } | undefined;
-  const options = {
-    fetch: (request: Request, hostEnv: unknown) => handler!.fetch(request, hostEnv),
-    port,
-    // Slow clients are cut off; Node checks these every `connectionsCheckingInterval`.
-    serverOptions: {
+  let listener: RequestListener | undefined;
+  const listening = createServer(
+    {
+      // Slow clients are cut off; Node checks these every `connectionsCheckingInterval`.
       headersTimeout: server.headersTimeoutMs,
       requestTimeout: server.requestTimeoutMs,
       keepAliveTimeout: server.keepAliveTimeoutMs,
       connectionsCheckingInterval: Math.min(1000, Math.ceil(server.headersTimeoutMs / 4)),
     },
-  };
-  const listening = serve(options, async (info) => {
+    (req, res) => listener!(req, res),
+  );
+  listening.listen(port, async () => {
+    const info = listening.address() as AddressInfo;
     const origin = config.settings.publicUrl ?? `http://localhost:${info.port}`;
-    handler = config.embedded
-      ? createStack({ origin, proxy: { ...config.settings, ...extra } })
-      : createProxy({ ...config.settings, ...extra });
+    if (config.embedded) {
+      const stack = createStack({ origin, proxy: { ...config.settings, ...extra } });
+      listener = nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast });
+    } else {
+      listener = nodeListener(createProxy({ ...config.settings, ...extra }));
+    }
     const mode = config.embedded
       ? 'on the embedded sandbox (no VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY set): bookings are not real'
       : `upstream ${config.settings.upstream}`;

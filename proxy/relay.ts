@@ -45,7 +45,7 @@ export interface SendOptions {
 }
 
 /** A relayed answer's body as sent for one booking URL: encoded once, scanned for the key once. */
-interface Prepared {
+export interface Prepared {
   bookingUrl: string;
   apiKey: string;
   bytes: Uint8Array<ArrayBuffer>;
@@ -58,7 +58,8 @@ interface Prepared {
 const prepared = new WeakMap<Relayed, Prepared>();
 const encoder = new TextEncoder();
 
-function prepare(relayed: Relayed, bookingUrl: string, apiKey: string): Prepared {
+/** A relayed answer's body as sent for `bookingUrl`, and whether the key had to be redacted from it. */
+export function prepare(relayed: Relayed, bookingUrl: string, apiKey: string): Prepared {
   const kept = prepared.get(relayed);
   if (kept && kept.bookingUrl === bookingUrl && kept.apiKey === apiKey) return kept;
   let body = relayed.text;

@@ -12,7 +12,9 @@
  * `Sec-Fetch-Site` speaks and says so; `'hidden'` when a browser says the request is from another
  * site without naming it; null when nothing says (not a browser page: curl, a server, a monitor).
  */
-export function requestSite(request: Request): string | 'same-origin' | 'hidden' | null {
+export function requestSite(request: {
+  headers: { get(name: string): string | null };
+}): string | 'same-origin' | 'hidden' | null {
   const origin = request.headers.get('origin');
   if (origin) return origin;
   const referer = request.headers.get('referer');

@@ -2,7 +2,8 @@
  * Serves the widget bundle at `/venue-booking.js`, so a venue needs one server for both the script
  * and the API. The script is public: any site may load it (with `crossorigin` for the integrity
  * check), it is revalidated by ETag, and its Subresource Integrity hash is printed at start so the
- * venue pins exactly this file.
+ * venue pins exactly this file. Every file answers HEAD too (the same headers, no body), as a
+ * static file server does, for monitors and caches that check a file without fetching it.
  */
 import type { Hono } from 'hono';
 
@@ -19,10 +20,16 @@ export function scriptTag(src: string, integrity: string): string {
   return `<script type="module" src="${src}" integrity="${integrity}" crossorigin="anonymous"></script>`;
 }
 
+/** The paths `serveScript` answers: the script and its chunks (which alone may be asked with HEAD). */
+export function scriptPaths(chunks: Record<string, unknown> = {}): Set<string> {
+  return new Set(['/venue-booking.js', ...Object.keys(chunks).map((name) => `/${name}`)]);
+}
+
 /**
  * Registers `GET /venue-booking.js` and the chunks it imports on demand (the locale modules, whose
  * names carry a content hash and so are cached for good). Module scripts are fetched with CORS,
- * so every file says any origin may load it.
+ * so every file says any origin may load it. Hono answers HEAD from the GET route without the
+ * body; `Content-Length` is set here so that a HEAD names the size a GET would send.
  */
 export function serveScript(
   app: Hono,
@@ -40,7 +47,7 @@ export function serveScript(
     // Short freshness, then revalidation: the URL is not content-hashed, so an update must show.
     const headers = { ...common, 'cache-control': 'public, max-age=300, stale-while-revalidate=86400', etag: tag };
     if (c.req.header('if-none-match') === tag) return new Response(null, { status: 304, headers });
-    return new Response(bytes, { status: 200, headers });
+    return new Response(bytes, { status: 200, headers: { ...headers, 'content-length': String(bytes.byteLength) } });
   });
   for (const [name, chunk] of Object.entries(chunks)) {
     app.get(
@@ -48,7 +55,11 @@ export function serveScript(
       () =>
         new Response(chunk, {
           status: 200,
-          headers: { ...common, 'cache-control': 'public, max-age=31536000, immutable' },
+          headers: {
+            ...common,
+            'cache-control': 'public, max-age=31536000, immutable',
+            'content-length': String(chunk.byteLength),
+          },
         }),
     );
   }

@@ -1,26 +1,34 @@
 /**
  * Proxy benchmarks, loopback only, bounded loops:
  *
- * 1. Added latency: p50/p99 of sequential requests through the proxy (cache off, so every request
- *    makes its upstream call) minus the same requests sent straight to the upstream. The upstream
- *    is a trivial loopback HTTP server answering a fixed 2 KB envelope at once.
- * 2. Throughput of cached availability answers: in-process (the handler alone) and over loopback
- *    HTTP with 32 keep-alive connections: from `wrk` when it is on the PATH (`apt-get install
- *    wrk`; a C load generator, so the figure is the server's, not the client's), else from a
- *    Node worker thread (which spends much of the 2 cores itself). The row says which.
+ * 1. Added latency: p50/p99 of sequential requests through the proxy's Node entry (cache off, so
+ *    every request makes its upstream call) minus the same requests sent straight to the upstream.
+ *    The upstream is a trivial loopback HTTP server answering a fixed 2 KB envelope at once. With
+ *    nginx on the PATH, the same through an nginx `proxy_pass` beside it.
+ * 2. Throughput of cached availability answers: in-process (the handler alone), and over loopback
+ *    HTTP with 32 keep-alive connections, side by side in one run: the Node entry (fast path), the
+ *    same app through @hono/node-server alone (no fast path), a bare `node:http` server answering
+ *    the very same bytes and headers (the ceiling of Node on this machine), and nginx's
+ *    `proxy_cache` answering them from its cache (when nginx is on the PATH). Load from `wrk`
+ *    when it is on the PATH (a C load generator, so the figure is the server's, not the
+ *    client's), else from a Node worker thread (which spends much of the 2 cores itself).
  * 3. Upstream calls per 100 widget calls: 600 simulated visitors browsing one venue over 30
  *    simulated minutes, each stepping through type → date → party size → time → duration with
  *    choices drawn from what real guests pick; against the real sandbox; simulated clock.
  * 4. Identical concurrent requests: 1000 at once → upstream calls (goal: 1 per cache window).
  */
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { createProxy } from '../../proxy/app.js';
 import { silentLogger } from '../../proxy/log.js';
+import { nodeFetch } from '../../proxy/node-fetch.js';
+import { nodeListener } from '../../proxy/node-listener.js';
 import { createStack } from '../../proxy/stack.js';
 
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
@@ -72,6 +80,78 @@ async function sequential(agent: Agent, port: number, path: (i: number) => strin
   return times.sort((a, b) => a - b);
 }
 
+/** True when `command` can be run. */
+const has = (command: string, flag: string) => spawnSync(command, [flag], { stdio: 'ignore' }).error === undefined;
+
+/**
+ * nginx in front of `upstreamPort` (one worker, no access log), with `proxy_cache` when `cache`:
+ * the reference a reverse proxy in C gives on the same machine. Its files live in a temporary
+ * directory removed by `stop`.
+ */
+async function startNginx(upstreamPort: number, cache: boolean): Promise<{ port: number; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-booking-nginx-'));
+  const probe = createServer();
+  const port = await listen(probe);
+  await close(probe);
+  const conf = `
+${process.getuid?.() === 0 ? 'user root;' : ''}
+worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  proxy_cache_path ${dir}/cache keys_zone=bench:1m;
+  upstream up { server 127.0.0.1:${upstreamPort}; keepalive 32; }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://up;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      ${cache ? 'proxy_cache bench; proxy_cache_valid 200 10m; proxy_ignore_headers Cache-Control Expires Set-Cookie;' : ''}
+    }
+  }
+}`;
+  writeFileSync(join(dir, 'nginx.conf'), conf);
+  const child = spawn('nginx', ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const agent = new Agent({ keepAlive: false });
+  for (let i = 0; ; i++) {
+    try {
+      await get(agent, port, '/');
+      break;
+    } catch (error) {
+      if (i > 100) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+  }
+  return {
+    port,
+    stop: async () => {
+      child.kill();
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Interleaved rounds of sequential requests to each target, so drift (GC, CPU frequency) hits all alike. */
+async function rounds(agent: Agent, targets: [number, (i: number) => string][]): Promise<number[][]> {
+  const times = targets.map(() => [] as number[]);
+  for (const [port, path] of targets) await sequential(agent, port, path, 300);
+  for (let r = 0; r < 3; r++) {
+    for (const [i, [port, path]] of targets.entries()) times[i]!.push(...(await sequential(agent, port, path, 1000)));
+  }
+  return times.map((list) => list.sort((a, b) => a - b));
+}
+
 async function addedLatency() {
   const upstream = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -87,30 +167,28 @@ async function addedLatency() {
     staleMs: 0,
     logger: silentLogger,
     rateLimit: { limit: 1e9, windowMs: 60_000 },
+    // The Node entry's own way to a real upstream.
+    fetch: nodeFetch(),
   });
-  const server = serve({ fetch: proxy.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  const port = (server.address() as AddressInfo).port;
+  // The Node entry's own listener (fast path included; with the cache off it never answers).
+  const server = createServer(nodeListener(proxy));
+  const port = await listen(server);
+  const nginx = has('nginx', '-v') ? await startNginx(upPort, false) : null;
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const proxied = (i: number) => `/api/venues/${VENUE}/booking-availability?num_people=${(i % 8) + 1}`;
   const direct = (i: number) => `/v4/venues/${VENUE}/booking-availability?num_people=${(i % 8) + 1}`;
-  const rounds = 3;
-  const d: number[] = [];
-  const p: number[] = [];
-  await sequential(agent, upPort, direct, 300);
-  await sequential(agent, port, proxied, 300);
-  // Interleaved rounds, so drift (GC, CPU frequency) hits both sides alike.
-  for (let r = 0; r < rounds; r++) {
-    d.push(...(await sequential(agent, upPort, direct, 1000)));
-    p.push(...(await sequential(agent, port, proxied, 1000)));
-  }
-  d.sort((a, b) => a - b);
-  p.sort((a, b) => a - b);
+  const targets: [number, (i: number) => string][] = [
+    [upPort, direct],
+    [port, proxied],
+  ];
+  if (nginx) targets.push([nginx.port, direct]);
+  const [d, p, n] = await rounds(agent, targets);
   const calls = proxy.upstream.calls;
   agent.destroy();
+  await nginx?.stop();
   await close(server);
   await close(upstream);
-  return { d, p, calls };
+  return { d: d!, p: p!, n, calls };
 }
 
 /** The load generator runs in a worker thread, so it does not share the server's event loop. */
@@ -128,16 +206,13 @@ const get = () => new Promise((resolve, reject) => {
   parentPort.postMessage(done / ((performance.now() - t0) / 1000)); agent.destroy();
 })();`;
 
-/** True when `wrk` can be run. */
-const hasWrk = () => spawnSync('wrk', ['--version'], { stdio: 'ignore' }).error === undefined;
-
 /**
- * Requests per second from `wrk -t1 -c32 -d3s url`. Asynchronous on purpose: the server under test
+ * Requests per second from `wrk -t1 -c32 -d2s url`. Asynchronous on purpose: the server under test
  * shares this process's event loop. Answers other than 2xx/3xx make the figure meaningless: refused.
  */
 function wrk(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    execFile('wrk', ['-t1', '-c32', '-d3s', url], { timeout: 30_000 }, (error, stdout) => {
+    execFile('wrk', ['-t1', '-c32', '-d2s', url], { timeout: 30_000 }, (error, stdout) => {
       if (error) return reject(error);
       const rate = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
       const failed = /Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout);
@@ -145,6 +220,39 @@ function wrk(url: string): Promise<number> {
       if (failed) return reject(new Error(`wrk saw ${failed[1]} answers other than 2xx/3xx from ${url}`));
       resolve(Number(rate[1]));
     });
+  });
+}
+
+/** Requests per second of 32 keep-alive connections on `path` at `port` (wrk, else a worker thread). */
+async function load(client: 'wrk' | 'worker', port: number, path: string): Promise<number> {
+  if (client === 'wrk') return wrk(`http://127.0.0.1:${port}${path}`);
+  const worker = new Worker(CLIENT, { eval: true, workerData: { port, path, conns: 32, ms: 2500 } });
+  const rate = await new Promise<number>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  await worker.terminate();
+  return rate;
+}
+
+/** One answer's status line, headers (as sent, less those Node adds itself) and body. */
+function capture(port: number, path: string): Promise<{ headers: string[]; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const headers: string[] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i]!;
+          if (!/^(date|connection|keep-alive|content-length|transfer-encoding)$/i.test(name))
+            headers.push(name, res.rawHeaders[i + 1]!);
+        }
+        resolve({ headers, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
 
@@ -165,27 +273,52 @@ async function cachedThroughput() {
     n += 50;
   }
   const inProcess = n / ((performance.now() - started) / 1000);
-  // Over loopback HTTP: 32 keep-alive connections from a worker thread.
-  const server = serve({ fetch: stack.fetch, port: 0, hostname: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  const port = (server.address() as AddressInfo).port;
+
   const path = new URL(url).pathname + new URL(url).search;
-  const client = hasWrk() ? 'wrk -t1 -c32 -d3s' : '32 connections from a worker thread';
-  const load = async (target: string) => {
-    if (client.startsWith('wrk')) return wrk(`http://127.0.0.1:${port}${target}`);
-    const worker = new Worker(CLIENT, { eval: true, workerData: { port, path: target, conns: 32, ms: 2500 } });
-    const rate = await new Promise<number>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
-    await worker.terminate();
-    return rate;
+  // The Node entry as shipped, and the same app through @hono/node-server alone.
+  const entry = createServer(nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
+  const entryPort = await listen(entry);
+  const hono = createServer(getRequestListener(stack.fetch));
+  const honoPort = await listen(hono);
+  // A bare node:http server answering exactly what the entry answers (headers and body).
+  const sample = await capture(entryPort, path);
+  const bare = createServer((req, res) => {
+    res.writeHead(200, sample.headers);
+    res.end(sample.body);
+  });
+  const barePort = await listen(bare);
+  const nginx = has('nginx', '-v') ? await startNginx(barePort, true) : null;
+  const client = has('wrk', '--version') ? 'wrk' : 'worker';
+  const servers: [string, number][] = [
+    ['entry', entryPort],
+    ['hono', honoPort],
+    ['bare', barePort],
+  ];
+  if (nginx) servers.push(['nginx', nginx.port]);
+  // Five interleaved rounds, in turn forwards and backwards. Each server's figure is its best round;
+  // each ratio the median of the rounds' own ratios (servers measured seconds apart), so that a
+  // neighbour's burst on the shared cores decides neither.
+  const rounds: Record<string, number>[] = [];
+  for (let round = 0; round < 5; round++) {
+    const rates: Record<string, number> = {};
+    for (const [name, port] of round % 2 ? [...servers].reverse() : servers)
+      rates[name] = await load(client, port, path);
+    rounds.push(rates);
+  }
+  const rate: Record<string, number> = {};
+  for (const [name] of servers) rate[name] = Math.max(...rounds.map((rates) => rates[name]!));
+  const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
+  const ratio = (name: string) => median(rounds.map((rates) => rates[name]! / rates.bare!));
+  await nginx?.stop();
+  for (const server of [entry, hono, bare]) await close(server);
+  return {
+    inProcess,
+    rate,
+    ratio: { entry: ratio('entry'), hono: ratio('hono'), nginx: nginx ? ratio('nginx') : null },
+    bytes: sample.body.length,
+    client: client === 'wrk' ? 'wrk -t1 -c32 -d2s' : '32 connections from a worker thread',
+    upstreamCalls: stack.proxy.upstream.calls,
   };
-  // The same server answering /healthz (no proxy work) is the ceiling of this machine and client.
-  const baseline = await load('/healthz');
-  const overHttp = await load(path);
-  await close(server);
-  return { inProcess, overHttp, baseline, client, upstreamCalls: stack.proxy.upstream.calls };
 }
 
 /** Deterministic PRNG (mulberry32), so every run simulates the same visitors. */
@@ -263,30 +396,50 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
   const ms = (value: number) => `${value.toFixed(3)} ms`;
   const p50 = percentile(latency.p, 50) - percentile(latency.d, 50);
   const p99 = percentile(latency.p, 99) - percentile(latency.d, 99);
+  const nginxAdded = latency.n ? percentile(latency.n, 50) - percentile(latency.d, 50) : null;
+  const { rate } = throughput;
+  const perSecond = (value: number | undefined) =>
+    value === undefined ? 'nginx not installed' : `${Math.round(value)}/s`;
   return [
     {
       name: 'proxy: direct upstream call p50 / p99 (loopback, 3000 sequential)',
       value: `${ms(percentile(latency.d, 50))} / ${ms(percentile(latency.d, 99))}`,
     },
     {
-      name: 'proxy: through the proxy, cache off, p50 / p99',
+      name: 'proxy: through the Node entry, cache off, p50 / p99',
       value: `${ms(percentile(latency.p, 50))} / ${ms(percentile(latency.p, 99))} (${latency.calls} upstream calls)`,
     },
-    { name: 'proxy: added latency p50', value: ms(p50), goal: '≤ 1 ms' },
+    { name: 'proxy: added latency of a relayed read, p50', value: ms(p50), goal: '≤ 0.3 ms' },
     { name: 'proxy: added latency p99', value: ms(p99) },
+    {
+      name: 'nginx proxy_pass (no cache): added latency p50, same run',
+      value: nginxAdded === null ? 'nginx not installed' : ms(nginxAdded),
+    },
     {
       name: 'proxy: cached availability answers/s, in-process handler',
       value: `${Math.round(throughput.inProcess)}/s`,
       goal: '≥ 5000/s',
     },
     {
-      name: `proxy: cached availability answers/s, loopback HTTP, ${throughput.client}`,
-      value: `${Math.round(throughput.overHttp)}/s (${throughput.upstreamCalls} upstream call)`,
-      goal: '≥ 5000/s',
+      name: `proxy: cached availability answers/s, Node entry (fast path), loopback HTTP, ${throughput.client}, best of 5 rounds`,
+      value: `${perSecond(rate.entry)} (${throughput.upstreamCalls} upstream call, ${throughput.bytes} B answers)`,
+      goal: '≥ 0.5 × bare node:http',
     },
     {
-      name: `proxy: loopback HTTP ceiling of this machine: /healthz on the same server (${throughput.client})`,
-      value: `${Math.round(throughput.baseline)}/s (load average ${loadavg()[0]!.toFixed(1)})`,
+      name: 'proxy: the same app through @hono/node-server alone (no fast path), same run',
+      value: perSecond(rate.hono),
+    },
+    {
+      name: 'bare node:http answering the same bytes and headers (the ceiling of Node here), same run',
+      value: `${perSecond(rate.bare)} (load average ${loadavg()[0]!.toFixed(1)})`,
+    },
+    { name: 'nginx proxy_cache answering the same from its cache, same run', value: perSecond(rate.nginx) },
+    {
+      name: 'proxy: Node entry ÷ bare node:http, median of 5 rounds (without the fast path; nginx ÷ bare)',
+      value: `${throughput.ratio.entry.toFixed(2)}× (${throughput.ratio.hono.toFixed(2)}×; ${
+        throughput.ratio.nginx === null ? 'no nginx' : `${throughput.ratio.nginx.toFixed(2)}×`
+      })`,
+      goal: '≥ 0.5×',
     },
     {
       name: `proxy: upstream calls per 100 widget calls (600 visitors, one venue, ${Math.round(sim.minutes)} simulated min, 15 s TTL)`,

@@ -2,10 +2,15 @@
  * The hostile-input suite: forbidden routes and methods, encoded and dotted paths, bad JSON, wrong
  * types, oversized bodies, header injection, foreign venues and origins. For EACH case it asserts
  * a 4xx answer in the service's envelope, that NOTHING reached the upstream (a recording fetch),
- * and that the API key is in no header, body or log line.
+ * and that the API key is in no header, body or log line. Every case runs twice: against the app's
+ * Fetch handler, and over real sockets against the Node entry's listener with its cache-hit fast
+ * path warm for the valid neighbours of the hostile requests.
  */
 import assert from 'node:assert/strict';
-import { describe, test } from 'node:test';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { nodeListener } from '../../proxy/node-listener.js';
 import {
   assertNoLeak,
   FOREIGN_VENUE,
@@ -359,6 +364,39 @@ add(
 );
 add('return GET', `${R}?venue=${VENUE}&reference=DMN-1&status=complete`, undefined, 405);
 
+/**
+ * Sends one case and checks its answer: a 4xx (the case's status when it names one) in the
+ * envelope, with nosniff, nothing upstream, the key nowhere. False when the request could not be
+ * sent at all (a request the platform refuses to build, or a connection closed on an oversized
+ * body), which reached nothing either.
+ */
+async function refusedAsItShould(
+  c: Case,
+  sendCase: () => Promise<Response>,
+  calls: unknown[],
+  logger: Parameters<typeof assertNoLeak>[1],
+): Promise<boolean> {
+  let response: Response;
+  try {
+    response = await sendCase();
+  } catch (error) {
+    assert.ok(error instanceof TypeError, String(error));
+    assert.equal(calls.length, 0);
+    return false;
+  }
+  const text = await assertNoLeak(response.clone(), logger);
+  if (c.status) assert.equal(response.status, c.status, `status for ${c.name}: ${text.slice(0, 200)}`);
+  else assert.ok(response.status >= 400 && response.status < 500, `expected 4xx, got ${response.status}`);
+  assert.equal(calls.length, 0, `upstream was called: ${JSON.stringify(calls).slice(0, 300)}`);
+  if (c.init?.method !== 'HEAD') {
+    const body = JSON.parse(text) as { payload: { message: string; errors: unknown[] } };
+    assert.equal(typeof body.payload.message, 'string');
+    assert.ok(Array.isArray(body.payload.errors));
+  }
+  assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+  return true;
+}
+
 describe('hostile input never reaches the upstream', () => {
   const { send, calls, logger } = recordingProxy();
   /** Cases the proxy answered and that passed every check below; a request the platform refused to build is not one. */
@@ -366,26 +404,7 @@ describe('hostile input never reaches the upstream', () => {
   for (const c of cases) {
     test(c.name, async () => {
       calls.length = 0;
-      let response: Response;
-      try {
-        response = await send(c.path, c.init);
-      } catch (error) {
-        // Only a request the platform itself refuses to build may throw; it cannot reach anything.
-        assert.ok(error instanceof TypeError, String(error));
-        assert.equal(calls.length, 0);
-        return;
-      }
-      const text = await assertNoLeak(response.clone(), logger);
-      if (c.status) assert.equal(response.status, c.status, `status for ${c.name}: ${text.slice(0, 200)}`);
-      else assert.ok(response.status >= 400 && response.status < 500, `expected 4xx, got ${response.status}`);
-      assert.equal(calls.length, 0, `upstream was called: ${calls.map((call) => call.url).join(', ')}`);
-      if (c.init?.method !== 'HEAD') {
-        const body = JSON.parse(text) as { payload: { message: string; errors: unknown[] } };
-        assert.equal(typeof body.payload.message, 'string');
-        assert.ok(Array.isArray(body.payload.errors));
-      }
-      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
-      refused++;
+      if (await refusedAsItShould(c, () => send(c.path, c.init), calls, logger)) refused++;
     });
   }
 
@@ -406,5 +425,41 @@ describe('hostile input never reaches the upstream', () => {
     assert.equal(calls[0]!.headers.get('authorization'), `test-app:${'k3y-MUST-never-LEAK-7f3a9c'}`);
     for (const name of ['cookie', 'x-forwarded-for', 'origin']) assert.equal(calls[0]!.headers.get(name), null, name);
     assert.equal(new URL(calls[0]!.url).search, `?type=${TYPE}`);
+  });
+});
+
+describe('hostile input through the Node entry, its fast path warm', () => {
+  const { proxy, calls, logger } = recordingProxy();
+  const server = createServer(nodeListener(proxy));
+  let base = '';
+  before(async () => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  // Valid reads at the addresses the hostile cases aim at, answered from the cache just before
+  // each case, so the fast path holds a remembered answer for them.
+  const warm = async () => {
+    for (const path of [A, `${A}?type=${TYPE}`, `/api/venues/${VENUE}`, `/api/venues/${VENUE}/offers`]) {
+      for (let i = 0; i < 2; i++) {
+        const response = await fetch(`${base}${path}`);
+        assert.equal(response.status, 200, path);
+        await response.arrayBuffer();
+      }
+    }
+    calls.length = 0;
+  };
+  let refused = 0;
+  for (const c of cases) {
+    test(c.name, async () => {
+      await warm();
+      if (await refusedAsItShould(c, () => fetch(`${base}${c.path}`, c.init), calls, logger)) refused++;
+    });
+  }
+
+  test('at least 150 hostile cases were refused through the Node entry', () => {
+    assert.ok(refused >= 150, `${refused} of ${cases.length} cases passed`);
+    const fast = logger.lines.filter((line) => line.msg === 'request' && line.cache === 'HIT').length;
+    assert.ok(fast >= cases.length, 'the warm-up reads were answered from the cache');
   });
 });

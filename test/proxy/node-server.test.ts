@@ -1,9 +1,11 @@
 /**
  * The Node entry's own guards, through real sockets: whose address keys the per-client limit behind
  * a reverse proxy (X-Forwarded-For rotation, empty values, IPv6 /64), and slow or surplus
- * connections cut off by the configured timeouts and cap (small values set here, not waited out).
+ * connections cut off by the configured timeouts and cap (small values set here, not waited out),
+ * and kept-alive connections that must survive a refused body.
  */
 import assert from 'node:assert/strict';
+import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { addressKey, clientKeyFor, forwardedClient } from '../../proxy/client-ip.js';
@@ -158,5 +160,61 @@ describe('the connection cap on the Node entry', { timeout: 60_000 }, () => {
     first.socket.write('GET /healthz HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n');
     assert.match(await first.closed, /^HTTP\/1\.1 200/);
     second.socket.destroy();
+  });
+});
+
+describe('kept-alive connections on the Node entry', { timeout: 60_000 }, () => {
+  let server: Awaited<ReturnType<typeof start>>;
+  before(async () => {
+    server = await start({});
+  });
+  after(() => server.stop());
+
+  /** One request over `agent`; resolves with the status, the Connection header and the body. */
+  const send = (agent: Agent, path: string, method = 'GET', body?: string) =>
+    new Promise<{ status: number; connection: string | undefined; body: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          path,
+          method,
+          agent,
+          headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': body.length },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, body: text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  test('an oversized body is refused with 413 and Connection: close; the next request on the agent succeeds', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      assert.equal((await send(agent, READ)).status, 200);
+      const refused = await send(agent, '/api/bookings', 'POST', JSON.stringify({ notes: 'n'.repeat(40_000) }));
+      assert.equal(refused.status, 413);
+      assert.equal(refused.connection, 'close');
+      assert.equal(JSON.parse(refused.body).payload.stored, false);
+      for (let i = 0; i < 3; i++) assert.equal((await send(agent, READ)).status, 200);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  test('a body that was read stays on its kept-alive connection', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const refused = await send(agent, '/api/bookings', 'POST', '{"venue_id":');
+      assert.equal(refused.status, 400);
+      assert.equal(refused.connection, 'keep-alive');
+      assert.equal((await send(agent, READ)).status, 200);
+    } finally {
+      agent.destroy();
+    }
   });
 });

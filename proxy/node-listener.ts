@@ -1,0 +1,86 @@
+/**
+ * The Node entry's request listener: the proxy's fast path (fast-path.ts) straight on node:http's
+ * request and response, and everything else through @hono/node-server to the full app.
+ *
+ * A cached read asked again is answered from pre-serialised bytes and precomputed headers: no
+ * `Request`, no router, no `Response`, no header conversion. Whatever the fast path is unsure
+ * of goes to the app, which answers it (refusals included) exactly as before.
+ *
+ * A request whose body the app did not read (an oversized one refused with 413, a POST refused
+ * before its body was looked at) is answered with `Connection: close`: the adapter drops such a
+ * connection after the answer, and a client told to keep it alive would send its next request
+ * into a closed socket.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import type { FastPath, FastRequest } from './fast-path.js';
+
+/** What the listener serves: the app's Fetch handler, and the proxy's fast path when there is one. */
+export interface NodeHandler {
+  fetch(request: Request, env?: unknown): Promise<Response>;
+  fast?: FastPath;
+}
+
+// What @hono/node-server passes through as it is, so the fast path's URL is the app's URL. Other
+// hosts and targets (absolute-form, encoded, dotted, IPv6 literals) are left to the adapter.
+const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+const PLAIN_TARGET = /^\/[!#$&-;=?-[\]_a-z~]*$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
+
+/** The request's headers as `Headers.get` reads them: every value of a name joined with `, `. */
+function headersOf(rawHeaders: string[]): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    const kept = headers.get(name);
+    headers.set(name, kept === undefined ? rawHeaders[i + 1]! : `${kept}, ${rawHeaders[i + 1]!}`);
+  }
+  return headers;
+}
+
+/** The fast path's view of a plain GET, or null when the adapter must build the request. */
+function fastRequest(req: IncomingMessage, env: unknown): FastRequest | null {
+  if (req.method !== 'GET') return null;
+  const target = req.url ?? '';
+  const host = req.headers.host;
+  if (!host || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return null;
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const headers = headersOf(req.rawHeaders);
+  return { url: `${scheme}://${host}${target}`, header: (name) => headers.get(name) ?? null, env };
+}
+
+/** The request listener of the Node entry. */
+export function nodeListener(handler: NodeHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  // The context of a request the fast path handed over (with a limit decision it counted).
+  const handedOver = new WeakMap<IncomingMessage, Record<PropertyKey, unknown>>();
+  const full = getRequestListener((request, env) => {
+    const context = handedOver.get((env as { incoming: IncomingMessage }).incoming);
+    return handler.fetch(request, context ?? env);
+  });
+  const slow = (req: IncomingMessage, res: ServerResponse) => {
+    // Marks the answer `Connection: close` when the request's body was not read to its end.
+    const writeHead = res.writeHead;
+    res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+      if (req.method !== 'GET' && req.method !== 'HEAD' && !req.readableEnded && !this.headersSent)
+        this.setHeader('connection', 'close');
+      return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as typeof res.writeHead;
+    void full(req, res);
+  };
+  const { fast } = handler;
+  if (!fast) return slow;
+  return (req, res) => {
+    const env: Record<PropertyKey, unknown> = { incoming: req, outgoing: res };
+    const view = fastRequest(req, env);
+    if (!view) return slow(req, res);
+    const handOver = () => {
+      handedOver.set(req, env);
+      slow(req, res);
+    };
+    fast.answer(view).then((answer) => {
+      if (!answer) return handOver();
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.body);
+    }, handOver);
+  };
+}
