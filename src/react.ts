@@ -79,7 +79,10 @@ export interface VenueBookingEventProps {
   'onvb-change'?: (event: CustomEvent<VenueBookingEventDetails['vb-change']>) => void;
   /** The booking was sent (no personal data). */
   'onvb-submit'?: (event: CustomEvent<VenueBookingEventDetails['vb-submit']>) => void;
-  /** The booking is stored (no personal data). */
+  /**
+   * The booking is stored (no personal data); after a reload that shows a kept confirmation it
+   * fires again with `restored: true`.
+   */
   'onvb-complete'?: (event: CustomEvent<VenueBookingEventDetails['vb-complete']>) => void;
   /** Cancelable; the guest is about to leave for the booking site. */
   'onvb-redirect'?: (event: CustomEvent<VenueBookingEventDetails['vb-redirect']>) => void;

@@ -31,6 +31,7 @@ import { loadStrings } from './i18n/index.js';
 import { renderCalendar } from './parts/calendar.js';
 import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
+import { badgeFor, detailsOffers } from './offers.js';
 import { renderOptions } from './parts/options.js';
 import {
   clearPendingBookingKey,
@@ -74,7 +75,12 @@ export interface VenueBookingEventDetails {
   'vb-step': { step: ShownStep };
   'vb-change': { field: 'venue' | Step | 'offer'; value: string | number | null };
   'vb-submit': { booking: BookingSummary };
-  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary };
+  /**
+   * `restored`: false when the booking was just stored (or the guest just came back from the booking
+   * site); true when a reload shows a confirmation kept from before, so a host page that renders its
+   * own thank-you state can restore it without counting the booking twice.
+   */
+  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary; restored: boolean };
   'vb-redirect': { url: string; booking: BookingSummary };
   /**
    * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`),
@@ -117,7 +123,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @fires {CustomEvent<{step}>} vb-step - A new step is shown after a guest action.
  * @fires {CustomEvent<{field, value}>} vb-change - The guest chose a value.
  * @fires {CustomEvent<{booking}>} vb-submit - The booking was sent (no personal data).
- * @fires {CustomEvent<{reference, status, booking}>} vb-complete - The booking is stored (no personal data).
+ * @fires {CustomEvent<{reference, status, booking, restored}>} vb-complete - The booking is stored (no personal data); after a reload that shows a kept confirmation it fires again with `restored: true`.
  * @fires {CustomEvent<{url, booking}>} vb-redirect - Cancelable; the guest is about to leave for the booking site.
  * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
  *
@@ -255,6 +261,10 @@ export class VenueBooking extends LitElement {
   private _lastStep: ShownStep | null = null;
   /** Set when this page load is the guest's return from the booking site. */
   private _returned = false;
+  /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
+  private _restored = false;
+  /** Guest fields the guest has typed in: a later `guest` prefill (a host's re-render) leaves them alone. */
+  private _touched = new Set<keyof GuestDetails>();
 
   private _venues = new Task(this, {
     task: async ([api, venue, group], { signal }): Promise<WireVenue[]> => {
@@ -317,6 +327,21 @@ export class VenueBooking extends LitElement {
       return payload?.marketing_preferences ?? [];
     },
     args: () => [this.api, this._currentVenue] as const,
+  });
+
+  /**
+   * Every visible offer of the venue, read once per venue: the badges are filtered from it by each
+   * offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
+   */
+  private _venueOffers = new Task(this, {
+    task: async ([api, venue, hidden], { signal }): Promise<WireOffer[]> => {
+      if (!venue || hidden) return [];
+      const payload = await this._clientFor(api)
+        .get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, {}, signal)
+        .catch(() => []);
+      return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
+    },
+    args: () => [this.api, this._currentVenue, this.hideOffers] as const,
   });
 
   /** The offers eligible for the chosen details, read once every field is chosen. */
@@ -449,6 +474,21 @@ export class VenueBooking extends LitElement {
     );
   }
 
+  /**
+   * The offers of the details step: those the service lists for the full choices, plus every offer
+   * whose badge led the guest here (its rules admit the choices), so a badge is always honoured.
+   */
+  private get _eligibleOffers(): WireOffer[] {
+    if (this.hideOffers) return [];
+    return detailsOffers(this._venueOffers.value ?? [], this._offers.value ?? [], this._choices);
+  }
+
+  /** The offer badge of a value of a step: only where an offer can still apply with it. */
+  private _badge(step: Step, suggestion: Suggestion) {
+    if (this.hideOffers || !suggestion.valid) return null;
+    return badgeFor(this._venueOffers.value ?? [], { ...this._choices, [step]: suggestion.value }, this._strings.offer);
+  }
+
   private get _summary(): BookingSummary {
     const { type, date, time, duration, num_people } = this._choices;
     return {
@@ -486,7 +526,10 @@ export class VenueBooking extends LitElement {
       this._venue = saved.venue;
       this._choices = saved.choices;
       this._offer = saved.offer;
-      this._confirmation ??= saved.confirmation ?? null;
+      if (!this._confirmation && saved.confirmation) {
+        this._confirmation = saved.confirmation;
+        this._restored = true;
+      }
       const { type, venue } = saved.names ?? {};
       if (type && saved.choices.type) this._typeNames.set(saved.choices.type, type);
       this._venueTitle ||= venue ?? '';
@@ -508,7 +551,14 @@ export class VenueBooking extends LitElement {
         },
       );
     }
-    if (changed.has('guest') && this.guest) this._guest = { ...this._guest, ...this.guest };
+    if (changed.has('guest') && this.guest) {
+      // A prefill fills only what the guest has not typed: a host page that re-renders and sets
+      // `guest` again must not overwrite "Grace" with "Ada".
+      const fill = Object.entries(this.guest).filter(
+        ([name, value]) => typeof value === 'string' && !this._touched.has(name as keyof GuestDetails),
+      );
+      if (fill.length) this._guest = { ...this._guest, ...Object.fromEntries(fill) };
+    }
     // Prefill attributes set choices the guest has not made (a restored booking wins).
     const prefill: Choices = {};
     if (changed.has('type') && this.type) prefill.type = this.type;
@@ -537,10 +587,11 @@ export class VenueBooking extends LitElement {
         this._announce(this._headingText());
       }
       if (step === 'unavailable') this._emit('vb-error', { kind: 'unavailable', status: null, during: 'submit' });
-      if (this._returned && step === 'confirmation') {
-        this._returned = false;
+      if ((this._returned || this._restored) && step === 'confirmation') {
+        const restored = !this._returned;
+        this._returned = this._restored = false;
         const { reference, status } = this._confirmation!;
-        this._emit('vb-complete', { reference, status, booking: this._summary });
+        this._emit('vb-complete', { reference, status, booking: this._summary, restored });
       }
     }
     if (this._focusPending && step && this._availability.status !== TaskStatus.PENDING) {
@@ -667,6 +718,7 @@ export class VenueBooking extends LitElement {
       return;
     }
     this._guest = { ...this._guest, [input.name]: input.value };
+    this._touched.add(input.name as keyof GuestDetails);
     // Once a field was flagged, re-check it as the guest types so the message goes away promptly.
     if (this._guestErrors[input.name as keyof GuestDetails]) this._recheck(input.name as keyof GuestDetails);
   }
@@ -703,7 +755,7 @@ export class VenueBooking extends LitElement {
       return;
     }
     const offer =
-      this._offer && (this._offers.value ?? []).some((item) => item._id === this._offer) ? this._offer : undefined;
+      this._offer && this._eligibleOffers.some((item) => item._id === this._offer) ? this._offer : undefined;
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
       returnUrl: '',
       offer,
@@ -729,7 +781,7 @@ export class VenueBooking extends LitElement {
       };
       clearPendingBookingKey(this._storageKey);
       this._focusPending = true;
-      this._emit('vb-complete', { ...this._confirmation, booking: this._summary });
+      this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
     } catch (error) {
       this._submitError = error instanceof ApiError ? error : new ApiError('server', String(error));
       this._fail(error, 'submit');
@@ -856,7 +908,7 @@ export class VenueBooking extends LitElement {
     return {
       label: this._format(step, suggestion.value, suggestion.label),
       detail,
-      badge: !this.hideOffers && suggestion.offers.length ? s.offer : null,
+      ...offerBadge(this._badge(step, suggestion), s.offer),
     };
   }
 
@@ -1002,7 +1054,7 @@ export class VenueBooking extends LitElement {
   /** One note naming the values that carry offers, as the badges themselves are visual only. */
   private _offerNote(step: Step, suggestions: Suggestion[]): string | null {
     const valid = suggestions.filter((item) => item.valid);
-    const offered = valid.filter((item) => item.offers.length);
+    const offered = valid.filter((item) => this._badge(step, item));
     if (this.hideOffers || !offered.length) return null;
     if (offered.length === valid.length) return this._strings.offersAll;
     return this._strings.offersOn(
@@ -1049,7 +1101,7 @@ export class VenueBooking extends LitElement {
       errors: this._guestErrors,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       today: this._today,
-      offers: this.hideOffers ? [] : (this._offers.value ?? []),
+      offers: this._eligibleOffers,
       offer: this._offer,
       preferences: this._preferences.value ?? [],
       submitLabel: error?.retryable ? s.retry : label,
@@ -1186,6 +1238,15 @@ function vbEvent<K extends keyof VenueBookingEventDetails>(
   cancelable: boolean,
 ): CustomEvent {
   return new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable });
+}
+
+/** The badge text and the offers' names (tooltip and accessible name) of an option. */
+function offerBadge(
+  badge: ReturnType<typeof badgeFor>,
+  word: string,
+): { badge: string | null; badgeName: string | null } {
+  if (!badge) return { badge: null, badgeName: null };
+  return { badge: badge.condition ? `${word} ${badge.condition}` : badge.label, badgeName: badge.name };
 }
 
 /** The ids of a `venue` attribute: one id or a comma-separated list. */
