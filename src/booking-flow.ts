@@ -254,14 +254,18 @@ export function planSubmission(
   choices: Choices,
   venue: string,
   guest: GuestDetails,
-  options: { returnUrl: string; offer?: string; partnerSource?: string },
+  options: { returnUrl: string; returnMethod?: 'post'; offer?: string; partnerSource?: string },
 ): Submission | null {
   const { next } = availability;
   if (needsRedirect(availability)) {
     if (!next.web) return null;
     const separator = next.web.includes('?') ? '&' : '?';
     const offer = options.offer ? `&offer=${encodeURIComponent(options.offer)}` : '';
-    return { kind: 'web', url: `${next.web}${separator}return_url=${encodeURIComponent(options.returnUrl)}${offer}` };
+    const method = options.returnMethod ? `&return_method=${options.returnMethod}` : '';
+    return {
+      kind: 'web',
+      url: `${next.web}${separator}return_url=${encodeURIComponent(options.returnUrl)}${method}${offer}`,
+    };
   }
   // Every accepted field goes back as the service gave it (venue_group and payments included):
   // that is the API-URL flow of the spec, and it keeps the duration in the service's own unit.

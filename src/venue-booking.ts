@@ -107,6 +107,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @attr theme - `light` (default), `dark`, or `auto` (follows `prefers-color-scheme`).
  * @attr mode - `inline` (default) or `popup`: a button that opens the flow in a modal `<dialog>`.
  * @attr return-url - Where the booking site sends the guest back (default: the current page).
+ * @attr return-method - `post` (default): when the proxy offers its return bridge, the booking site POSTs the guest's details to it and only the reference and status reach the page's URL; `get`: the booking site puts them in the return URL.
  * @attr hide-offers - Hides offers and offer badges.
  * @attr partner-source - A free-text label stored with the booking for reporting (`partner_source`).
  * @attr ask-dob - `required` or `optional`: asks for the guest's date of birth (for venues with age rules).
@@ -170,6 +171,7 @@ export class VenueBooking extends LitElement {
     theme: { type: String, reflect: true },
     mode: { type: String, reflect: true },
     returnUrl: { type: String, attribute: 'return-url' },
+    returnMethod: { type: String, attribute: 'return-method' },
     hideOffers: { type: Boolean, attribute: 'hide-offers' },
     partnerSource: { type: String, attribute: 'partner-source' },
     askDob: { type: String, attribute: 'ask-dob' },
@@ -211,6 +213,8 @@ export class VenueBooking extends LitElement {
   declare mode: 'inline' | 'popup';
   /** Where the booking site sends the guest back; default the current page. */
   declare returnUrl: string;
+  /** How the booking site returns the guest's details: `post` (through the proxy's bridge, when it offers one) or `get`. */
+  declare returnMethod: 'post' | 'get';
   /** Hides offers and offer badges. */
   declare hideOffers: boolean;
   /** Label stored with the booking as `partner_source`. */
@@ -380,13 +384,23 @@ export class VenueBooking extends LitElement {
         .catch(() => null);
       return venueName(payload?.venue);
     },
-    args: () => {
-      const availability = this._availability.value;
-      const away =
-        availability &&
-        (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability)));
-      return [this.api, this._currentVenue, Boolean(away || (this._confirmation && !this._venueTitle))] as const;
+    args: () => [this.api, this._currentVenue, this._away || Boolean(this._confirmation && !this._venueTitle)] as const,
+  });
+
+  /**
+   * Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
+   * when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
+   * details to the bridge instead of putting them in the venue page's URL.
+   */
+  private _bridge = new Task(this, {
+    task: async ([api, wanted], { signal }): Promise<boolean> => {
+      if (!wanted) return false;
+      const payload = await this._clientFor(api)
+        .get<{ methods?: unknown }>('return', {}, signal)
+        .catch(() => null);
+      return Array.isArray(payload?.methods) && payload.methods.includes('post');
     },
+    args: () => [this.api, this._away && this.returnMethod !== 'get'] as const,
   });
 
   constructor() {
@@ -399,6 +413,7 @@ export class VenueBooking extends LitElement {
     this.theme = 'light';
     this.mode = 'inline';
     this.returnUrl = '';
+    this.returnMethod = 'post';
     this.hideOffers = false;
     this.partnerSource = '';
     this.askDob = '';
@@ -433,6 +448,15 @@ export class VenueBooking extends LitElement {
   }
 
   // --- derived values ---
+
+  /** Whether the guest will finish on the booking site (a deposit is known once the type is chosen). */
+  private get _away(): boolean {
+    const availability = this._availability?.value;
+    return Boolean(
+      availability &&
+      (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability))),
+    );
+  }
 
   private get _order(): Step[] {
     return parseSteps(this.steps);
@@ -790,13 +814,16 @@ export class VenueBooking extends LitElement {
     }
   }
 
-  private _onRedirect(): void {
+  private async _onRedirect(): Promise<void> {
+    if (this._bridge.status === TaskStatus.PENDING) await this._bridge.taskComplete.catch(() => false);
     const availability = this._availability.value;
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
-    const returnUrl = returnUrlFor(this.returnUrl, location.href, this._returnKey);
+    const page = returnUrlFor(this.returnUrl, location.href, this._returnKey);
+    const post = this.returnMethod !== 'get' && this._bridge.value === true;
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
-      returnUrl,
+      returnUrl: post ? bridgeUrl(this.api, this._currentVenue, page) : page,
+      returnMethod: post ? 'post' : undefined,
       offer: this._offer ?? undefined,
     });
     if (!plan || plan.kind !== 'web') return;
@@ -1238,6 +1265,17 @@ function vbEvent<K extends keyof VenueBookingEventDetails>(
   cancelable: boolean,
 ): CustomEvent {
   return new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable });
+}
+
+/**
+ * The proxy's return bridge for a venue, told which page to send the guest back to (the proxy
+ * accepts it only on an origin it serves).
+ */
+function bridgeUrl(api: string, venue: string, page: string): string {
+  const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
+  url.searchParams.set('venue', venue);
+  url.searchParams.set('page', page);
+  return url.href;
 }
 
 /** The badge text and the offers' names (tooltip and accessible name) of an option. */

@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import {
+  clientRequests,
   DEMO_VENUE,
   guest,
   london,
@@ -146,5 +147,100 @@ describe('host pages that re-render', () => {
     } finally {
       document.removeEventListener('vb-complete', listen);
     }
+  });
+});
+
+/**
+ * A brunch booking (deposit) up to the hand-off: the URL the widget would send the guest to (the
+ * `vb-redirect` is cancelled, so the test page stays).
+ */
+async function depositHandOff(api: string, id: string): Promise<{ element: VenueBooking; url: string }> {
+  const element = await fixture<VenueBooking>(
+    html`<venue-booking id=${id} venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}></venue-booking>`,
+  );
+  const page = new WidgetPage(element);
+  await page.chooseValue('type', TYPES.brunch);
+  await page.leave('type');
+  await page.chooseValue('date', '2026-03-21');
+  await page.book({ time: '10:30', num_people: 2 });
+  await page.waitForStep('redirect');
+  let url = '';
+  element.addEventListener('vb-redirect', (event) => {
+    url = event.detail.url;
+    event.preventDefault();
+  });
+  page.submit();
+  return { element, url: await until(() => url, 'the hand-off') };
+}
+
+describe('privacy on the hand-off', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('a deposit booking returns through the proxy’s POST bridge: no personal data in any URL', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { element, url } = await depositHandOff(stack.api, 'brunch-post');
+    const handOff = new URL(url);
+    expect(handOff.searchParams.get('return_method')).to.equal('post');
+    const bridge = new URL(handOff.searchParams.get('return_url')!);
+    expect(bridge.pathname).to.equal(`${stack.api}/return`);
+    expect(bridge.searchParams.get('venue')).to.equal(DEMO_VENUE);
+    const left = new URL(bridge.searchParams.get('page')!);
+    expect(left.origin + left.pathname).to.equal(location.origin + location.pathname);
+    expect(left.searchParams.get('vb_return')).to.equal('brunch-post');
+
+    // The guest on the booking site pays the deposit; its page posts the details back to the bridge.
+    const who = { ...guest('bridge'), first_name: 'Grace', last_name: 'Hopper', phone: '07700 900456' };
+    const form = new URLSearchParams(handOff.search);
+    for (const [key, value] of Object.entries({ ...who, card_number: '4242 4242 4242 4242', pay_deposit: 'yes' }))
+      form.set(key, value);
+    const hosted = await fetch(`${stack.base}/sandbox/book`, { method: 'POST', body: form });
+    expect(hosted.status).to.equal(200);
+    const returnForm = new DOMParser()
+      .parseFromString(await hosted.text(), 'text/html')
+      .querySelector<HTMLFormElement>('form[method="post"]')!;
+    expect(returnForm.getAttribute('action')).to.equal(bridge.href);
+    const posted = new URLSearchParams();
+    for (const input of returnForm.querySelectorAll('input')) posted.set(input.name, input.value);
+    expect(posted.get('email')).to.equal(who.email, 'the details travel in the POST body');
+    const back = await fetch(returnForm.getAttribute('action')!, { method: 'POST', body: posted });
+    expect(back.redirected).to.equal(true);
+    const landed = new URL(back.url);
+    expect(landed.searchParams.get('vb_return')).to.equal('brunch-post');
+    const reference = landed.searchParams.get('reference');
+    expect(reference).to.match(/^DMN-/);
+
+    // No URL the venue's page or the proxy received holds the guest's name, email or phone.
+    const secrets = [who.first_name, who.last_name, who.email, who.phone];
+    const urls = [landed.href, ...(await clientRequests(stack)).map((request) => request.url)];
+    expect(urls.some((seen) => seen.includes('/api/return'))).to.equal(true);
+    for (const seen of urls)
+      for (const secret of secrets)
+        for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ x: secret }).toString().slice(2)])
+          expect(seen).not.to.include(form);
+
+    const original = location.href;
+    history.replaceState(null, '', landed.pathname + landed.search);
+    try {
+      element.remove();
+      const returned = await fixture<VenueBooking>(
+        html`<venue-booking id="brunch-post" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+      );
+      const again = new WidgetPage(returned);
+      expect(await again.reference()).to.equal(reference);
+      expect(again.confirmationStatus()).to.equal('confirmed');
+      expect(location.search).not.to.include('reference');
+      const [stored] = await storedBookings(stack, who.email);
+      expect(stored.reference).to.equal(reference);
+    } finally {
+      history.replaceState(null, '', original);
+    }
+  });
+
+  it('GET stays the fallback where the proxy offers no bridge', async () => {
+    const stack = await newStack({ sandbox: { now: NOW }, proxy: { returnBridge: false } });
+    const { url } = await depositHandOff(stack.api, 'brunch-get');
+    expect(new URL(url).searchParams.get('return_method')).to.equal(null);
+    expect(new URL(new URL(url).searchParams.get('return_url')!).pathname).to.equal(location.pathname);
+    expect((await clientRequests(stack)).some((request) => request.url === '/api/return')).to.equal(true, 'probed');
   });
 });

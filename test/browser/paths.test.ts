@@ -228,10 +228,16 @@ for (const dialect of ['spec', 'live'] as const) {
       expect(stored.offer).to.equal('64a1f0c2e4b0a1b2c3d4e701');
     });
 
-    it('deposit: hands the guest to the booking site, then reads the return and strips personal data', async () => {
+    it('deposit (return-method="get"): hands the guest to the booking site, then reads the return and strips personal data', async () => {
       const stack = await newStack({ sandbox: { now: NOW, dialect } });
       const element = await fixture<VenueBooking>(
-        html`<venue-booking id="brunch" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+        html`<venue-booking
+          id="brunch"
+          venue=${DEMO_VENUE}
+          api=${stack.api}
+          return-method="get"
+          .now=${london(NOW)}
+        ></venue-booking>`,
       );
       const page = new WidgetPage(element);
       await page.chooseValue('type', TYPES.brunch);

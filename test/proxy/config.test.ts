@@ -58,7 +58,9 @@ describe('configFromEnv', () => {
     assert.deepEqual(config.settings.rateLimit, { limit: 60, windowMs: 60_000 });
     assert.equal(config.settings.timeoutMs, 8000);
     assert.equal(config.settings.publicUrl, 'https://proxy.example');
+    assert.equal(config.settings.returnBridge, undefined, 'the bridge is on by default');
     assert.deepEqual(config.warnings, []);
+    assert.equal(configFromEnv({ ...GOOD, VENUE_BOOKING_RETURN_BRIDGE: 'off' }).settings.returnBridge, false);
   });
 
   test('with credentials, a missing booking site is a start-up error naming it', () => {
@@ -76,6 +78,7 @@ describe('configFromEnv', () => {
       VENUE_BOOKING_TIMEOUT_MS: 'soon',
       VENUE_BOOKING_VENUES: 'ok-id,not an id',
       VENUE_BOOKING_RETURN_PAGE: 'javascript:alert(1)',
+      VENUE_BOOKING_RETURN_BRIDGE: 'maybe',
     });
     for (const name of [
       'VENUE_BOOKING_API_KEY',
@@ -84,6 +87,7 @@ describe('configFromEnv', () => {
       'VENUE_BOOKING_TIMEOUT_MS',
       'VENUE_BOOKING_VENUES',
       'VENUE_BOOKING_RETURN_PAGE',
+      'VENUE_BOOKING_RETURN_BRIDGE',
     ]) {
       assert.ok(
         problems.some((problem) => problem.includes(name)),
