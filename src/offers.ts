@@ -121,18 +121,3 @@ export function badgeFor(offers: readonly WireOffer[], choices: Choices, word = 
     .sort((a, b) => a.min - b.min)[0]!;
   return { label: least.condition, condition: least.condition, name, ids };
 }
-
-/**
- * The offers to list on the details step: those the service returned for the full choices, plus
- * any offer of the venue whose rules admit them (a badge promised it on the way here), without
- * repeats and in the venue's order.
- */
-export function detailsOffers(
-  venueOffers: readonly WireOffer[],
-  returned: readonly WireOffer[],
-  choices: Choices,
-): WireOffer[] {
-  const promised = venueOffers.filter((offer) => offerApplies(offer, choices));
-  const seen = new Set<string>();
-  return [...returned, ...promised].filter((offer) => !seen.has(offer._id) && Boolean(seen.add(offer._id)));
-}

@@ -31,7 +31,7 @@ import { loadStrings } from './i18n/index.js';
 import { renderCalendar } from './parts/calendar.js';
 import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
-import { badgeFor, detailsOffers } from './offers.js';
+import { badgeFor, offerApplies } from './offers.js';
 import { renderOptions } from './parts/options.js';
 import {
   clearPendingBookingKey,
@@ -348,29 +348,6 @@ export class VenueBooking extends LitElement {
     args: () => [this.api, this._currentVenue, this.hideOffers] as const,
   });
 
-  /** The offers eligible for the chosen details, read once every field is chosen. */
-  private _offers = new Task(this, {
-    task: async ([api, venue, ready, hidden], { signal }): Promise<WireOffer[]> => {
-      if (!venue || !ready || hidden) return [];
-      // The client leaves unset values out of the query.
-      const payload = await this._clientFor(api)
-        .get<WireOffer[] | { offers?: WireOffer[] }>(
-          `venues/${encodeURIComponent(venue)}/offers`,
-          { ...this._choices },
-          signal,
-        )
-        .catch(() => []);
-      return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
-    },
-    args: () =>
-      [
-        this.api,
-        this._currentVenue,
-        nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '',
-        this.hideOffers,
-      ] as const,
-  });
-
   /**
    * A single venue's name, read only when it will be needed and nothing else gives it: before a
    * hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
@@ -499,12 +476,11 @@ export class VenueBooking extends LitElement {
   }
 
   /**
-   * The offers of the details step: those the service lists for the full choices, plus every offer
-   * whose badge led the guest here (its rules admit the choices), so a badge is always honoured.
+   * The offers of the details step: the venue's offers whose rules admit the full choices — the
+   * same rules that put every badge on the way here, so a badge is always honoured.
    */
   private get _eligibleOffers(): WireOffer[] {
-    if (this.hideOffers) return [];
-    return detailsOffers(this._venueOffers.value ?? [], this._offers.value ?? [], this._choices);
+    return (this._venueOffers.value ?? []).filter((offer) => offerApplies(offer, this._choices));
   }
 
   /** The offer badge of a value of a step: only where an offer can still apply with it. */

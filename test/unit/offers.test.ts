@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { badgeFor, detailsOffers, offerApplies, sizeCondition } from '../../src/offers.js';
+import { badgeFor, offerApplies, sizeCondition } from '../../src/offers.js';
 import type { WireOffer } from '../../src/api/types.js';
 import seed from '../../proxy/sandbox/seed.json' with { type: 'json' };
 
@@ -75,15 +75,13 @@ describe('offer badges', () => {
     assert.equal(sizeCondition(withRules(null, null)), null);
   });
 
-  it('lists on the details step every offer a badge promised, once, after those the service returned', () => {
+  it('on the details step, the offers whose rules admit the full choices are the ones a badge promised', () => {
     const choices = { type: TABLE, date: TUESDAY, time: '17:30', duration: 120, num_people: 6 };
-    assert.deepEqual(
-      detailsOffers(visible, [byId('701')], choices).map((offer) => offer.title),
-      ['Two-for-one cocktails', 'Big group feast'],
-    );
-    assert.deepEqual(
-      detailsOffers(visible, [], { ...choices, num_people: 2 }).map((offer) => offer.title),
-      ['Two-for-one cocktails'],
-    );
+    const listed = (people: number) =>
+      visible.filter((offer) => offerApplies(offer, { ...choices, num_people: people })).map((offer) => offer.title);
+    assert.deepEqual(listed(6), ['Two-for-one cocktails', 'Big group feast']);
+    assert.deepEqual(listed(2), ['Two-for-one cocktails']);
+    for (const people of [2, 6, 9])
+      assert.deepEqual(badgeFor(visible, { ...choices, num_people: people })?.name.split(', ') ?? [], listed(people));
   });
 });
