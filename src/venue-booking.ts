@@ -301,13 +301,13 @@ export class VenueBooking extends LitElement {
   });
 
   private _availability = new Task(this, {
-    task: async ([api, venue, key, offers], { signal }) => {
+    task: async ([api, venue, key], { signal }) => {
       if (!venue || this._confirmation) return null;
-      const query = { ...this._choices, ...(offers ? { getOffers: true } : {}) };
       void key;
-      return normalizeAvailability(await this._clientFor(api).availability(venue, query, signal));
+      // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
+      return normalizeAvailability(await this._clientFor(api).availability(venue, { ...this._choices }, signal));
     },
-    args: () => [this.api, this._currentVenue, choicesKey(this._choices), !this.hideOffers] as const,
+    args: () => [this.api, this._currentVenue, choicesKey(this._choices)] as const,
     onComplete: (availability) => {
       if (!availability) return;
       for (const item of availability.fields.type?.suggestions ?? [])
