@@ -796,7 +796,9 @@ export class VenueBooking extends LitElement {
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
     const page = returnUrlFor(this.returnUrl, location.href, this._returnKey);
-    const post = this.returnMethod !== 'get' && this._bridge.value === true;
+    // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
+    // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
+    const post = this.returnMethod !== 'get' && this._bridge.value === true && new URL(page).origin === location.origin;
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
       returnUrl: post ? bridgeUrl(this.api, this._currentVenue, page) : page,
       returnMethod: post ? 'post' : undefined,

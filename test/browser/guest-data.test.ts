@@ -154,9 +154,19 @@ describe('host pages that re-render', () => {
  * A brunch booking (deposit) up to the hand-off: the URL the widget would send the guest to (the
  * `vb-redirect` is cancelled, so the test page stays).
  */
-async function depositHandOff(api: string, id: string): Promise<{ element: VenueBooking; url: string }> {
+async function depositHandOff(
+  api: string,
+  id: string,
+  returnUrl = '',
+): Promise<{ element: VenueBooking; url: string }> {
   const element = await fixture<VenueBooking>(
-    html`<venue-booking id=${id} venue=${DEMO_VENUE} api=${api} .now=${london(NOW)}></venue-booking>`,
+    html`<venue-booking
+      id=${id}
+      venue=${DEMO_VENUE}
+      api=${api}
+      return-url=${returnUrl}
+      .now=${london(NOW)}
+    ></venue-booking>`,
   );
   const page = new WidgetPage(element);
   await page.chooseValue('type', TYPES.brunch);
@@ -242,5 +252,12 @@ describe('privacy on the hand-off', () => {
     expect(new URL(url).searchParams.get('return_method')).to.equal(null);
     expect(new URL(new URL(url).searchParams.get('return_url')!).pathname).to.equal(location.pathname);
     expect((await clientRequests(stack)).some((request) => request.url === '/api/return')).to.equal(true, 'probed');
+  });
+
+  it('a return-url on another origin keeps GET (the bridge would refuse it), even with a bridge', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { url } = await depositHandOff(stack.api, 'brunch-away', 'https://elsewhere.example/thanks');
+    expect(new URL(url).searchParams.get('return_method')).to.equal(null);
+    expect(new URL(url).searchParams.get('return_url')).to.match(/^https:\/\/elsewhere\.example\/thanks\?vb_return=/);
   });
 });
