@@ -31,6 +31,7 @@ import { loadStrings } from './i18n/index.js';
 import { renderCalendar } from './parts/calendar.js';
 import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
+import { isPartySize } from './api/rules.js';
 import { badgeFor, offerApplies } from './offers.js';
 import { renderOptions } from './parts/options.js';
 import {
@@ -566,7 +567,8 @@ export class VenueBooking extends LitElement {
     if (changed.has('time') && this.time) prefill.time = this.time;
     if (changed.has('duration') && this.duration !== undefined && !Number.isNaN(this.duration))
       prefill.duration = this.duration;
-    if (changed.has('numPeople') && this.numPeople !== undefined && !Number.isNaN(this.numPeople))
+    // A party size the proxy would refuse (0, 2.5, 5000) is not prefilled: the guest chooses one.
+    if (changed.has('numPeople') && this.numPeople !== undefined && isPartySize(this.numPeople))
       prefill.num_people = this.numPeople;
     if (Object.keys(prefill).length)
       this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };

@@ -94,6 +94,17 @@ describe('offers are promises', () => {
 describe('host pages that re-render', () => {
   afterEach(() => sessionStorage.clear());
 
+  it('a party size the proxy would refuse is not prefilled: no error, the guest chooses', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} num-people="5000" .now=${london(NOW)}></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    await page.waitForStep('type');
+    expect(page.alert()).to.equal('');
+    expect((await clientRequests(stack)).filter((request) => request.url.includes('num_people='))).to.deep.equal([]);
+  });
+
   it('setting `guest` again fills only the fields the guest has not typed in', async () => {
     const stack = await newStack({ sandbox: { now: NOW } });
     const prefill = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123' };

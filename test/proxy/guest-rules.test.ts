@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checkGuest, type GuestDetails } from '../../src/booking-flow.js';
-import { LIMITS } from '../../src/api/rules.js';
+import { isPartySize, LIMITS } from '../../src/api/rules.js';
 import { postJson, recordingProxy, upstreamJson, validBooking } from './support.js';
 
 type Field = 'first_name' | 'last_name' | 'email' | 'phone' | 'dob' | 'notes';
@@ -104,6 +104,13 @@ describe('one rule set for guest details (widget check and proxy agree)', () => 
           'the proxy names the same field',
         );
       }
+    });
+  }
+
+  for (const size of [0, 1, 2, 12, 1000, 1001, 2.5, -1]) {
+    it(`party size ${size} → ${isPartySize(size) ? 'accepted' : 'refused'} by both`, async () => {
+      const response = await send('/api/bookings', postJson(validBooking({ num_people: size })));
+      assert.equal(response.status === 200, isPartySize(size), `proxy answered ${response.status}`);
     });
   }
 });
