@@ -54,7 +54,7 @@ const ROUTES: [string, string[]][] = [
   ['/api/venues/:venue', ['GET']],
   ['/api/venues', ['GET']],
   ['/api/bookings', ['POST']],
-  ['/api/return', ['POST']],
+  ['/api/return', ['GET', 'POST']],
   ['/healthz', ['GET']],
 ];
 

@@ -150,6 +150,9 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
     }
     settings.returnPages = pages;
   }
+  const bridge = text(env, 'VENUE_BOOKING_RETURN_BRIDGE');
+  if (bridge === 'off') settings.returnBridge = false;
+  else if (bridge && bridge !== 'on') problems.push('VENUE_BOOKING_RETURN_BRIDGE must be on (default) or off');
   for (const key of Object.keys(settings) as (keyof ProxyConfig)[])
     if (settings[key] === undefined) delete settings[key];
   const redis = redisSettings(env, problems, integer);

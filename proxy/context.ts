@@ -29,6 +29,12 @@ export interface ProxyConfig {
   bookingSite?: string;
   /** Return bridge targets: venue id (or `*` for any venue) → page URL of the venue. */
   returnPages?: Record<string, string>;
+  /**
+   * Whether the return bridge takes the guest back to the page they left from (on an allowed origin)
+   * and tells widgets so (`GET /api/return`), so they ask for `return_method=post`. Default true;
+   * false leaves only `returnPages` and the widgets fall back to a GET return.
+   */
+  returnBridge?: boolean;
   /** `partner_source` sent with every booking; when unset the widget's value is passed on. */
   partnerSource?: string;
   /** Upstream timeout in milliseconds (default 10 000). */

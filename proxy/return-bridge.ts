@@ -4,18 +4,50 @@
  * route accepts that POST and answers 303 to the venue's configured page with only the reference
  * and the status in the URL, so no personal data lands in browser history, referrers or logs.
  *
- * The widget passes `return_url=<proxy>/api/return?venue=<id>`; the target page comes from the
- * settings (`returnPages`), never from the request, so the bridge is not an open redirect. The
- * origin guard in app.ts lets only the booking site, our own pages and configured origins post here.
+ * The widget passes `return_url=<proxy>/api/return?venue=<id>&page=<the page the guest left from>`.
+ * The target is the venue's configured page (`returnPages`) when there is one, else that `page`,
+ * accepted only on an origin the proxy serves (a configured origin, or its own): the bridge is not
+ * an open redirect, and operators need not configure anything. The origin guard in app.ts lets only
+ * the booking site, our own pages and configured origins post here.
+ *
+ * `GET /api/return` (no query) is the widget's probe: it answers which return methods this proxy
+ * offers (`{methods: ['post', 'get']}`), without any upstream call; the widget then asks the
+ * booking site for `return_method=post`. A GET carrying values (a GET return) is refused.
  */
 import type { Context, Hono } from 'hono';
 import { ProxyError } from './envelope.js';
 import type { ProxyContext } from './context.js';
 import { urlOf } from './url.js';
+import { envelopeResponse } from './envelope.js';
 import { ID_RE } from './validate.js';
 
 const REFERENCE_RE = /^[A-Za-z0-9-]{1,40}$/;
 const STATUS_RE = /^[a-z_]{1,20}$/;
+/** Query keys of a return that the target page must not keep from the page the guest left. */
+const RETURN_VALUES = ['reference', 'status', 'first_name', 'last_name', 'email', 'phone', 'dob'];
+
+/**
+ * The page to send the guest back to: the venue's configured page, else the `page` the widget
+ * named, when it is an http(s) URL on an origin this proxy serves; otherwise null.
+ */
+function targetOf(ctx: ProxyContext, request: Request, venue: string, page: string | null): URL | null {
+  const configured = ctx.config.returnPages?.[venue] ?? ctx.config.returnPages?.['*'];
+  if (configured) return new URL(configured.replace('{venue}', venue));
+  if (ctx.config.returnBridge === false || !page || page.length > 2000) return null;
+  let url: URL;
+  try {
+    url = new URL(page);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return null;
+  // Without a public URL, app.ts answers loopback hosts only, so the request's own origin is ours.
+  const own = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).origin : urlOf(request).origin;
+  if (url.origin !== own && !(ctx.config.origins ?? []).includes(url.origin)) return null;
+  for (const name of RETURN_VALUES) url.searchParams.delete(name);
+  url.hash = '';
+  return url;
+}
 
 /** Reads a form or JSON body into strings (other values are ignored). */
 async function fields(c: Context): Promise<Record<string, string>> {
@@ -35,16 +67,28 @@ async function fields(c: Context): Promise<Record<string, string>> {
   throw new ProxyError(415, 'Send the return as a form or as JSON');
 }
 
-/** Registers `POST /api/return`. */
+/** Registers `POST /api/return` and its probe, `GET /api/return`. */
 export function registerReturnBridge(app: Hono, ctx: ProxyContext): void {
+  app.get('/api/return', (c) => {
+    if (urlOf(c.req.raw).search)
+      throw new ProxyError(400, 'The return bridge takes the booking site’s POST; use return_method=post', {
+        errors: [{ code: 'post_only', message: 'Send the return as a POST', fields: [] }],
+      });
+    if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
+    return envelopeResponse(c.req.raw, 200, { methods: ['post', 'get'] }, { 'cache-control': 'public, max-age=3600' });
+  });
   app.post('/api/return', async (c) => {
-    const venue = urlOf(c.req.raw).searchParams.get('venue') ?? '';
+    const query = urlOf(c.req.raw).searchParams;
+    const venue = query.get('venue') ?? '';
     if (!ID_RE.test(venue) || !(await ctx.venueAllowed(venue)))
       throw new ProxyError(404, 'Unknown venue', {
         errors: [{ code: 'unknown_venue', message: 'Unknown venue', fields: ['venue'] }],
       });
-    const page = ctx.config.returnPages?.[venue] ?? ctx.config.returnPages?.['*'];
-    if (!page) throw new ProxyError(404, 'No return page is configured for this venue');
+    const target = targetOf(ctx, c.req.raw, venue, query.get('page'));
+    if (!target)
+      throw new ProxyError(404, 'No return page: configure one, or return to a page on an allowed origin', {
+        errors: [{ code: 'no_return_page', message: 'No allowed return page', fields: ['page'] }],
+      });
     const body = await fields(c);
     const reference = body.reference?.trim() ?? '';
     const status = body.status?.trim() ?? '';
@@ -55,7 +99,6 @@ export function registerReturnBridge(app: Hono, ctx: ProxyContext): void {
         ],
       });
     }
-    const target = new URL(page.replace('{venue}', venue));
     target.searchParams.set('reference', reference);
     target.searchParams.set('status', status);
     ctx.logger.log({ level: 'info', msg: 'booking returned', venue, status });

@@ -5,6 +5,8 @@
  * upstream only ever sees what the proxy rebuilt, never the client's raw text.
  */
 import type { FieldError } from './envelope.js';
+// The guest-field rules are shared with the widget (one rule set); the proxy's build bundles them.
+import { isBirthDate, isCalendarDate, isEmail, isPhone, LIMITS, textProblem } from '../src/api/rules.js';
 
 /** The forms a parameter can take. */
 export type Kind = 'id' | 'date' | 'time' | 'int' | 'duration' | 'bool' | 'text' | 'email' | 'phone' | 'ids' | 'choice';
@@ -35,23 +37,11 @@ export const ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]';
 }
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
-const EMAIL_RE =
-  /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}[A-Za-z0-9])?)+$/;
-const PHONE_RE = /^\+?[0-9 ().-]{6,25}$/;
-// Control characters (newlines only where allowed), bidi overrides and other invisible formatting.
-// eslint-disable-next-line no-control-regex -- control and bidi characters are exactly what is refused
-const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
-const NEWLINE_RE = /[\r\n\t]/;
 
-/** True for a real calendar date in `YYYY-MM-DD` form. */
+/** True for a real calendar date in `YYYY-MM-DD` form (booking dates: from 2000). */
 export function isDate(value: string): boolean {
-  const match = DATE_RE.exec(value);
-  if (!match) return false;
-  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
-  if (year < 2000 || year > 2100 || month < 1 || month > 12 || day < 1) return false;
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return isCalendarDate(value);
 }
 
 /** How a parameter is named in messages a guest may read. */
@@ -102,9 +92,15 @@ function check(name: string, raw: unknown, rule: Rule, errors: FieldError[]): Va
     case 'date': {
       // The live service echoes dates as YYYY-MM-DDT00:00:00; the widget may send that back.
       const date = text.replace(/T00:00(:00)?$/, '');
+      if (rule.past) {
+        // A date of birth: from 1900, not after today.
+        if (!isCalendarDate(date, 1900))
+          return reject(errors, name, `${label(name)} must be a date in the form YYYY-MM-DD`);
+        if (!isBirthDate(date, new Date().toISOString().slice(0, 10)))
+          return reject(errors, name, `${label(name)} must be in the past`);
+        return date;
+      }
       if (!isDate(date)) return reject(errors, name, `${label(name)} must be a date in the form YYYY-MM-DD`);
-      if (rule.past && date > new Date().toISOString().slice(0, 10))
-        return reject(errors, name, `${label(name)} must be in the past`);
       return date;
     }
     case 'time':
@@ -149,16 +145,14 @@ function check(name: string, raw: unknown, rule: Rule, errors: FieldError[]): Va
       return [...new Set(items)].join(',');
     }
     case 'email':
-      return text.length <= 254 && EMAIL_RE.test(text)
-        ? text
-        : reject(errors, name, `${label(name)} is not a valid email address`);
+      return isEmail(text) ? text : reject(errors, name, `${label(name)} is not a valid email address`);
     case 'phone':
-      return PHONE_RE.test(text) ? text : reject(errors, name, `${label(name)} is not a valid phone number`);
+      return isPhone(text) ? text : reject(errors, name, `${label(name)} is not a valid phone number`);
     case 'text': {
-      if (text.length > (rule.max ?? 100))
-        return reject(errors, name, `${label(name)} is too long (at most ${rule.max ?? 100} characters)`);
-      if (CONTROL_RE.test(text) || (!rule.multiline && NEWLINE_RE.test(text)))
-        return reject(errors, name, `${label(name)} contains characters that are not allowed`);
+      const max = rule.max ?? LIMITS.label;
+      const trouble = textProblem(text, max, rule.multiline);
+      if (trouble === 'long') return reject(errors, name, `${label(name)} is too long (at most ${max} characters)`);
+      if (trouble) return reject(errors, name, `${label(name)} contains characters that are not allowed`);
       return text;
     }
   }

@@ -7,6 +7,7 @@
 import type { Availability, Choices, Suggestion } from './api/normalize.js';
 import type { AvailabilityAction, BookingField, BookingRequest } from './api/types.js';
 import { BOOKING_FIELDS } from './api/types.js';
+import { isBirthDate, isEmail, isPhone, LIMITS, textProblem } from './api/rules.js';
 import { minutesOf } from './venue-time.js';
 
 /** A step of the flow: one booking field. */
@@ -213,12 +214,16 @@ export function submitRoute(availability: Availability): 'api' | 'web' | null {
   return !needsRedirect(availability) ? 'api' : availability.next.web ? 'web' : null;
 }
 
-/** Why a guest detail is refused: the widget words each code in the guest's language. */
-export type GuestError = 'required' | 'email' | 'phone' | 'dob';
+/**
+ * Why a guest detail is refused: the widget words each code in the guest's language. `text`: too
+ * long or holding characters that are not allowed (control or invisible formatting characters).
+ */
+export type GuestError = 'required' | 'email' | 'phone' | 'dob' | 'text';
 
 /**
- * Checks the guest's details before anything is sent, so mistakes are explained next to the field
- * rather than by a 400 from the service. `dob` says whether the venue asks for a date of birth.
+ * Checks the guest's details before anything is sent, with the proxy's own rules (`api/rules.ts`),
+ * so every value the proxy would refuse is explained next to its field rather than by a 400 from
+ * the proxy. `dob` says whether the venue asks for a date of birth.
  */
 export function checkGuest(
   guest: GuestDetails,
@@ -228,12 +233,14 @@ export function checkGuest(
   const errors: Partial<Record<keyof GuestDetails, GuestError>> = {};
   for (const name of ['first_name', 'last_name', 'email', 'phone'] as const)
     if (!guest[name].trim()) errors[name] = 'required';
-  if (!errors.email && !/^[^\s@<>()",;]+@[^\s@<>()",;]+\.[^\s@<>()",;]+$/.test(guest.email.trim()))
-    errors.email = 'email';
-  if (!errors.phone && !/^\+?[0-9 ()-]{6,20}$/.test(guest.phone.trim())) errors.phone = 'phone';
+  for (const name of ['first_name', 'last_name'] as const)
+    if (!errors[name] && textProblem(guest[name].trim(), LIMITS.name)) errors[name] = 'text';
+  if (!errors.email && !isEmail(guest.email.trim())) errors.email = 'email';
+  if (!errors.phone && !isPhone(guest.phone.trim())) errors.phone = 'phone';
+  if (textProblem(guest.notes?.trim() ?? '', LIMITS.notes, true)) errors.notes = 'text';
   const birth = guest.dob ?? '';
   if (dob === 'required' && !birth) errors.dob = 'required';
-  else if (birth && (!/^\d{4}-\d{2}-\d{2}$/.test(birth) || birth > today)) errors.dob = 'dob';
+  else if (birth && !isBirthDate(birth, today)) errors.dob = 'dob';
   return errors;
 }
 
@@ -247,14 +254,18 @@ export function planSubmission(
   choices: Choices,
   venue: string,
   guest: GuestDetails,
-  options: { returnUrl: string; offer?: string; partnerSource?: string },
+  options: { returnUrl: string; returnMethod?: 'post'; offer?: string; partnerSource?: string },
 ): Submission | null {
   const { next } = availability;
   if (needsRedirect(availability)) {
     if (!next.web) return null;
     const separator = next.web.includes('?') ? '&' : '?';
     const offer = options.offer ? `&offer=${encodeURIComponent(options.offer)}` : '';
-    return { kind: 'web', url: `${next.web}${separator}return_url=${encodeURIComponent(options.returnUrl)}${offer}` };
+    const method = options.returnMethod ? `&return_method=${options.returnMethod}` : '';
+    return {
+      kind: 'web',
+      url: `${next.web}${separator}return_url=${encodeURIComponent(options.returnUrl)}${method}${offer}`,
+    };
   }
   // Every accepted field goes back as the service gave it (venue_group and payments included):
   // that is the API-URL flow of the spec, and it keeps the duration in the service's own unit.

@@ -31,6 +31,11 @@ export interface VenueBookingProperties {
   mode?: VenueBooking['mode'];
   /** Where the booking site sends the guest back; default the current page. */
   returnUrl?: VenueBooking['returnUrl'];
+  /**
+   * How the booking site returns the guest's details: `post` (through the proxy's bridge, when it
+   * offers one) or `get`.
+   */
+  returnMethod?: VenueBooking['returnMethod'];
   /** Hides offers and offer badges. */
   hideOffers?: VenueBooking['hideOffers'];
   /** Label stored with the booking as `partner_source`. */
@@ -61,6 +66,11 @@ export interface VenueBookingAttributes {
   'venue-group'?: string;
   /** Where the booking site sends the guest back; default the current page. */
   'return-url'?: string;
+  /**
+   * How the booking site returns the guest's details: `post` (through the proxy's bridge, when it
+   * offers one) or `get`.
+   */
+  'return-method'?: 'post' | 'get';
   /** Hides offers and offer badges. */
   'hide-offers'?: boolean;
   /** Label stored with the booking as `partner_source`. */
@@ -79,7 +89,10 @@ export interface VenueBookingEventProps {
   'onvb-change'?: (event: CustomEvent<VenueBookingEventDetails['vb-change']>) => void;
   /** The booking was sent (no personal data). */
   'onvb-submit'?: (event: CustomEvent<VenueBookingEventDetails['vb-submit']>) => void;
-  /** The booking is stored (no personal data). */
+  /**
+   * The booking is stored (no personal data); after a reload that shows a kept confirmation it
+   * fires again with `restored: true`.
+   */
   'onvb-complete'?: (event: CustomEvent<VenueBookingEventDetails['vb-complete']>) => void;
   /** Cancelable; the guest is about to leave for the booking site. */
   'onvb-redirect'?: (event: CustomEvent<VenueBookingEventDetails['vb-redirect']>) => void;

@@ -31,6 +31,8 @@ import { loadStrings } from './i18n/index.js';
 import { renderCalendar } from './parts/calendar.js';
 import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
+import { isPartySize } from './api/rules.js';
+import { badgeFor, offerApplies } from './offers.js';
 import { renderOptions } from './parts/options.js';
 import {
   clearPendingBookingKey,
@@ -74,7 +76,12 @@ export interface VenueBookingEventDetails {
   'vb-step': { step: ShownStep };
   'vb-change': { field: 'venue' | Step | 'offer'; value: string | number | null };
   'vb-submit': { booking: BookingSummary };
-  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary };
+  /**
+   * `restored`: false when the booking was just stored (or the guest just came back from the booking
+   * site); true when a reload shows a confirmation kept from before, so a host page that renders its
+   * own thank-you state can restore it without counting the booking twice.
+   */
+  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary; restored: boolean };
   'vb-redirect': { url: string; booking: BookingSummary };
   /**
    * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`),
@@ -101,6 +108,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @attr theme - `light` (default), `dark`, or `auto` (follows `prefers-color-scheme`).
  * @attr mode - `inline` (default) or `popup`: a button that opens the flow in a modal `<dialog>`.
  * @attr return-url - Where the booking site sends the guest back (default: the current page).
+ * @attr return-method - `post` (default): when the proxy offers its return bridge, the booking site POSTs the guest's details to it and only the reference and status reach the page's URL; `get`: the booking site puts them in the return URL.
  * @attr hide-offers - Hides offers and offer badges.
  * @attr partner-source - A free-text label stored with the booking for reporting (`partner_source`).
  * @attr ask-dob - `required` or `optional`: asks for the guest's date of birth (for venues with age rules).
@@ -117,7 +125,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @fires {CustomEvent<{step}>} vb-step - A new step is shown after a guest action.
  * @fires {CustomEvent<{field, value}>} vb-change - The guest chose a value.
  * @fires {CustomEvent<{booking}>} vb-submit - The booking was sent (no personal data).
- * @fires {CustomEvent<{reference, status, booking}>} vb-complete - The booking is stored (no personal data).
+ * @fires {CustomEvent<{reference, status, booking, restored}>} vb-complete - The booking is stored (no personal data); after a reload that shows a kept confirmation it fires again with `restored: true`.
  * @fires {CustomEvent<{url, booking}>} vb-redirect - Cancelable; the guest is about to leave for the booking site.
  * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
  *
@@ -164,6 +172,7 @@ export class VenueBooking extends LitElement {
     theme: { type: String, reflect: true },
     mode: { type: String, reflect: true },
     returnUrl: { type: String, attribute: 'return-url' },
+    returnMethod: { type: String, attribute: 'return-method' },
     hideOffers: { type: Boolean, attribute: 'hide-offers' },
     partnerSource: { type: String, attribute: 'partner-source' },
     askDob: { type: String, attribute: 'ask-dob' },
@@ -205,6 +214,8 @@ export class VenueBooking extends LitElement {
   declare mode: 'inline' | 'popup';
   /** Where the booking site sends the guest back; default the current page. */
   declare returnUrl: string;
+  /** How the booking site returns the guest's details: `post` (through the proxy's bridge, when it offers one) or `get`. */
+  declare returnMethod: 'post' | 'get';
   /** Hides offers and offer badges. */
   declare hideOffers: boolean;
   /** Label stored with the booking as `partner_source`. */
@@ -255,6 +266,10 @@ export class VenueBooking extends LitElement {
   private _lastStep: ShownStep | null = null;
   /** Set when this page load is the guest's return from the booking site. */
   private _returned = false;
+  /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
+  private _restored = false;
+  /** Guest fields the guest has typed in: a later `guest` prefill (a host's re-render) leaves them alone. */
+  private _touched = new Set<keyof GuestDetails>();
 
   private _venues = new Task(this, {
     task: async ([api, venue, group], { signal }): Promise<WireVenue[]> => {
@@ -287,13 +302,13 @@ export class VenueBooking extends LitElement {
   });
 
   private _availability = new Task(this, {
-    task: async ([api, venue, key, offers], { signal }) => {
+    task: async ([api, venue, key], { signal }) => {
       if (!venue || this._confirmation) return null;
-      const query = { ...this._choices, ...(offers ? { getOffers: true } : {}) };
       void key;
-      return normalizeAvailability(await this._clientFor(api).availability(venue, query, signal));
+      // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
+      return normalizeAvailability(await this._clientFor(api).availability(venue, { ...this._choices }, signal));
     },
-    args: () => [this.api, this._currentVenue, choicesKey(this._choices), !this.hideOffers] as const,
+    args: () => [this.api, this._currentVenue, choicesKey(this._choices)] as const,
     onComplete: (availability) => {
       if (!availability) return;
       for (const item of availability.fields.type?.suggestions ?? [])
@@ -319,27 +334,19 @@ export class VenueBooking extends LitElement {
     args: () => [this.api, this._currentVenue] as const,
   });
 
-  /** The offers eligible for the chosen details, read once every field is chosen. */
-  private _offers = new Task(this, {
-    task: async ([api, venue, ready, hidden], { signal }): Promise<WireOffer[]> => {
-      if (!venue || !ready || hidden) return [];
-      // The client leaves unset values out of the query.
+  /**
+   * Every visible offer of the venue, read once per venue: the badges are filtered from it by each
+   * offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
+   */
+  private _venueOffers = new Task(this, {
+    task: async ([api, venue, hidden], { signal }): Promise<WireOffer[]> => {
+      if (!venue || hidden) return [];
       const payload = await this._clientFor(api)
-        .get<WireOffer[] | { offers?: WireOffer[] }>(
-          `venues/${encodeURIComponent(venue)}/offers`,
-          { ...this._choices },
-          signal,
-        )
+        .get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, {}, signal)
         .catch(() => []);
       return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
     },
-    args: () =>
-      [
-        this.api,
-        this._currentVenue,
-        nextStep(this._order, this._choices) === null ? choicesKey(this._choices) : '',
-        this.hideOffers,
-      ] as const,
+    args: () => [this.api, this._currentVenue, this.hideOffers] as const,
   });
 
   /**
@@ -355,13 +362,23 @@ export class VenueBooking extends LitElement {
         .catch(() => null);
       return venueName(payload?.venue);
     },
-    args: () => {
-      const availability = this._availability.value;
-      const away =
-        availability &&
-        (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability)));
-      return [this.api, this._currentVenue, Boolean(away || (this._confirmation && !this._venueTitle))] as const;
+    args: () => [this.api, this._currentVenue, this._away || Boolean(this._confirmation && !this._venueTitle)] as const,
+  });
+
+  /**
+   * Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
+   * when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
+   * details to the bridge instead of putting them in the venue page's URL.
+   */
+  private _bridge = new Task(this, {
+    task: async ([api, wanted], { signal }): Promise<boolean> => {
+      if (!wanted) return false;
+      const payload = await this._clientFor(api)
+        .get<{ methods?: unknown }>('return', {}, signal)
+        .catch(() => null);
+      return Array.isArray(payload?.methods) && payload.methods.includes('post');
     },
+    args: () => [this.api, this._away && this.returnMethod !== 'get'] as const,
   });
 
   constructor() {
@@ -374,6 +391,7 @@ export class VenueBooking extends LitElement {
     this.theme = 'light';
     this.mode = 'inline';
     this.returnUrl = '';
+    this.returnMethod = 'post';
     this.hideOffers = false;
     this.partnerSource = '';
     this.askDob = '';
@@ -408,6 +426,15 @@ export class VenueBooking extends LitElement {
   }
 
   // --- derived values ---
+
+  /** Whether the guest will finish on the booking site (a deposit is known once the type is chosen). */
+  private get _away(): boolean {
+    const availability = this._availability?.value;
+    return Boolean(
+      availability &&
+      (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability))),
+    );
+  }
 
   private get _order(): Step[] {
     return parseSteps(this.steps);
@@ -449,6 +476,20 @@ export class VenueBooking extends LitElement {
     );
   }
 
+  /**
+   * The offers of the details step: the venue's offers whose rules admit the full choices — the
+   * same rules that put every badge on the way here, so a badge is always honoured.
+   */
+  private get _eligibleOffers(): WireOffer[] {
+    return (this._venueOffers.value ?? []).filter((offer) => offerApplies(offer, this._choices));
+  }
+
+  /** The offer badge of a value of a step: only where an offer can still apply with it. */
+  private _badge(step: Step, suggestion: Suggestion) {
+    if (this.hideOffers || !suggestion.valid) return null;
+    return badgeFor(this._venueOffers.value ?? [], { ...this._choices, [step]: suggestion.value }, this._strings.offer);
+  }
+
   private get _summary(): BookingSummary {
     const { type, date, time, duration, num_people } = this._choices;
     return {
@@ -486,7 +527,10 @@ export class VenueBooking extends LitElement {
       this._venue = saved.venue;
       this._choices = saved.choices;
       this._offer = saved.offer;
-      this._confirmation ??= saved.confirmation ?? null;
+      if (!this._confirmation && saved.confirmation) {
+        this._confirmation = saved.confirmation;
+        this._restored = true;
+      }
       const { type, venue } = saved.names ?? {};
       if (type && saved.choices.type) this._typeNames.set(saved.choices.type, type);
       this._venueTitle ||= venue ?? '';
@@ -508,7 +552,14 @@ export class VenueBooking extends LitElement {
         },
       );
     }
-    if (changed.has('guest') && this.guest) this._guest = { ...this._guest, ...this.guest };
+    if (changed.has('guest') && this.guest) {
+      // A prefill fills only what the guest has not typed: a host page that re-renders and sets
+      // `guest` again must not overwrite "Grace" with "Ada".
+      const fill = Object.entries(this.guest).filter(
+        ([name, value]) => typeof value === 'string' && !this._touched.has(name as keyof GuestDetails),
+      );
+      if (fill.length) this._guest = { ...this._guest, ...Object.fromEntries(fill) };
+    }
     // Prefill attributes set choices the guest has not made (a restored booking wins).
     const prefill: Choices = {};
     if (changed.has('type') && this.type) prefill.type = this.type;
@@ -516,7 +567,8 @@ export class VenueBooking extends LitElement {
     if (changed.has('time') && this.time) prefill.time = this.time;
     if (changed.has('duration') && this.duration !== undefined && !Number.isNaN(this.duration))
       prefill.duration = this.duration;
-    if (changed.has('numPeople') && this.numPeople !== undefined && !Number.isNaN(this.numPeople))
+    // A party size the proxy would refuse (0, 2.5, 5000) is not prefilled: the guest chooses one.
+    if (changed.has('numPeople') && this.numPeople !== undefined && isPartySize(this.numPeople))
       prefill.num_people = this.numPeople;
     if (Object.keys(prefill).length)
       this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
@@ -537,10 +589,11 @@ export class VenueBooking extends LitElement {
         this._announce(this._headingText());
       }
       if (step === 'unavailable') this._emit('vb-error', { kind: 'unavailable', status: null, during: 'submit' });
-      if (this._returned && step === 'confirmation') {
-        this._returned = false;
+      if ((this._returned || this._restored) && step === 'confirmation') {
+        const restored = !this._returned;
+        this._returned = this._restored = false;
         const { reference, status } = this._confirmation!;
-        this._emit('vb-complete', { reference, status, booking: this._summary });
+        this._emit('vb-complete', { reference, status, booking: this._summary, restored });
       }
     }
     if (this._focusPending && step && this._availability.status !== TaskStatus.PENDING) {
@@ -667,6 +720,7 @@ export class VenueBooking extends LitElement {
       return;
     }
     this._guest = { ...this._guest, [input.name]: input.value };
+    this._touched.add(input.name as keyof GuestDetails);
     // Once a field was flagged, re-check it as the guest types so the message goes away promptly.
     if (this._guestErrors[input.name as keyof GuestDetails]) this._recheck(input.name as keyof GuestDetails);
   }
@@ -703,7 +757,7 @@ export class VenueBooking extends LitElement {
       return;
     }
     const offer =
-      this._offer && (this._offers.value ?? []).some((item) => item._id === this._offer) ? this._offer : undefined;
+      this._offer && this._eligibleOffers.some((item) => item._id === this._offer) ? this._offer : undefined;
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
       returnUrl: '',
       offer,
@@ -729,7 +783,7 @@ export class VenueBooking extends LitElement {
       };
       clearPendingBookingKey(this._storageKey);
       this._focusPending = true;
-      this._emit('vb-complete', { ...this._confirmation, booking: this._summary });
+      this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
     } catch (error) {
       this._submitError = error instanceof ApiError ? error : new ApiError('server', String(error));
       this._fail(error, 'submit');
@@ -738,13 +792,18 @@ export class VenueBooking extends LitElement {
     }
   }
 
-  private _onRedirect(): void {
+  private async _onRedirect(): Promise<void> {
+    if (this._bridge.status === TaskStatus.PENDING) await this._bridge.taskComplete.catch(() => false);
     const availability = this._availability.value;
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
-    const returnUrl = returnUrlFor(this.returnUrl, location.href, this._returnKey);
+    const page = returnUrlFor(this.returnUrl, location.href, this._returnKey);
+    // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
+    // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
+    const post = this.returnMethod !== 'get' && this._bridge.value === true && new URL(page).origin === location.origin;
     const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
-      returnUrl,
+      returnUrl: post ? bridgeUrl(this.api, this._currentVenue, page) : page,
+      returnMethod: post ? 'post' : undefined,
       offer: this._offer ?? undefined,
     });
     if (!plan || plan.kind !== 'web') return;
@@ -856,7 +915,7 @@ export class VenueBooking extends LitElement {
     return {
       label: this._format(step, suggestion.value, suggestion.label),
       detail,
-      badge: !this.hideOffers && suggestion.offers.length ? s.offer : null,
+      ...offerBadge(this._badge(step, suggestion), s.offer),
     };
   }
 
@@ -1002,7 +1061,7 @@ export class VenueBooking extends LitElement {
   /** One note naming the values that carry offers, as the badges themselves are visual only. */
   private _offerNote(step: Step, suggestions: Suggestion[]): string | null {
     const valid = suggestions.filter((item) => item.valid);
-    const offered = valid.filter((item) => item.offers.length);
+    const offered = valid.filter((item) => this._badge(step, item));
     if (this.hideOffers || !offered.length) return null;
     if (offered.length === valid.length) return this._strings.offersAll;
     return this._strings.offersOn(
@@ -1049,7 +1108,7 @@ export class VenueBooking extends LitElement {
       errors: this._guestErrors,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       today: this._today,
-      offers: this.hideOffers ? [] : (this._offers.value ?? []),
+      offers: this._eligibleOffers,
       offer: this._offer,
       preferences: this._preferences.value ?? [],
       submitLabel: error?.retryable ? s.retry : label,
@@ -1186,6 +1245,26 @@ function vbEvent<K extends keyof VenueBookingEventDetails>(
   cancelable: boolean,
 ): CustomEvent {
   return new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable });
+}
+
+/**
+ * The proxy's return bridge for a venue, told which page to send the guest back to (the proxy
+ * accepts it only on an origin it serves).
+ */
+function bridgeUrl(api: string, venue: string, page: string): string {
+  const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
+  url.searchParams.set('venue', venue);
+  url.searchParams.set('page', page);
+  return url.href;
+}
+
+/** The badge text and the offers' names (tooltip and accessible name) of an option. */
+function offerBadge(
+  badge: ReturnType<typeof badgeFor>,
+  word: string,
+): { badge: string | null; badgeName: string | null } {
+  if (!badge) return { badge: null, badgeName: null };
+  return { badge: badge.condition ? `${word} ${badge.condition}` : badge.label, badgeName: badge.name };
 }
 
 /** The ids of a `venue` attribute: one id or a comma-separated list. */

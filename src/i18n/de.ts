@@ -58,6 +58,7 @@ export const strings: Strings = {
     email: 'Bitte geben Sie eine E-Mail-Adresse wie name@beispiel.de ein.',
     phone: 'Bitte geben Sie eine Telefonnummer ein (Ziffern, optional mit +).',
     dob: 'Bitte geben Sie ein Geburtsdatum in der Vergangenheit ein.',
+    text: 'Bitte kürzer und ohne Steuerzeichen.',
   },
   bookNow: 'Jetzt reservieren',
   sendEnquiry: 'Anfrage senden',

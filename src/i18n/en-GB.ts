@@ -60,6 +60,7 @@ export const enGB = {
     email: 'Please enter an email address like name@example.com.',
     phone: 'Please enter a phone number, digits only, with an optional +.',
     dob: 'Please enter a date of birth in the past.',
+    text: 'Please shorten this and leave out special control characters.',
   },
   bookNow: 'Book now',
   sendEnquiry: 'Send enquiry',

@@ -58,6 +58,7 @@ export const strings: Strings = {
     email: 'Indique un correo electrónico como nombre@ejemplo.es.',
     phone: 'Indique un número de teléfono (dígitos, + opcional).',
     dob: 'Indique una fecha de nacimiento pasada.',
+    text: 'Acórtelo y no use caracteres de control.',
   },
   bookNow: 'Reservar',
   sendEnquiry: 'Enviar solicitud',

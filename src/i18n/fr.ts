@@ -64,6 +64,7 @@ export const strings: Strings = {
     email: 'Veuillez saisir une adresse e-mail du type nom@exemple.fr.',
     phone: 'Veuillez saisir un numéro de téléphone (chiffres, + facultatif).',
     dob: 'Veuillez saisir une date de naissance passée.',
+    text: 'Veuillez raccourcir et retirer les caractères de contrôle.',
   },
   bookNow: 'Réserver',
   sendEnquiry: 'Envoyer la demande',

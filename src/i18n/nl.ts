@@ -58,6 +58,7 @@ export const strings: Strings = {
     email: 'Vul een e-mailadres in zoals naam@voorbeeld.nl.',
     phone: 'Vul een telefoonnummer in (cijfers, eventueel met +).',
     dob: 'Vul een geboortedatum in het verleden in.',
+    text: 'Maak dit korter, zonder stuurtekens.',
   },
   bookNow: 'Nu reserveren',
   sendEnquiry: 'Aanvraag versturen',

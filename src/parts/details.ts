@@ -120,8 +120,11 @@ export function renderDetails(props: DetailsProps) {
         rows="3"
         maxlength="2000"
         .value=${props.guest.notes ?? ''}
+        aria-invalid=${props.errors.notes ? 'true' : 'false'}
+        aria-describedby=${props.errors.notes ? 'vb-notes-error' : nothing}
         @input=${props.onInput}
       ></textarea>
+      ${props.errors.notes ? html`<span class="field-error" id="vb-notes-error">${s.guestErrors.text}</span>` : nothing}
     </div>
     ${
       props.preferences.length

@@ -10,11 +10,10 @@ export interface OptionText {
   label: string;
   /** A second line: the action of a time, the end of a duration, or the reason it is unavailable. */
   detail: string | null;
-  /**
-   * Offer badge text, when the value carries offers. Visual only (hidden from assistive tech): the
-   * step says once, in a note, which values have offers, rather than every button repeating it.
-   */
+  /** Offer badge text (`Offer`, or its party-size condition `Offer 6+`), where an offer can still apply. */
   badge: string | null;
+  /** The offers' names: the badge's tooltip and part of the option's accessible name. */
+  badgeName?: string | null;
 }
 
 /** Renders the option buttons of one step. */
@@ -36,11 +35,18 @@ export function renderOptions(
           data-value=${String(suggestion.value)}
           data-action=${suggestion.action ?? nothing}
           aria-pressed=${pressed ? 'true' : 'false'}
+          title=${text.badgeName ?? nothing}
           ?disabled=${!suggestion.valid}
           @click=${() => onChoose(suggestion)}
         >
           <span>${text.label}</span>
-          ${text.badge ? html`<span class="badge" part="badge" aria-hidden="true">${text.badge}</span>` : nothing}
+          ${
+            text.badge
+              ? html`<span class="badge" part="badge" title=${text.badgeName ?? nothing}
+                  >${text.badge}${text.badgeName ? html`<span class="visually-hidden">: ${text.badgeName}</span>` : nothing}</span
+                >`
+              : nothing
+          }
           ${text.detail ? html`<small>${text.detail}</small>` : nothing}
         </button>
       </li>`;

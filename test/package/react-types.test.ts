@@ -57,6 +57,7 @@ const EVERY_PROP: Record<string, string> = {
   theme: '"auto"',
   mode: '"popup"',
   returnUrl: '"https://venue.example/thanks"',
+  returnMethod: '"get"',
   hideOffers: '{true}',
   partnerSource: '"partner-site"',
   askDob: '"optional"',
@@ -70,6 +71,7 @@ const EVERY_PROP: Record<string, string> = {
   guest: '{guest}',
   'venue-group': '"64a1f0c2e4b0a1b2c3d4e500"',
   'return-url': '"https://venue.example/thanks"',
+  'return-method': '"post"',
   'hide-offers': '{true}',
   'partner-source': '"partner-site"',
   'ask-dob': '""',
@@ -218,7 +220,7 @@ describe('React 19 typings (venue-booking/react)', () => {
 
   it('a strict consumer using every property, attribute and event compiles, and so does the README snippet', () => {
     assert.deepEqual(Object.keys(EVERY_PROP), manifestProps(), 'one example per prop the manifest names');
-    assert.equal(manifestProps().length, 31, '19 properties, 6 attributes of their own, 6 events');
+    assert.equal(manifestProps().length, 33, '20 properties, 7 attributes of their own, 6 events');
     const { diagnostics } = consumers();
     const clean = (file: string) => assert.deepEqual(diagnostics.get(file) ?? [], [], file || 'global diagnostics');
     for (const file of ['', `${CONSUMER}every-prop.tsx`, `${CONSUMER}readme.tsx`]) clean(file);

@@ -59,7 +59,9 @@ describe('configFromEnv', () => {
     assert.deepEqual(config.settings.rateLimit, { limit: 60, windowMs: 60_000 });
     assert.equal(config.settings.timeoutMs, 8000);
     assert.equal(config.settings.publicUrl, 'https://proxy.example');
+    assert.equal(config.settings.returnBridge, undefined, 'the bridge is on by default');
     assert.deepEqual(config.warnings, []);
+    assert.equal(configFromEnv({ ...GOOD, VENUE_BOOKING_RETURN_BRIDGE: 'off' }).settings.returnBridge, false);
   });
 
   test('the upstream budget is set from the environment, and every unset share derives from the quota', () => {
@@ -114,6 +116,7 @@ describe('configFromEnv', () => {
       VENUE_BOOKING_TIMEOUT_MS: 'soon',
       VENUE_BOOKING_VENUES: 'ok-id,not an id',
       VENUE_BOOKING_RETURN_PAGE: 'javascript:alert(1)',
+      VENUE_BOOKING_RETURN_BRIDGE: 'maybe',
     });
     for (const name of [
       'VENUE_BOOKING_API_KEY',
@@ -122,6 +125,7 @@ describe('configFromEnv', () => {
       'VENUE_BOOKING_TIMEOUT_MS',
       'VENUE_BOOKING_VENUES',
       'VENUE_BOOKING_RETURN_PAGE',
+      'VENUE_BOOKING_RETURN_BRIDGE',
     ]) {
       assert.ok(
         problems.some((problem) => problem.includes(name)),

@@ -362,7 +362,24 @@ add(
   { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'reference=DMN-1' },
   415,
 );
-add('return GET', `${R}?venue=${VENUE}&reference=DMN-1&status=complete`, undefined, 405);
+add('return GET', `${R}?venue=${VENUE}&reference=DMN-1&status=complete`, undefined, 400);
+add('return PUT', `${R}?venue=${VENUE}`, { method: 'PUT' }, 405);
+for (const page of [
+  'https://evil.example/landing',
+  `${ORIGIN}.evil.example/landing`,
+  'javascript:alert(1)',
+  'data:text/html,<p>x</p>',
+  `https://user:pass@${new URL(ORIGIN).host}/landing`,
+  '//evil.example/landing',
+  '/relative/page',
+]) {
+  add(
+    `return to page ${page.slice(0, 40)}`,
+    `${R}?venue=${OTHER_VENUE}&page=${encodeURIComponent(page)}`,
+    form('reference=DMN-1&status=complete'),
+    404,
+  );
+}
 
 /**
  * Sends one case and checks its answer: a 4xx (the case's status when it names one) in the

@@ -42,7 +42,7 @@ export interface ClientRequest {
 export interface StackRequest {
   sandbox?: Omit<SandboxOptions, 'publicUrl' | 'apps'>;
   /** Proxy settings a test may vary: where `next.web` may point (the real proxy drops others). */
-  proxy?: { bookingSite?: string };
+  proxy?: { bookingSite?: string; returnBridge?: boolean };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -79,6 +79,7 @@ export function stacksMiddleware() {
             void (entry.level === 'warn' || entry.level === 'error' ? console.error(JSON.stringify(entry)) : undefined),
         },
         ...(options.proxy?.bookingSite ? { bookingSite: options.proxy.bookingSite } : {}),
+        ...(options.proxy?.returnBridge === false ? { returnBridge: false } : {}),
       },
       // Faults wrap the upstream as the proxy sees it: the proxy under test stays untouched.
       upstream: (sandbox) => async (upstreamRequest) => {

@@ -143,6 +143,13 @@ export class WidgetPage {
     ];
   }
 
+  /** What assistive tech reads for an element: its text without the aria-hidden parts. */
+  static spoken(node: HTMLElement): string {
+    const copy = node.cloneNode(true) as HTMLElement;
+    copy.querySelectorAll('[aria-hidden="true"]').forEach((hidden) => hidden.remove());
+    return copy.textContent!.replace(/\s+/g, ' ').trim();
+  }
+
   /** Whether an option can be chosen. */
   static enabled(button: HTMLButtonElement): boolean {
     return !button.disabled && button.getAttribute('aria-disabled') !== 'true';

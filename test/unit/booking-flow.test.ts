@@ -126,6 +126,21 @@ describe('booking flow', () => {
       assert.equal(plan?.kind, 'web');
       assert.match(plan?.kind === 'web' ? plan.url : '', /[?&]return_url=https%3A%2F%2Fvenue\.example%2Fback%3Fx%3D1$/);
     }
+    const posted = planSubmission(
+      normalizeAvailability({
+        action: 'accept',
+        depositRequired: true,
+        next: { web: 'https://book.example/book?v=1' },
+      }),
+      {},
+      'v1',
+      guest,
+      { returnUrl: 'https://proxy.example/api/return?venue=v1', returnMethod: 'post', offer: 'o1' },
+    );
+    assert.equal(
+      posted?.kind === 'web' ? posted.url : '',
+      'https://book.example/book?v=1&return_url=https%3A%2F%2Fproxy.example%2Fapi%2Freturn%3Fvenue%3Dv1&return_method=post&offer=o1',
+    );
   });
 
   it('routes a ready booking through the API, to the booking site, or nowhere when neither is given', () => {

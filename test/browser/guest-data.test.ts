@@ -1,0 +1,274 @@
+import { expect, fixture, html } from '@open-wc/testing';
+import '../../src/index.js';
+import type { VenueBooking } from '../../src/venue-booking.js';
+import {
+  clientRequests,
+  DEMO_VENUE,
+  guest,
+  london,
+  newStack,
+  storedBookings,
+  TYPES,
+  until,
+  WidgetPage,
+} from '../support/widget-page.js';
+
+/** Monday 16 March 2026, 10:00 in London: the sandbox's and the element's clock. */
+const NOW = '2026-03-16T10:00';
+const TUESDAY = '2026-03-17';
+const FEAST = '64a1f0c2e4b0a1b2c3d4e706';
+
+function badgeOf(page: WidgetPage, value: string): HTMLElement | null {
+  return page
+    .options()
+    .find((button) => button.dataset.value === value)!
+    .querySelector('[part~="badge"]');
+}
+
+describe('offers are promises', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('a 2-person party sees no 6+ badge; the badges left are named on hover and focus', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking
+        venue=${DEMO_VENUE}
+        api=${stack.api}
+        steps="num_people,type,date,time"
+        .now=${london(NOW)}
+      ></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    await page.chooseValue('num_people', 2);
+    await page.leave('num_people');
+    await page.waitForStep('type');
+    for (const button of page.options()) expect(button.textContent).not.to.match(/6\+|Big group feast/);
+    await page.chooseValue('type', TYPES.table);
+    await page.leave('type');
+    await page.chooseValue('date', TUESDAY);
+    await page.waitForStep('time');
+    const badged = page.options().filter((button) => button.querySelector('[part~="badge"]'));
+    // Only the two-for-one (2–8 people, weekdays 17:00–19:00) can apply to 2 people on a Tuesday.
+    expect(badged.length).to.be.greaterThan(0);
+    for (const button of badged)
+      expect(WidgetPage.value(button) >= '17:00' && WidgetPage.value(button) <= '19:00').to.equal(true);
+    expect(badgeOf(page, '13:00')).to.equal(null);
+    const slot = page.options().find((button) => button.dataset.value === '17:30')!;
+    expect(slot.title).to.equal('Two-for-one cocktails');
+    expect(slot.querySelector<HTMLElement>('[part~="badge"]')!.title).to.equal('Two-for-one cocktails');
+    expect(WidgetPage.spoken(slot)).to.include('Offer').and.include('Two-for-one cocktails').and.not.include('6+');
+    await expect(element).to.be.accessible();
+  });
+
+  it('while the party size is unknown a badge says its condition, and the offer it promised is on the details step', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    await page.chooseValue('type', TYPES.table);
+    await page.leave('type');
+    await page.chooseValue('date', TUESDAY);
+    await page.waitForStep('time');
+    const badge = badgeOf(page, '13:00')!;
+    expect(badge.textContent!.replace(/\s+/g, ' ')).to.match(/^Offer 6\+/);
+    expect(badge.title).to.equal('Big group feast');
+    expect(WidgetPage.spoken(badge.closest('button')!)).to.include('Big group feast');
+    // After 20:00 no offer of this venue starts: no badge.
+    const late = page.options().find((button) => WidgetPage.enabled(button) && WidgetPage.value(button) > '20:00');
+    if (late) expect(late.querySelector('[part~="badge"]')).to.equal(null);
+    await page.book({ time: '13:00', num_people: 6 });
+    const form = await page.form();
+    await until(() => form.querySelector(`[name="offer"][value="${FEAST}"]`), 'the promised offer');
+    expect(form.querySelector('[part~="offers"]')!.textContent).to.include('Big group feast');
+    await page.tick('offer', FEAST);
+    const who = guest('feast');
+    await page.fillDetails(who);
+    page.submit();
+    await page.reference();
+    const [stored] = await storedBookings(stack, who.email);
+    expect(stored.offer).to.equal(FEAST);
+  });
+});
+
+describe('host pages that re-render', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('a party size the proxy would refuse is not prefilled: no error, the guest chooses', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} num-people="5000" .now=${london(NOW)}></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    await page.waitForStep('type');
+    expect(page.alert()).to.equal('');
+    expect((await clientRequests(stack)).filter((request) => request.url.includes('num_people='))).to.deep.equal([]);
+  });
+
+  it('setting `guest` again fills only the fields the guest has not typed in', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const prefill = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123' };
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)} .guest=${prefill}></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    await page.completeSteps({ type: (button) => WidgetPage.value(button) === TYPES.table });
+    const form = await page.form();
+    const value = (name: string) => form.querySelector<HTMLInputElement>(`[name="${name}"]`)!.value;
+    expect(value('first_name')).to.equal('Ada');
+    await page.fillDetails({ first_name: 'Grace' });
+    // A React parent re-renders: a new object with the same prefill, and a corrected email.
+    const who = guest('rerender');
+    element.guest = { ...prefill, email: who.email };
+    await element.updateComplete;
+    expect(value('first_name')).to.equal('Grace');
+    expect(value('email')).to.equal(who.email, 'an untouched field follows the prefill');
+    page.submit();
+    await page.reference();
+    const [stored] = await storedBookings(stack, who.email);
+    expect(stored.first_name).to.equal('Grace');
+    expect(stored.last_name).to.equal('Lovelace');
+  });
+
+  it('after a reload the restored confirmation fires vb-complete with restored: true', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const events: { reference: string; status: string; restored: boolean }[] = [];
+    const listen = (event: Event) => events.push((event as CustomEvent).detail);
+    document.addEventListener('vb-complete', listen);
+    try {
+      const element = await fixture<VenueBooking>(
+        html`<venue-booking id="restore" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+      );
+      const page = new WidgetPage(element);
+      await page.completeSteps({ type: (button) => WidgetPage.value(button) === TYPES.table });
+      await page.fillDetails(guest('restore'));
+      page.submit();
+      const reference = await page.reference();
+      expect(events.map((event) => [event.reference, event.restored])).to.deep.equal([[reference, false]]);
+      element.remove();
+
+      const reloaded = await fixture<VenueBooking>(
+        html`<venue-booking id="restore" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+      );
+      expect(await new WidgetPage(reloaded).reference()).to.equal(reference);
+      await until(() => events.length === 2, 'the restored vb-complete');
+      expect(events[1]).to.include({ reference, status: events[0].status, restored: true });
+      await reloaded.updateComplete;
+      expect(events).to.have.length(2, 'fired once per load');
+    } finally {
+      document.removeEventListener('vb-complete', listen);
+    }
+  });
+});
+
+/**
+ * A brunch booking (deposit) up to the hand-off: the URL the widget would send the guest to (the
+ * `vb-redirect` is cancelled, so the test page stays).
+ */
+async function depositHandOff(
+  api: string,
+  id: string,
+  returnUrl = '',
+): Promise<{ element: VenueBooking; url: string }> {
+  const element = await fixture<VenueBooking>(
+    html`<venue-booking
+      id=${id}
+      venue=${DEMO_VENUE}
+      api=${api}
+      return-url=${returnUrl}
+      .now=${london(NOW)}
+    ></venue-booking>`,
+  );
+  const page = new WidgetPage(element);
+  await page.chooseValue('type', TYPES.brunch);
+  await page.leave('type');
+  await page.chooseValue('date', '2026-03-21');
+  await page.book({ time: '10:30', num_people: 2 });
+  await page.waitForStep('redirect');
+  let url = '';
+  element.addEventListener('vb-redirect', (event) => {
+    url = event.detail.url;
+    event.preventDefault();
+  });
+  page.submit();
+  return { element, url: await until(() => url, 'the hand-off') };
+}
+
+describe('privacy on the hand-off', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('a deposit booking returns through the proxy’s POST bridge: no personal data in any URL', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { element, url } = await depositHandOff(stack.api, 'brunch-post');
+    const handOff = new URL(url);
+    expect(handOff.searchParams.get('return_method')).to.equal('post');
+    const bridge = new URL(handOff.searchParams.get('return_url')!);
+    expect(bridge.pathname).to.equal(`${stack.api}/return`);
+    expect(bridge.searchParams.get('venue')).to.equal(DEMO_VENUE);
+    const left = new URL(bridge.searchParams.get('page')!);
+    expect(left.origin + left.pathname).to.equal(location.origin + location.pathname);
+    expect(left.searchParams.get('vb_return')).to.equal('brunch-post');
+
+    // The guest on the booking site pays the deposit; its page posts the details back to the bridge.
+    const who = { ...guest('bridge'), first_name: 'Grace', last_name: 'Hopper', phone: '07700 900456' };
+    const form = new URLSearchParams(handOff.search);
+    for (const [key, value] of Object.entries({ ...who, card_number: '4242 4242 4242 4242', pay_deposit: 'yes' }))
+      form.set(key, value);
+    const hosted = await fetch(`${stack.base}/sandbox/book`, { method: 'POST', body: form });
+    expect(hosted.status).to.equal(200);
+    const returnForm = new DOMParser()
+      .parseFromString(await hosted.text(), 'text/html')
+      .querySelector<HTMLFormElement>('form[method="post"]')!;
+    expect(returnForm.getAttribute('action')).to.equal(bridge.href);
+    const posted = new URLSearchParams();
+    for (const input of returnForm.querySelectorAll('input')) posted.set(input.name, input.value);
+    expect(posted.get('email')).to.equal(who.email, 'the details travel in the POST body');
+    const back = await fetch(returnForm.getAttribute('action')!, { method: 'POST', body: posted });
+    expect(back.redirected).to.equal(true);
+    const landed = new URL(back.url);
+    expect(landed.searchParams.get('vb_return')).to.equal('brunch-post');
+    const reference = landed.searchParams.get('reference');
+    expect(reference).to.match(/^DMN-/);
+
+    // No URL the venue's page or the proxy received holds the guest's name, email or phone.
+    const secrets = [who.first_name, who.last_name, who.email, who.phone];
+    const urls = [landed.href, ...(await clientRequests(stack)).map((request) => request.url)];
+    expect(urls.some((seen) => seen.includes('/api/return'))).to.equal(true);
+    for (const seen of urls)
+      for (const secret of secrets)
+        for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ x: secret }).toString().slice(2)])
+          expect(seen).not.to.include(form);
+
+    const original = location.href;
+    history.replaceState(null, '', landed.pathname + landed.search);
+    try {
+      element.remove();
+      const returned = await fixture<VenueBooking>(
+        html`<venue-booking id="brunch-post" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+      );
+      const again = new WidgetPage(returned);
+      expect(await again.reference()).to.equal(reference);
+      expect(again.confirmationStatus()).to.equal('confirmed');
+      expect(location.search).not.to.include('reference');
+      const [stored] = await storedBookings(stack, who.email);
+      expect(stored.reference).to.equal(reference);
+    } finally {
+      history.replaceState(null, '', original);
+    }
+  });
+
+  it('GET stays the fallback where the proxy offers no bridge', async () => {
+    const stack = await newStack({ sandbox: { now: NOW }, proxy: { returnBridge: false } });
+    const { url } = await depositHandOff(stack.api, 'brunch-get');
+    expect(new URL(url).searchParams.get('return_method')).to.equal(null);
+    expect(new URL(new URL(url).searchParams.get('return_url')!).pathname).to.equal(location.pathname);
+    expect((await clientRequests(stack)).some((request) => request.url === '/api/return')).to.equal(true, 'probed');
+  });
+
+  it('a return-url on another origin keeps GET (the bridge would refuse it), even with a bridge', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { url } = await depositHandOff(stack.api, 'brunch-away', 'https://elsewhere.example/thanks');
+    expect(new URL(url).searchParams.get('return_method')).to.equal(null);
+    expect(new URL(url).searchParams.get('return_url')).to.match(/^https:\/\/elsewhere\.example\/thanks\?vb_return=/);
+  });
+});
