@@ -11,6 +11,7 @@ import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { Spend } from './budget.js';
 import { DEFAULTS, type ProxyContext } from './context.js';
 import { BOOKING_URL_SENTINEL, faultRelay, type Relayed } from './relay.js';
+import type { Loaded } from './state/types.js';
 import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
 import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from './validate.js';
@@ -156,6 +157,8 @@ export interface ReadSpec {
   spend?: Exclude<Spend, 'booking'>;
   /** How long the answer is fresh (default the cache TTL). */
   ttlMs?: number;
+  /** Past its TTL, serve the stale copy at once and refresh it in the background (stale-while-revalidate). */
+  revalidate?: boolean;
   /**
    * The venue's date the read is about (`venue:date`): its cached copies are retired when a booking
    * for that date is made here, or a final check for it refuses the time.
@@ -217,7 +220,7 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
   );
   if (!client.allowed)
     return spare(spared(Number(client.headers['Retry-After']), 'miss_limit', 'Too many new searches from this client'));
-  const { value, source } = await ctx.state.read(key, async () => {
+  const load = async (): Promise<Loaded> => {
     const budget = await ctx.budget.take(spend);
     if (!budget.allowed) {
       const refusal = spared(budget.retryAfterS, 'upstream_budget', 'The upstream budget for searches is spent');
@@ -254,7 +257,21 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
             ),
           };
     return { value: relayed, cache: true, ttlMs: spec.ttlMs };
-  });
+  };
+  if (spec.revalidate) {
+    const kept = await stale();
+    if (kept) {
+      // Stale-while-revalidate: this reader gets the stale copy at once, the next a fresh one.
+      const refresh = ctx.state.read(key, load).catch(() => undefined);
+      try {
+        c.executionCtx.waitUntil(refresh);
+      } catch {
+        // Not a Worker: the refresh simply runs on.
+      }
+      return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
+    }
+  }
+  const { value, source } = await ctx.state.read(key, load);
   if (value.status >= 500 || value.status === 429) {
     const kept = await stale();
     if (kept) return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
@@ -336,6 +353,7 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       path: `/venues/${venue}/marketing-preferences`,
       values: {},
       ttlMs: ctx.config.staticTtlMs ?? DEFAULTS.staticTtlMs,
+      revalidate: true,
       shape: (payload) => {
         const list = (payload as { marketing_preferences?: unknown } | null)?.marketing_preferences;
         return { marketing_preferences: Array.isArray(list) ? list.map((item) => pick(item, PREFERENCE_KEYS)) : [] };
@@ -376,6 +394,7 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       values,
       shape: shapeVenueList,
       ttlMs: ctx.config.staticTtlMs ?? DEFAULTS.staticTtlMs,
+      revalidate: true,
     });
   });
 }

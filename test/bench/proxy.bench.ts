@@ -31,6 +31,14 @@ import { nodeFetch } from '../../proxy/node-fetch.js';
 import { nodeListener } from '../../proxy/node-listener.js';
 import { createStack } from '../../proxy/stack.js';
 
+/** No per-client or upstream-budget limit: these benchmarks measure sharing and speed, not refusals. */
+const UNLIMITED = {
+  rateLimit: { limit: 1e9, windowMs: 60_000 },
+  missLimit: { limit: 1e9, windowMs: 600_000 },
+  upstreamQuota: 1e9,
+  lowWater: 0,
+};
+
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const TYPES = ['64a1f0c2e4b0a1b2c3d4e601', '64a1f0c2e4b0a1b2c3d4e605'];
 const PAYLOAD = JSON.stringify({
@@ -166,7 +174,7 @@ async function addedLatency() {
     cacheTtlMs: 0,
     staleMs: 0,
     logger: silentLogger,
-    rateLimit: { limit: 1e9, windowMs: 60_000 },
+    ...UNLIMITED,
     // The Node entry's own way to a real upstream.
     fetch: nodeFetch(),
   });
@@ -259,7 +267,7 @@ function capture(port: number, path: string): Promise<{ headers: string[]; body:
 async function cachedThroughput() {
   const stack = createStack({
     origin: 'http://127.0.0.1',
-    proxy: { logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 }, cacheTtlMs: 600_000 },
+    proxy: { logger: silentLogger, ...UNLIMITED, cacheTtlMs: 600_000 },
   });
   const url = `http://127.0.0.1/api/venues/${VENUE}/booking-availability?type=${TYPES[0]}&num_people=2`;
   const burst = () =>
@@ -336,7 +344,7 @@ async function visitors(cacheTtlMs: number) {
   const stack = createStack({
     origin: 'http://127.0.0.1',
     sandbox: { now: '2030-05-01T10:00:00' },
-    proxy: { logger: silentLogger, now: () => now, cacheTtlMs, rateLimit: { limit: 1e9, windowMs: 60_000 } },
+    proxy: { logger: silentLogger, now: () => now, cacheTtlMs, ...UNLIMITED },
   });
   const rand = random(42);
   const pick = <T>(items: T[], weights?: number[]) => {
@@ -379,7 +387,7 @@ async function visitors(cacheTtlMs: number) {
 async function identicalBurst() {
   const stack = createStack({
     origin: 'http://127.0.0.1',
-    proxy: { logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 } },
+    proxy: { logger: silentLogger, ...UNLIMITED },
   });
   const url = `http://127.0.0.1/api/venues/${VENUE}/booking-availability?type=${TYPES[0]}&date=2030-06-04`;
   await Promise.all(Array.from({ length: 1000 }, () => stack.fetch(new Request(url)).then((r) => r.arrayBuffer())));

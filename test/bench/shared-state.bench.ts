@@ -20,6 +20,14 @@ import type { SharedState } from '../../proxy/state/shared.js';
 import { createStack } from '../../proxy/stack.js';
 import { startRedis, until } from '../support/redis.js';
 
+/** No per-client or upstream-budget limit: these benchmarks measure sharing and speed, not refusals. */
+const UNLIMITED = {
+  rateLimit: { limit: 1e9, windowMs: 60_000 },
+  missLimit: { limit: 1e9, windowMs: 600_000 },
+  upstreamQuota: 1e9,
+  lowWater: 0,
+};
+
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const TYPE = '64a1f0c2e4b0a1b2c3d4e601';
 const ROUNDS = 5;
@@ -56,7 +64,7 @@ async function answersPerSecond(fetch: (request: Request) => Promise<Response>, 
 async function cachedReads(redisUrl: string) {
   const state = redisState(redisUrl);
   await connected(state);
-  const options = { logger: silentLogger, rateLimit: { limit: 1e9, windowMs: 60_000 }, cacheTtlMs: 600_000 };
+  const options = { logger: silentLogger, ...UNLIMITED, cacheTtlMs: 600_000 };
   const memory = createStack({ origin: 'http://127.0.0.1', proxy: options });
   const shared = createStack({ origin: 'http://127.0.0.1', proxy: { ...options, state } });
   const rounds: { memory: number; redis: number }[] = [];
@@ -124,7 +132,7 @@ async function bookingLatency(redisUrl: string) {
     apiKey: 'bench-key',
     venues: [VENUE],
     logger: silentLogger,
-    rateLimit: { limit: 1e9, windowMs: 60_000 },
+    ...UNLIMITED,
     bookingRateLimit: { limit: 1e9, windowMs: 60_000 },
   };
   const memory = createProxy(settings);

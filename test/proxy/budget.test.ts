@@ -203,6 +203,30 @@ describe("a date's cached reads", () => {
   });
 });
 
+describe('marketing preferences and venue lists', () => {
+  test('are shared for an hour, then served stale while one background call refreshes them', async () => {
+    let clock = Date.now();
+    const stack = quotaStack(5000, { now: () => clock });
+    const path = `/api/venues/${VENUE}/marketing-preferences`;
+    const first = await stack.send(path, 'guest');
+    assert.equal(first.response.headers.get('x-cache'), 'MISS');
+    clock += 3_599_000;
+    assert.equal((await stack.send(path, 'guest')).response.headers.get('x-cache'), 'HIT', 'an hour long');
+    const calls = stack.counts().upstreamCalls;
+    clock += 2_000;
+    const stale = await stack.send(path, 'guest');
+    assert.equal(stale.response.headers.get('x-cache'), 'STALE', 'answered at once from the old copy');
+    assert.deepEqual(stale.body.payload, first.body.payload);
+    // The refresh runs after the answer: wait (a bounded number of turns) until its copy is stored.
+    const key = `GET /venues/${VENUE}/marketing-preferences`;
+    for (let turn = 0; !(await stack.proxy.state.peekRead(key, false)) && turn < 1000; turn++)
+      await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(stack.counts().upstreamCalls, calls + 1, 'one refresh in the background');
+    assert.equal((await stack.send(path, 'other')).response.headers.get('x-cache'), 'HIT', 'fresh again');
+    assert.equal(stack.counts().upstreamCalls, calls + 1);
+  });
+});
+
 describe('Idempotency-Key answers given before the details are compared', () => {
   test('a retry refused by the booking limit or the body limit says stored: unknown, not false', async () => {
     const stack = quotaStack(5000, { bookingRateLimit: { limit: 1, windowMs: 600_000 } });
