@@ -13,6 +13,7 @@ import { dateScope, jsonBody } from './reads.js';
 import { faultRelay } from './relay.js';
 import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
+import { LIMITS, PARTY_SIZE } from '../src/api/rules.js';
 import { readFields, type Rule } from './validate.js';
 
 /** The documented fields of `POST /bookings`, with their forms. */
@@ -21,20 +22,20 @@ const BOOKING: Record<string, Rule> = {
   type: { kind: 'id', required: true },
   date: { kind: 'date', required: true },
   time: { kind: 'time', required: true },
-  num_people: { kind: 'int', required: true, min: 1, max: 1000 },
+  num_people: { kind: 'int', required: true, ...PARTY_SIZE },
   duration: { kind: 'duration' },
-  first_name: { kind: 'text', required: true, max: 100 },
-  last_name: { kind: 'text', required: true, max: 100 },
+  first_name: { kind: 'text', required: true, max: LIMITS.name },
+  last_name: { kind: 'text', required: true, max: LIMITS.name },
   email: { kind: 'email' },
   phone: { kind: 'phone' },
   dob: { kind: 'date', past: true },
   offer: { kind: 'id' },
-  notes: { kind: 'text', max: 2000, multiline: true },
+  notes: { kind: 'text', max: LIMITS.notes, multiline: true },
   package: { kind: 'id' },
   newsletter_signup: { kind: 'bool' },
   marketing_preferences: { kind: 'ids' },
   custom_field_value: { kind: 'text', max: 500 },
-  partner_source: { kind: 'text', max: 100 },
+  partner_source: { kind: 'text', max: LIMITS.label },
   // Accepted for compatibility and then overridden: a widget's booking is always `partner`.
   source: { kind: 'text', max: 50 },
 };

@@ -14,6 +14,7 @@ import { BOOKING_URL_SENTINEL, faultRelay, type Relayed } from './relay.js';
 import type { Loaded } from './state/types.js';
 import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
+import { PARTY_SIZE } from '../src/api/rules.js';
 import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from './validate.js';
 
 /** Venue settings a public widget may read (§2.10): never labels, stages or anything about customers. */
@@ -45,7 +46,7 @@ const BOOKING_DETAILS: Record<string, Rule> = {
   date: { kind: 'date' },
   time: { kind: 'time' },
   duration: { kind: 'duration' },
-  num_people: { kind: 'int', min: 1, max: 1000 },
+  num_people: { kind: 'int', ...PARTY_SIZE },
 };
 const AVAILABILITY: Record<string, Rule> = {
   ...BOOKING_DETAILS,
