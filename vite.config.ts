@@ -87,6 +87,59 @@ function localeIntegrity(): Plugin {
   };
 }
 
+/** Minifies the static text of a `css` template: no comments, no indentation, no spaces around punctuation. */
+function minifyCss(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .replace(/;}/g, '}');
+}
+
+/**
+ * Shrinks the widget's `css` and `html` templates in the script-tag bundle (the minifier leaves
+ * template text alone): CSS loses comments and indentation, markup keeps one space where it had a
+ * run of white space (HTML renders both the same; the widget has no `<pre>`). Runs after the
+ * TypeScript transform, on the parsed template parts only, so `${…}` expressions are untouched.
+ */
+function compactTemplates(): Plugin {
+  type Node = { type: string; start: number; end: number; [key: string]: unknown };
+  return {
+    name: 'venue-booking-compact-templates',
+    apply: 'build',
+    enforce: 'post',
+    transform(code, id) {
+      if (!id.startsWith(`${root}src/`) || !/\b(html|css)`/.test(code)) return null;
+      const edits: [number, number, string][] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const current = node as Node;
+        const tag = current.tag as { type?: string; name?: string } | undefined;
+        if (
+          current.type === 'TaggedTemplateExpression' &&
+          tag?.type === 'Identifier' &&
+          /^(html|css)$/.test(tag.name!)
+        ) {
+          for (const quasi of (current.quasi as { quasis: Node[] }).quasis) {
+            const raw = code.slice(quasi.start, quasi.end);
+            const compact = tag.name === 'css' ? minifyCss(raw) : raw.replace(/\s+/g, ' ');
+            if (compact !== raw) edits.push([quasi.start, quasi.end, compact]);
+          }
+        }
+        for (const [key, value] of Object.entries(current))
+          if (key !== 'tag' && typeof value === 'object') visit(value);
+      };
+      visit(this.parse(code));
+      let out = code;
+      for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0]))
+        out = out.slice(0, start) + text + out.slice(end);
+      return edits.length ? { code: out, map: null } : null;
+    },
+  };
+}
+
 /** Every gallery page, as Rollup inputs for the demo build. */
 function galleryPages(): Record<string, string> {
   const pages = readdirSync(demo).filter((name) => name.endsWith('.html'));
@@ -135,7 +188,7 @@ export default defineConfig(({ command, mode }) => {
   return {
     // The demo gallery is the dev server's root; the library build reads src/ directly.
     root: gallery ? demo : root,
-    plugins: [offlineStack(), strictCspPages(), localeIntegrity()],
+    plugins: [offlineStack(), strictCspPages(), localeIntegrity(), ...(gallery ? [] : [compactTemplates()])],
     server: { fs: { allow: [root] } },
     build:
       mode === 'demo'

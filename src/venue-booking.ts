@@ -31,7 +31,8 @@ import { loadStrings } from './i18n/index.js';
 import { renderCalendar } from './parts/calendar.js';
 import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
-import { renderOptions } from './parts/options.js';
+import { renderOptions, type Badge } from './parts/options.js';
+import { renderTimes, type DayPart } from './parts/times.js';
 import {
   clearPendingBookingKey,
   loadBooking,
@@ -187,6 +188,8 @@ export class VenueBooking extends LitElement {
     _confirmation: { state: true },
     _strings: { state: true },
     _focusDate: { state: true },
+    _dayParts: { state: true },
+    _allSizes: { state: true },
   };
 
   /** The venue id, or a comma-separated list of venue ids. */
@@ -240,6 +243,10 @@ export class VenueBooking extends LitElement {
   declare private _confirmation: BookingConfirmation | null;
   declare private _strings: Strings;
   declare private _focusDate: string | null;
+  /** Time groups the guest opened or closed (the likely one starts open). */
+  declare private _dayParts: Partial<Record<DayPart, boolean>>;
+  /** Whether party sizes past the compact row are shown. */
+  declare private _allSizes: boolean;
 
   private _client: ApiClient | null = null;
   private _clientBase = '';
@@ -405,6 +412,8 @@ export class VenueBooking extends LitElement {
     this._confirmation = null;
     this._strings = enGB;
     this._focusDate = null;
+    this._dayParts = {};
+    this._allSizes = false;
   }
 
   // --- derived values ---
@@ -620,6 +629,7 @@ export class VenueBooking extends LitElement {
     this._act();
     this._problems = [];
     this._editing = null;
+    if (step !== 'time') this._dayParts = {};
     this._choices = choose(this._choices, step, value);
     this._emit('vb-change', { field: step, value });
   }
@@ -838,13 +848,10 @@ export class VenueBooking extends LitElement {
     return this._typeNames.get(id) ?? null;
   }
 
-  private _describe(step: Step, suggestion: Suggestion, deposit: boolean) {
+  private _describe(step: Step, suggestion: Suggestion) {
     const s = this._strings;
     let detail: string | null = null;
     if (!suggestion.valid) detail = suggestion.message ?? s.unavailable;
-    // With a deposit nothing is confirmed here: the guest pays it on the booking site first.
-    else if (step === 'time' && suggestion.action)
-      detail = deposit && suggestion.action === 'accept' ? s.depositNeeded : s.actions[suggestion.action];
     else if (step === 'duration') {
       const end =
         suggestion.endTime ??
@@ -853,11 +860,20 @@ export class VenueBooking extends LitElement {
           : null);
       if (end) detail = s.endsAt(formatVenueTime(end, this._intlLocale));
     }
-    return {
-      label: this._format(step, suggestion.value, suggestion.label),
-      detail,
-      badge: !this.hideOffers && suggestion.offers.length ? s.offer : null,
-    };
+    // Party sizes are a row of numbers under "How many people?".
+    const label =
+      step === 'num_people' ? String(suggestion.value) : this._format(step, suggestion.value, suggestion.label);
+    return { label, detail, badge: this._badge(suggestion) };
+  }
+
+  /** The offer badge of a value that carries offers, named by the offers read for the details step when known. */
+  private _badge(suggestion: Suggestion): Badge | null {
+    if (this.hideOffers || !suggestion.offers.length) return null;
+    const s = this._strings;
+    const titles = suggestion.offers.map(
+      (id) => this._offers.value?.find((offer) => offer._id === id)?.title ?? s.offer,
+    );
+    return { label: s.offer, name: [...new Set(titles)].join(', ') };
   }
 
   private _renderSummary() {
@@ -865,16 +881,12 @@ export class VenueBooking extends LitElement {
     const chosen = this._order.filter((step) => this._choices[step] !== undefined);
     const venue = this._multi && this._venue ? this._venue : null;
     if (chosen.length === 0 && !venue) return nothing;
+    // Each choice is one button: the field name small above the value; a tap goes back to that step.
     const item = (step: Step | 'venue', value: string | number) =>
       html`<li>
-        ${s.fieldNames[step]}: <strong>${this._format(step, value)}</strong>
-        <button
-          class="link"
-          type="button"
-          @click=${() => this._onEdit(step)}
-          aria-label="${s.change}: ${s.fieldNames[step]}"
-        >
-          ${s.change}
+        <button class="choice" type="button" @click=${() => this._onEdit(step)}>
+          <span class="visually-hidden">${s.change}:</span><small>${s.fieldNames[step]}</small>
+          <strong>${this._format(step, value)}</strong>
         </button>
       </li>`;
     return html`<ul class="summary" part="summary" aria-label=${s.summary}>
@@ -949,7 +961,6 @@ export class VenueBooking extends LitElement {
     const field = availability.fields[step];
     const suggestions = field?.suggestions ?? [];
     let body;
-    let note: string | null = null;
     if (step === 'date') {
       body = renderCalendar({
         focus: this._focusDate ?? this._defaultFocus(availability),
@@ -964,50 +975,54 @@ export class VenueBooking extends LitElement {
         onKey: (event) => this._onCalendarKey(event),
         onMonth: (delta) => this._onMonth(delta),
       });
+    } else if (step === 'time') {
+      body = renderTimes({
+        strings: s,
+        suggestions,
+        chosen: this._choices.time,
+        toggled: this._dayParts,
+        deposit: availability.depositRequired,
+        format: (time) => this._format('time', time),
+        badge: (item) => this._badge(item),
+        onChoose: (item) => this._onChoose('time', item.value),
+        onToggle: (part, open) => (this._dayParts = { ...this._dayParts, [part]: open }),
+      });
     } else {
       const max = field?.max ?? null;
-      const shown =
-        step === 'num_people' && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
-      note = this._offerNote(step, shown);
+      const people = step === 'num_people';
+      const fits = people && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
+      // Party sizes: a compact row of 1–8, then "More" (the rest, then the larger-party enquiry).
+      const row = people && !this._allSizes ? fits.filter((item) => Number(item.value) <= 8) : fits;
+      const larger = people && max !== null && this._choices.type;
+      const more = people && (row.length < fits.length || larger);
       body = html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
-      ${note ? html`<p class="note" id="offer-note">${note}</p>` : nothing}
       ${renderOptions(
-        shown,
+        row,
         this._choices[step],
-        (item) => this._describe(step, item, availability.depositRequired),
+        (item) => this._describe(step, item),
         (item) => this._onChoose(step, item.value),
+        people,
       )}
       ${
-        step === 'num_people' && max !== null && this._choices.type
+        more
           ? html`<p>
-              <button type="button" class="link" data-larger-party @click=${this._onLargerParty}>
-                ${s.largerParty(max)}
-              </button>
+              ${
+                row.length < fits.length
+                  ? html`<button type="button" class="option" data-more @click=${() => (this._allSizes = true)}>
+                      ${s.more}
+                    </button>`
+                  : html`<button type="button" class="link" data-larger-party @click=${this._onLargerParty}>
+                      ${s.largerParty(max!)}
+                    </button>`
+              }
             </p>`
           : nothing
       }`;
     }
-    return html`<div
-      role="group"
-      part="step"
-      aria-labelledby="step-title"
-      aria-describedby=${note ? 'offer-note' : nothing}
-      data-step=${step}
-    >
+    return html`<div role="group" part="step" aria-labelledby="step-title" data-step=${step}>
       <h2 id="step-title" tabindex="-1">${s.stepTitles[step]}</h2>
       ${body}
     </div>`;
-  }
-
-  /** One note naming the values that carry offers, as the badges themselves are visual only. */
-  private _offerNote(step: Step, suggestions: Suggestion[]): string | null {
-    const valid = suggestions.filter((item) => item.valid);
-    const offered = valid.filter((item) => item.offers.length);
-    if (this.hideOffers || !offered.length) return null;
-    if (offered.length === valid.length) return this._strings.offersAll;
-    return this._strings.offersOn(
-      new Intl.ListFormat(this._intlLocale).format(offered.map((item) => this._format(step, item.value, item.label))),
-    );
   }
 
   private _renderRedirect(deposit: boolean) {
@@ -1110,24 +1125,34 @@ export class VenueBooking extends LitElement {
     </div>`;
   }
 
+  /**
+   * The placeholder while an answer is on its way: grey blocks where a step's title and choices
+   * will be, so nothing jumps when it arrives; its words (and shimmer) show only after 300 ms, so a
+   * quick answer never flashes a busy indicator.
+   */
+  private _renderBusy() {
+    return html`<div class="busy" role="status" aria-busy="true">
+      <div class="bone title"></div>
+      <div class="bones">${[1, 2, 3, 4, 5, 6, 7, 8].map(() => html`<div class="bone"></div>`)}</div>
+      <p class="note">${this._strings.loading}</p>
+    </div>`;
+  }
+
   /** The flow on the latest answer; while a newer answer is on its way, no stale options show. */
   private _renderFlow() {
-    const s = this._strings;
     if (this._confirmation) {
       this._shownStep = 'confirmation';
       return this._renderConfirmation(this._confirmation);
     }
     if (this._multi && (!this._venue || this._editing === 'venue')) {
       if (this._venues.status === TaskStatus.ERROR) return this._renderError(this._venues.error);
-      if (!this._venues.value?.length) return html`<p class="note" aria-busy="true">${s.loading}</p>`;
+      if (!this._venues.value?.length) return this._renderBusy();
       this._shownStep = 'venue';
       return this._renderVenues();
     }
     return this._availability.render({
-      initial: () => html`<p class="note" aria-busy="true">${s.loading}</p>`,
-      pending: () =>
-        html`${this._renderSummary()}
-          <p class="note" aria-busy="true">${s.loading}</p>`,
+      initial: () => this._renderBusy(),
+      pending: () => html`${this._renderSummary()}${this._renderBusy()}`,
       error: (error) => html`${this._renderSummary()}${this._renderError(error)}`,
       complete: (availability) => {
         if (!availability) return nothing;
