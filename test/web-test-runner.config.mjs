@@ -21,9 +21,37 @@ const zone = (timezoneId) =>
     createBrowserContext: ({ browser }) => browser.newContext({ timezoneId, locale: 'en-GB' }),
   });
 
+/**
+ * A phone: 375×740 CSS px with touch (so `pointer: coarse` matches), in London. Not `isMobile`: the
+ * test page has no viewport meta, so a mobile layout would be 980 px wide.
+ * Only `*.phone.test.ts` files run on it, in their own group.
+ */
+const phone = playwrightLauncher({
+  product: 'chromium',
+  launchOptions: { executablePath, args: CHROMIUM_ARGS, headless: true },
+  createBrowserContext: ({ browser }) =>
+    browser.newContext({
+      timezoneId: 'Europe/London',
+      locale: 'en-GB',
+      viewport: { width: 375, height: 740 },
+      deviceScaleFactor: 1,
+      hasTouch: true,
+    }),
+});
+
+const chosen = process.env.BROWSER_TEST_FILES?.split(',');
+const isPhone = (file) => file.endsWith('.phone.test.ts');
+const phoneFiles = chosen ? chosen.filter(isPhone) : ['test/browser/**/*.phone.test.ts'];
+const otherFiles = chosen ? chosen.filter((file) => !isPhone(file)) : ['test/browser/**/*.test.ts'];
+/** The visitor zones of the ordinary files; when only phone files were chosen, the phone alone. */
+const zones = otherFiles.length
+  ? (process.env.BROWSER_TIMEZONE?.split(',') ?? ['America/Los_Angeles', 'Pacific/Auckland']).map(zone)
+  : [phone];
+
 export default {
   rootDir,
-  files: process.env.BROWSER_TEST_FILES?.split(',') ?? ['test/browser/**/*.test.ts'],
+  files: otherFiles.length ? [...otherFiles, '!test/browser/**/*.phone.test.ts'] : phoneFiles,
+  groups: otherFiles.length && phoneFiles.length ? [{ name: 'phone', files: phoneFiles, browsers: [phone] }] : [],
   nodeResolve: { exportConditions: ['browser', 'development'] },
   concurrency: 2,
   concurrentBrowsers: 1,
@@ -33,7 +61,7 @@ export default {
   // Two visitor zones on either side of London and of the date line (as cally's CI does): a date
   // or time taken from the visitor's clock instead of the venue's fails in at least one of them.
   // BROWSER_TIMEZONE=Zone/Name runs one zone only.
-  browsers: (process.env.BROWSER_TIMEZONE?.split(',') ?? ['America/Los_Angeles', 'Pacific/Auckland']).map(zone),
+  browsers: zones,
   middleware: [stacksMiddleware(), demoPagesMiddleware()],
   plugins: [
     esbuildPlugin({
