@@ -127,7 +127,8 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @csspart step - The section of the current step.
  * @csspart summary - The list of choices made so far.
  * @csspart option - A choice button; with `selected` and `unavailable` tokens.
- * @csspart badge - The offer badge on a choice.
+ * @csspart badge - The offer badge on a choice (its title names the offer).
+ * @csspart time-group - The disclosure button of one part of the day (lunch, afternoon, evening) in the time step.
  * @csspart calendar - The month calendar of the date step.
  * @csspart calendar-nav - The previous and next month buttons.
  * @csspart day - A day button; with `available`, `unavailable`, `selected` and `today` tokens.
@@ -151,7 +152,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @cssproperty --vb-border - Colour of borders.
  * @cssproperty --vb-error - Colour of error messages.
  * @cssproperty --vb-radius - Corner radius of buttons.
- * @cssproperty --vb-font - Font family (default inherited from the page).
+ * @cssproperty --vb-font - Font family (default the system font stack; a page rule `venue-booking { font-family: inherit }` gives it the page's).
  */
 export class VenueBooking extends LitElement {
   static override styles = styles;
