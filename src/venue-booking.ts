@@ -1164,6 +1164,10 @@ export class VenueBooking extends LitElement {
         if (step) {
           this._shownStep = step;
           body = this._renderStep(step, availability);
+        } else if (this._offers.status === TaskStatus.PENDING) {
+          // The form waits for its offers, so they do not push the fields down once shown.
+          this._shownStep = null;
+          body = this._renderBusy();
         } else if (isReady(this._order, this._choices, availability)) {
           const route = submitRoute(availability);
           this._shownStep = route === 'api' ? 'details' : route ? 'redirect' : 'unavailable';
