@@ -261,6 +261,8 @@ export class VenueBooking extends LitElement {
   private _focusPending = false;
   private _shownStep: ShownStep | null = null;
   private _lastStep: ShownStep | null = null;
+  /** The height of the last step shown, for the placeholder that replaces it. */
+  private _stepHeight = 0;
   /** Set when this page load is the guest's return from the booking site. */
   private _returned = false;
 
@@ -533,6 +535,10 @@ export class VenueBooking extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    // A placeholder keeps the height of the step it replaces, so the page below moves once, not twice.
+    const busy = this.renderRoot.querySelector<HTMLElement>('.busy');
+    if (busy) busy.style.minHeight = `${this._stepHeight}px`;
+    else this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
     if (
       this._interacted &&
       (changed.has('_choices') || changed.has('_venue') || changed.has('_offer') || changed.has('_confirmation'))
