@@ -94,6 +94,11 @@ describe('a booking on a 375×740 touch screen', () => {
 
     await checkStep('type');
     await page.chooseValue('type', TYPES.table);
+    // While the answer is on its way a placeholder holds the place; its words wait 300 ms, so a
+    // quick answer never flashes a busy indicator.
+    await element.updateComplete;
+    const busy = page.root.querySelector<HTMLElement>('.busy');
+    if (busy) expect(getComputedStyle(busy.querySelector('.note')!).visibility).to.equal('hidden');
     await checkStep('date');
     await page.chooseValue('date', TUESDAY);
     await checkStep('time');

@@ -137,6 +137,10 @@ for (const dialect of ['spec', 'live'] as const) {
       expect(page.described(full)).to.match(/Fully booked/);
       const open = page.options().find((button) => button.dataset.value === '12:00')!;
       expect(page.described(open)).to.match(/Instant confirmation/);
+      // Times differ in what happens: each carries a mark, and the legend shows each mark once.
+      expect(full.querySelector('.mark')?.getAttribute('data-kind')).to.equal('may_enquire');
+      expect(page.root.querySelectorAll('.legend .mark[data-kind="may_enquire"]')).to.have.length(1);
+      await expect(page.element).to.be.accessible();
       await page.book({ time: '19:00' });
       await page.form();
       expect(page.submitButton().textContent).to.match(/Send request/);
