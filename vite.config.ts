@@ -87,6 +87,125 @@ function localeIntegrity(): Plugin {
   };
 }
 
+/** Minifies the static text of a `css` template: no comments, no indentation, no spaces around punctuation. */
+function minifyCss(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([{};,>])\s*/g, '$1')
+    .replace(/:\s+/g, ':')
+    .replace(/;}/g, '}')
+    .replace(/([\s:(,-])0\.(\d)/g, '$1.$2')
+    .replace(/\[([\w-]+[~|^$*]?=)'([\w-]+)'\]/g, '[$1$2]');
+}
+
+/**
+ * Shrinks the widget's `css` and `html` templates in the script-tag bundle (the minifier leaves
+ * template text alone): CSS loses comments and indentation, markup keeps one space where it had a
+ * run of white space (HTML renders both the same; the widget has no `<pre>`). Runs after the
+ * TypeScript transform, on the parsed template parts only, so `${…}` expressions are untouched.
+ */
+function compactTemplates(): Plugin {
+  type Node = { type: string; start: number; end: number; [key: string]: unknown };
+  return {
+    name: 'venue-booking-compact-templates',
+    apply: 'build',
+    enforce: 'post',
+    transform(code, id) {
+      if (!id.startsWith(`${root}src/`) || !/\b(html|css)`/.test(code)) return null;
+      const edits: [number, number, string][] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        if (Array.isArray(node)) return node.forEach(visit);
+        const current = node as Node;
+        const tag = current.tag as { type?: string; name?: string } | undefined;
+        if (
+          current.type === 'TaggedTemplateExpression' &&
+          tag?.type === 'Identifier' &&
+          /^(html|css)$/.test(tag.name!)
+        ) {
+          for (const quasi of (current.quasi as { quasis: Node[] }).quasis) {
+            const raw = code.slice(quasi.start, quasi.end);
+            const compact = tag.name === 'css' ? minifyCss(raw) : raw.replace(/\s+/g, ' ');
+            if (compact !== raw) edits.push([quasi.start, quasi.end, compact]);
+          }
+        }
+        for (const [key, value] of Object.entries(current))
+          if (key !== 'tag' && typeof value === 'object') visit(value);
+      };
+      visit(this.parse(code));
+      let out = code;
+      for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0]))
+        out = out.slice(0, start) + text + out.slice(end);
+      return edits.length ? { code: out, map: null } : null;
+    },
+  };
+}
+
+/**
+ * Shortens the element's private members (`_choices`, `_onChoose`, …: class members and state
+ * properties of src/venue-booking.ts whose names start with `_`) to `__0`, `__1`, … in the
+ * script-tag bundle, where the minifier keeps property names. Member accesses, the `static
+ * properties` keys and string literals naming them (`changed.has('_choices')`) change together;
+ * nothing outside the file reads them. Lit's own private names start with `_$` and are left alone.
+ */
+function shortPrivateNames(): Plugin {
+  type Node = { type: string; start: number; end: number; [key: string]: unknown };
+  const walk = (node: unknown, visit: (node: Node) => void): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach((child) => walk(child, visit));
+    visit(node as Node);
+    for (const value of Object.values(node)) if (value && typeof value === 'object') walk(value, visit);
+  };
+  const privateName = (name: unknown): name is string => typeof name === 'string' && /^_[a-zA-Z]/.test(name);
+  return {
+    name: 'venue-booking-short-private-names',
+    apply: 'build',
+    enforce: 'post',
+    transform(code, id) {
+      if (id !== `${root}src/venue-booking.ts`) return null;
+      const ast = this.parse(code);
+      const names = new Set<string>();
+      const stateKeys = (object: Node | undefined) => {
+        if (object?.type !== 'ObjectExpression') return;
+        for (const property of (object as unknown as { properties: { key: { name?: string } }[] }).properties)
+          if (privateName(property.key.name)) names.add(property.key.name);
+      };
+      walk(ast, (node) => {
+        const key = node.key as { name?: string } | undefined;
+        // Class members (fields and methods) of the element.
+        if ((node.type === 'PropertyDefinition' || node.type === 'MethodDefinition') && privateName(key?.name))
+          names.add(key.name);
+        // `static properties = { _venue: { state: true }, … }`, as a field or as an assignment.
+        if (node.type === 'PropertyDefinition' && key?.name === 'properties') stateKeys(node.value as Node);
+        // Fields set in the constructor: any `this._name`.
+        const member = node as unknown as { object?: { type?: string }; property?: { name?: string } };
+        if (
+          node.type === 'MemberExpression' &&
+          member.object?.type === 'ThisExpression' &&
+          privateName(member.property?.name)
+        )
+          names.add(member.property.name);
+        const left = node.left as { property?: { name?: string } } | undefined;
+        if (node.type === 'AssignmentExpression' && left?.property?.name === 'properties')
+          stateKeys(node.right as Node);
+      });
+      const short = new Map([...names].map((name, index) => [name, `__${index.toString(36)}`]));
+      const edits: [number, number, string][] = [];
+      walk(ast, (node) => {
+        if (node.type === 'Identifier' && short.has(node.name as string))
+          edits.push([node.start, node.end, short.get(node.name as string)!]);
+        if (node.type === 'Literal' && short.has(node.value as string))
+          edits.push([node.start, node.end, `'${short.get(node.value as string)}'`]);
+      });
+      let out = code;
+      for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0]))
+        out = out.slice(0, start) + text + out.slice(end);
+      return { code: out, map: null };
+    },
+  };
+}
+
 /** Every gallery page, as Rollup inputs for the demo build. */
 function galleryPages(): Record<string, string> {
   const pages = readdirSync(demo).filter((name) => name.endsWith('.html'));
@@ -135,7 +254,12 @@ export default defineConfig(({ command, mode }) => {
   return {
     // The demo gallery is the dev server's root; the library build reads src/ directly.
     root: gallery ? demo : root,
-    plugins: [offlineStack(), strictCspPages(), localeIntegrity()],
+    plugins: [
+      offlineStack(),
+      strictCspPages(),
+      localeIntegrity(),
+      ...(gallery ? [] : [compactTemplates(), shortPrivateNames()]),
+    ],
     server: { fs: { allow: [root] } },
     build:
       mode === 'demo'

@@ -26,7 +26,7 @@ export interface OfferRules {
 
 /** What a badge shows: its text, the party-size condition when the size is unknown, and the offers' names. */
 export interface Badge {
-  /** The condition (`6+`, `2–8`, `≤4`) when there is one, else the `word` given (`Offer`). */
+  /** The `word` given (`Offer`). */
   label: string;
   /** Set while the party size is unknown and every offer that may apply has a size rule. */
   condition?: string;
@@ -119,5 +119,5 @@ export function badgeFor(offers: readonly WireOffer[], choices: Choices, word = 
   const least = applicable
     .map((offer, index) => ({ min: bound(rulesOf(offer).min_people) ?? 1, condition: conditions[index]! }))
     .sort((a, b) => a.min - b.min)[0]!;
-  return { label: least.condition, condition: least.condition, name, ids };
+  return { label: word, condition: least.condition, name, ids };
 }

@@ -1,7 +1,10 @@
 /**
  * The widget's styles, isolated in its shadow root. Hosts theme it through `--vb-*` custom
- * properties and `::part()`; by default it inherits the host page's font and text colour so it
- * looks like part of the venue's site rather than a foreign frame. `theme="dark"` (or `auto` with a
+ * properties and `::part()`. Type: the system font stack at 1rem with a small scale (0.8125, 1,
+ * 1.25), so a serif host page does not make it look unfinished; `--vb-font` or a page rule such as
+ * `venue-booking { font: inherit }` (page rules beat `:host`) hands it the host's type. Spacing
+ * follows one scale (`--_s1`…`--_s5`). Under `(pointer: coarse)` every control is at least 44×44
+ * CSS px; a mouse gets a denser layout. It inherits the page's text colour. `theme="dark"` (or `auto` with a
  * dark preference) swaps the defaults; every animation stops under `prefers-reduced-motion`.
  */
 import { css } from 'lit';
@@ -31,7 +34,14 @@ export const styles = css`
     --_border: var(--vb-border, #8a8a8a);
     --_radius: var(--vb-radius, 8px);
     --_error: var(--vb-error, #b00020);
-    font-family: var(--vb-font, inherit);
+    --_s1: 0.25rem;
+    --_s2: 0.5rem;
+    --_s3: 0.75rem;
+    --_s4: 1rem;
+    --_s5: 1.5rem;
+    --_tap: 2.25rem;
+    --_tint: color-mix(in srgb, currentColor 8%, transparent);
+    font: 1rem/1.5 var(--vb-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif);
     color: var(--_text);
     background: var(--_background);
   }
@@ -49,9 +59,19 @@ export const styles = css`
   * {
     box-sizing: border-box;
   }
+  @media (pointer: coarse) {
+    :host {
+      --_tap: 44px;
+    }
+  }
   h2 {
-    font-size: 1.15em;
-    margin: 0 0 0.75em;
+    font-size: 1.25em;
+    line-height: 1.3;
+    margin: 0 0 var(--_s3);
+  }
+  h3 {
+    font-size: 1em;
+    margin: 0;
   }
   h2:focus {
     outline: none;
@@ -67,9 +87,7 @@ export const styles = css`
     }
   }
   @media (prefers-reduced-motion: reduce) {
-    *,
-    [part~='step'],
-    form {
+    :not(.busy > .note) {
       animation: none !important;
       transition: none !important;
     }
@@ -77,23 +95,139 @@ export const styles = css`
   .summary {
     display: flex;
     flex-wrap: wrap;
-    gap: 0.5em;
-    margin: 0 0 1em;
+    gap: var(--_s2);
+    margin: 0 0 var(--_s4);
     padding: 0;
     list-style: none;
+    font-size: 0.8125em;
   }
-  .summary li {
+  .choice {
+    display: grid;
+    min-height: var(--_tap);
+    padding: 0 var(--_s2);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
-    padding: 0.25em 0.5em;
+    background: none;
+    text-align: start;
+    line-height: 1.25;
   }
-  .options {
+  .choice small {
+    color: var(--_muted);
+    font-size: 0.6875rem;
+  }
+  .options,
+  .legend {
     display: flex;
     flex-wrap: wrap;
-    gap: 0.5em;
+    gap: var(--_s2);
     margin: 0;
     padding: 0;
     list-style: none;
+  }
+  .chips {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(4.5rem, 1fr));
+  }
+  [data-step='num_people'] .chips {
+    grid-template-columns: repeat(auto-fill, minmax(var(--_tap), 1fr));
+    max-width: 28rem;
+  }
+  .chips .option {
+    position: relative;
+    min-width: 0;
+    width: 100%;
+    text-align: center;
+    padding-inline: var(--_s1);
+  }
+  .legend {
+    gap: var(--_s1) var(--_s4);
+    margin-bottom: var(--_s3);
+    font-size: 0.8125em;
+    color: var(--_muted);
+  }
+  .mark {
+    display: inline-block;
+    width: 0.5rem;
+    height: 0.5rem;
+    margin-inline: var(--_s1);
+    border: 2px solid currentColor;
+    border-radius: 50%;
+    background: currentColor;
+  }
+  .mark[data-kind='enquire'],
+  .mark[data-kind='may_enquire'] {
+    background: none;
+  }
+  .mark[data-kind='may_enquire'],
+  .mark[data-kind='deposit'] {
+    border-radius: 0;
+  }
+  .group {
+    display: flex;
+    width: 100%;
+    min-height: var(--_tap);
+    align-items: center;
+    gap: var(--_s2);
+    padding: var(--_s2) 0;
+    border: none;
+    border-top: 1px solid var(--_border);
+    background: none;
+    font-weight: 600;
+    text-align: start;
+  }
+  .group small {
+    flex: 1;
+    font-weight: 400;
+    font-size: 0.8125em;
+    color: var(--_muted);
+  }
+  .group::after {
+    content: '';
+    width: 0.5em;
+    height: 0.5em;
+    margin-inline-end: var(--_s2);
+    border: solid currentColor;
+    border-width: 0 2px 2px 0;
+    transform: rotate(45deg);
+  }
+  .group[aria-expanded='true']::after {
+    transform: rotate(225deg);
+  }
+  .times > div {
+    padding-bottom: var(--_s3);
+  }
+  .busy {
+    min-height: 18rem;
+  }
+  .bone {
+    height: var(--_tap);
+    border-radius: var(--_radius);
+    background: var(--_tint);
+    animation: vb-pulse 1s 300ms infinite alternate;
+  }
+  .bone.title {
+    width: 60%;
+    height: 1.5rem;
+    margin-bottom: var(--_s4);
+  }
+  .bones {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(4.5rem, 1fr));
+    gap: var(--_s2);
+  }
+  .busy > .note {
+    visibility: hidden;
+    animation: vb-show 0s 300ms forwards;
+  }
+  @keyframes vb-show {
+    to {
+      visibility: visible;
+    }
+  }
+  @keyframes vb-pulse {
+    to {
+      opacity: 0.4;
+    }
   }
   button {
     font: inherit;
@@ -102,15 +236,16 @@ export const styles = css`
   }
   .option {
     min-width: 4.5em;
-    padding: 0.5em 0.75em;
+    min-height: var(--_tap);
+    padding: var(--_s1) var(--_s3);
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: transparent;
     text-align: start;
   }
   .option.small {
-    min-width: 0;
-    padding: 0.25em 0.5em;
+    min-width: var(--_tap);
+    padding: 0 var(--_s2);
     margin: 0.15em;
   }
   .option[aria-pressed='true'] {
@@ -129,10 +264,12 @@ export const styles = css`
   }
   .badge {
     display: inline-block;
-    margin-inline-start: 0.4em;
+    margin-inline: var(--_s1);
     padding: 0 0.4em;
     border-radius: 999px;
-    font-size: 0.75em;
+    font-size: 0.6875rem;
+    line-height: 1.4;
+    white-space: nowrap;
     background: var(--_accent);
     color: var(--_accent-text);
   }
@@ -140,8 +277,15 @@ export const styles = css`
     background: var(--_accent-text);
     color: var(--_accent);
   }
+  .chips .badge {
+    position: absolute;
+    top: -0.6rem;
+    inset-inline-end: -0.25rem;
+  }
   .primary {
-    padding: 0.6em 1.2em;
+    min-height: var(--_tap);
+    padding: var(--_s2) var(--_s5);
+    font-weight: 600;
     border: none;
     border-radius: var(--_radius);
     background: var(--_accent);
@@ -152,9 +296,11 @@ export const styles = css`
     cursor: progress;
   }
   .link {
+    min-height: var(--_tap);
+    min-width: var(--_tap);
     border: none;
     background: none;
-    padding: 0 0.25em;
+    padding: 0 var(--_s1);
     text-decoration: underline;
   }
   .problem {
@@ -178,8 +324,8 @@ export const styles = css`
     border: 1px solid var(--_border);
     border-radius: var(--_radius);
     background: transparent;
-    width: 2.25em;
-    height: 2.25em;
+    width: var(--_tap);
+    height: var(--_tap);
   }
   .nav:disabled {
     opacity: 0.4;
@@ -200,11 +346,11 @@ export const styles = css`
   }
   td {
     text-align: center;
-    padding: 2px;
+    padding: 1px;
   }
   .day {
-    width: 2.4em;
-    height: 2.4em;
+    width: max(2.4em, var(--_tap));
+    height: max(2.4em, var(--_tap));
     border: 1px solid transparent;
     border-radius: 50%;
     background: transparent;
@@ -248,15 +394,22 @@ export const styles = css`
   }
   .check {
     display: flex;
-    gap: 0.5em;
+    gap: var(--_s2);
     align-items: flex-start;
+    min-height: var(--_tap);
+  }
+  .check input {
+    width: 1.25rem;
+    height: 1.25rem;
+    margin: 0.125rem 0 0;
   }
   input,
   textarea {
     font: inherit;
     color: inherit;
     background: transparent;
-    padding: 0.45em;
+    min-height: var(--_tap);
+    padding: var(--_s2);
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) / 2);
   }
@@ -281,6 +434,9 @@ export const styles = css`
     gap: 1em;
   }
   a {
+    display: inline-flex;
+    align-items: center;
+    min-height: var(--_tap);
     color: inherit;
   }
   dialog {
@@ -308,7 +464,7 @@ export const styles = css`
     white-space: nowrap;
   }
   :focus-visible {
-    outline: 2px solid var(--_accent);
+    outline: 3px solid var(--_accent);
     outline-offset: 2px;
   }
 `;

@@ -33,7 +33,8 @@ import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
 import { isPartySize } from './api/rules.js';
 import { badgeFor, offerApplies } from './offers.js';
-import { renderOptions } from './parts/options.js';
+import { renderOptions, type Badge } from './parts/options.js';
+import { renderTimes, type DayPart } from './parts/times.js';
 import {
   clearPendingBookingKey,
   loadBooking,
@@ -134,7 +135,8 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @csspart step - The section of the current step.
  * @csspart summary - The list of choices made so far.
  * @csspart option - A choice button; with `selected` and `unavailable` tokens.
- * @csspart badge - The offer badge on a choice.
+ * @csspart badge - The offer badge on a choice (its title names the offer).
+ * @csspart time-group - The disclosure button of one part of the day (lunch, afternoon, evening) in the time step.
  * @csspart calendar - The month calendar of the date step.
  * @csspart calendar-nav - The previous and next month buttons.
  * @csspart day - A day button; with `available`, `unavailable`, `selected` and `today` tokens.
@@ -158,7 +160,7 @@ type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
  * @cssproperty --vb-border - Colour of borders.
  * @cssproperty --vb-error - Colour of error messages.
  * @cssproperty --vb-radius - Corner radius of buttons.
- * @cssproperty --vb-font - Font family (default inherited from the page).
+ * @cssproperty --vb-font - Font family (default the system font stack; a page rule `venue-booking { font-family: inherit }` gives it the page's).
  */
 export class VenueBooking extends LitElement {
   static override styles = styles;
@@ -196,6 +198,8 @@ export class VenueBooking extends LitElement {
     _confirmation: { state: true },
     _strings: { state: true },
     _focusDate: { state: true },
+    _dayParts: { state: true },
+    _allSizes: { state: true },
   };
 
   /** The venue id, or a comma-separated list of venue ids. */
@@ -251,6 +255,10 @@ export class VenueBooking extends LitElement {
   declare private _confirmation: BookingConfirmation | null;
   declare private _strings: Strings;
   declare private _focusDate: string | null;
+  /** Time groups the guest opened or closed (the likely one starts open). */
+  declare private _dayParts: Partial<Record<DayPart, boolean>>;
+  /** Whether party sizes past the compact row are shown. */
+  declare private _allSizes: boolean;
 
   private _client: ApiClient | null = null;
   private _clientBase = '';
@@ -264,6 +272,8 @@ export class VenueBooking extends LitElement {
   private _focusPending = false;
   private _shownStep: ShownStep | null = null;
   private _lastStep: ShownStep | null = null;
+  /** The height of the last step shown, for the placeholder that replaces it. */
+  private _stepHeight = 0;
   /** Set when this page load is the guest's return from the booking site. */
   private _returned = false;
   /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
@@ -423,6 +433,8 @@ export class VenueBooking extends LitElement {
     this._confirmation = null;
     this._strings = enGB;
     this._focusDate = null;
+    this._dayParts = {};
+    this._allSizes = false;
   }
 
   // --- derived values ---
@@ -485,7 +497,7 @@ export class VenueBooking extends LitElement {
   }
 
   /** The offer badge of a value of a step: only where an offer can still apply with it. */
-  private _badge(step: Step, suggestion: Suggestion) {
+  private _badge(step: Step, suggestion: Suggestion): Badge | null {
     if (this.hideOffers || !suggestion.valid) return null;
     return badgeFor(this._venueOffers.value ?? [], { ...this._choices, [step]: suggestion.value }, this._strings.offer);
   }
@@ -575,6 +587,10 @@ export class VenueBooking extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    // A placeholder keeps the height of the step it replaces, so the page below moves once, not twice.
+    const busy = this.renderRoot.querySelector<HTMLElement>('.busy');
+    if (busy) busy.style.minHeight = `${this._stepHeight}px`;
+    else this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
     if (
       this._interacted &&
       (changed.has('_choices') || changed.has('_venue') || changed.has('_offer') || changed.has('_confirmation'))
@@ -673,6 +689,7 @@ export class VenueBooking extends LitElement {
     this._act();
     this._problems = [];
     this._editing = null;
+    if (step !== 'time') this._dayParts = {};
     this._choices = choose(this._choices, step, value);
     this._emit('vb-change', { field: step, value });
   }
@@ -897,13 +914,10 @@ export class VenueBooking extends LitElement {
     return this._typeNames.get(id) ?? null;
   }
 
-  private _describe(step: Step, suggestion: Suggestion, deposit: boolean) {
+  private _describe(step: Step, suggestion: Suggestion) {
     const s = this._strings;
     let detail: string | null = null;
     if (!suggestion.valid) detail = suggestion.message ?? s.unavailable;
-    // With a deposit nothing is confirmed here: the guest pays it on the booking site first.
-    else if (step === 'time' && suggestion.action)
-      detail = deposit && suggestion.action === 'accept' ? s.depositNeeded : s.actions[suggestion.action];
     else if (step === 'duration') {
       const end =
         suggestion.endTime ??
@@ -912,11 +926,10 @@ export class VenueBooking extends LitElement {
           : null);
       if (end) detail = s.endsAt(formatVenueTime(end, this._intlLocale));
     }
-    return {
-      label: this._format(step, suggestion.value, suggestion.label),
-      detail,
-      ...offerBadge(this._badge(step, suggestion), s.offer),
-    };
+    // Party sizes are a row of numbers under "How many people?".
+    const label =
+      step === 'num_people' ? String(suggestion.value) : this._format(step, suggestion.value, suggestion.label);
+    return { label, detail, badge: this._badge(step, suggestion) };
   }
 
   private _renderSummary() {
@@ -924,16 +937,12 @@ export class VenueBooking extends LitElement {
     const chosen = this._order.filter((step) => this._choices[step] !== undefined);
     const venue = this._multi && this._venue ? this._venue : null;
     if (chosen.length === 0 && !venue) return nothing;
+    // Each choice is one button: the field name small above the value; a tap goes back to that step.
     const item = (step: Step | 'venue', value: string | number) =>
       html`<li>
-        ${s.fieldNames[step]}: <strong>${this._format(step, value)}</strong>
-        <button
-          class="link"
-          type="button"
-          @click=${() => this._onEdit(step)}
-          aria-label="${s.change}: ${s.fieldNames[step]}"
-        >
-          ${s.change}
+        <button class="choice" type="button" @click=${() => this._onEdit(step)}>
+          <span class="visually-hidden">${s.change}:</span><small>${s.fieldNames[step]}</small>
+          <strong>${this._format(step, value)}</strong>
         </button>
       </li>`;
     return html`<ul class="summary" part="summary" aria-label=${s.summary}>
@@ -1008,7 +1017,6 @@ export class VenueBooking extends LitElement {
     const field = availability.fields[step];
     const suggestions = field?.suggestions ?? [];
     let body;
-    let note: string | null = null;
     if (step === 'date') {
       body = renderCalendar({
         focus: this._focusDate ?? this._defaultFocus(availability),
@@ -1023,50 +1031,54 @@ export class VenueBooking extends LitElement {
         onKey: (event) => this._onCalendarKey(event),
         onMonth: (delta) => this._onMonth(delta),
       });
+    } else if (step === 'time') {
+      body = renderTimes({
+        strings: s,
+        suggestions,
+        chosen: this._choices.time,
+        toggled: this._dayParts,
+        deposit: availability.depositRequired,
+        format: (time) => this._format('time', time),
+        badge: (item) => this._badge('time', item),
+        onChoose: (item) => this._onChoose('time', item.value),
+        onToggle: (part, open) => (this._dayParts = { ...this._dayParts, [part]: open }),
+      });
     } else {
       const max = field?.max ?? null;
-      const shown =
-        step === 'num_people' && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
-      note = this._offerNote(step, shown);
+      const people = step === 'num_people';
+      const fits = people && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
+      // Party sizes: a compact row of 1–8, then "More" (the rest, then the larger-party enquiry).
+      const row = people && !this._allSizes ? fits.filter((item) => Number(item.value) <= 8) : fits;
+      const larger = people && max !== null && this._choices.type;
+      const more = people && (row.length < fits.length || larger);
       body = html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
-      ${note ? html`<p class="note" id="offer-note">${note}</p>` : nothing}
       ${renderOptions(
-        shown,
+        row,
         this._choices[step],
-        (item) => this._describe(step, item, availability.depositRequired),
+        (item) => this._describe(step, item),
         (item) => this._onChoose(step, item.value),
+        people,
       )}
       ${
-        step === 'num_people' && max !== null && this._choices.type
+        more
           ? html`<p>
-              <button type="button" class="link" data-larger-party @click=${this._onLargerParty}>
-                ${s.largerParty(max)}
-              </button>
+              ${
+                row.length < fits.length
+                  ? html`<button type="button" class="option" data-more @click=${() => (this._allSizes = true)}>
+                      ${s.more}
+                    </button>`
+                  : html`<button type="button" class="link" data-larger-party @click=${this._onLargerParty}>
+                      ${s.largerParty(max!)}
+                    </button>`
+              }
             </p>`
           : nothing
       }`;
     }
-    return html`<div
-      role="group"
-      part="step"
-      aria-labelledby="step-title"
-      aria-describedby=${note ? 'offer-note' : nothing}
-      data-step=${step}
-    >
+    return html`<div role="group" part="step" aria-labelledby="step-title" data-step=${step}>
       <h2 id="step-title" tabindex="-1">${s.stepTitles[step]}</h2>
       ${body}
     </div>`;
-  }
-
-  /** One note naming the values that carry offers, as the badges themselves are visual only. */
-  private _offerNote(step: Step, suggestions: Suggestion[]): string | null {
-    const valid = suggestions.filter((item) => item.valid);
-    const offered = valid.filter((item) => this._badge(step, item));
-    if (this.hideOffers || !offered.length) return null;
-    if (offered.length === valid.length) return this._strings.offersAll;
-    return this._strings.offersOn(
-      new Intl.ListFormat(this._intlLocale).format(offered.map((item) => this._format(step, item.value, item.label))),
-    );
   }
 
   private _renderRedirect(deposit: boolean) {
@@ -1169,24 +1181,34 @@ export class VenueBooking extends LitElement {
     </div>`;
   }
 
+  /**
+   * The placeholder while an answer is on its way: grey blocks where a step's title and choices
+   * will be, so nothing jumps when it arrives; its words (and shimmer) show only after 300 ms, so a
+   * quick answer never flashes a busy indicator.
+   */
+  private _renderBusy() {
+    return html`<div class="busy" role="status" aria-busy="true">
+      <div class="bone title"></div>
+      <div class="bones">${[1, 2, 3, 4, 5, 6, 7, 8].map(() => html`<div class="bone"></div>`)}</div>
+      <p class="note">${this._strings.loading}</p>
+    </div>`;
+  }
+
   /** The flow on the latest answer; while a newer answer is on its way, no stale options show. */
   private _renderFlow() {
-    const s = this._strings;
     if (this._confirmation) {
       this._shownStep = 'confirmation';
       return this._renderConfirmation(this._confirmation);
     }
     if (this._multi && (!this._venue || this._editing === 'venue')) {
       if (this._venues.status === TaskStatus.ERROR) return this._renderError(this._venues.error);
-      if (!this._venues.value?.length) return html`<p class="note" aria-busy="true">${s.loading}</p>`;
+      if (!this._venues.value?.length) return this._renderBusy();
       this._shownStep = 'venue';
       return this._renderVenues();
     }
     return this._availability.render({
-      initial: () => html`<p class="note" aria-busy="true">${s.loading}</p>`,
-      pending: () =>
-        html`${this._renderSummary()}
-          <p class="note" aria-busy="true">${s.loading}</p>`,
+      initial: () => this._renderBusy(),
+      pending: () => html`${this._renderSummary()}${this._renderBusy()}`,
       error: (error) => html`${this._renderSummary()}${this._renderError(error)}`,
       complete: (availability) => {
         if (!availability) return nothing;
@@ -1197,6 +1219,10 @@ export class VenueBooking extends LitElement {
         if (step) {
           this._shownStep = step;
           body = this._renderStep(step, availability);
+        } else if (this._venueOffers.status === TaskStatus.PENDING) {
+          // The form waits for its offers, so they do not push the fields down once shown.
+          this._shownStep = null;
+          body = this._renderBusy();
         } else if (isReady(this._order, this._choices, availability)) {
           const route = submitRoute(availability);
           this._shownStep = route === 'api' ? 'details' : route ? 'redirect' : 'unavailable';
@@ -1256,15 +1282,6 @@ function bridgeUrl(api: string, venue: string, page: string): string {
   url.searchParams.set('venue', venue);
   url.searchParams.set('page', page);
   return url.href;
-}
-
-/** The badge text and the offers' names (tooltip and accessible name) of an option. */
-function offerBadge(
-  badge: ReturnType<typeof badgeFor>,
-  word: string,
-): { badge: string | null; badgeName: string | null } {
-  if (!badge) return { badge: null, badgeName: null };
-  return { badge: badge.condition ? `${word} ${badge.condition}` : badge.label, badgeName: badge.name };
 }
 
 /** The ids of a `venue` attribute: one id or a comma-separated list. */

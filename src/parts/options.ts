@@ -5,49 +5,65 @@
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 
+/**
+ * An offer badge: a short `label` ("Offer"), an optional `condition` shown beside it ("6+") and
+ * the offer's `name`, given as the badge's title (hover) and read with the choice (focus).
+ */
+export interface Badge {
+  label: string;
+  condition?: string;
+  name: string;
+}
+
 /** How one suggestion is worded. */
 export interface OptionText {
   label: string;
-  /** A second line: the action of a time, the end of a duration, or the reason it is unavailable. */
+  /** A second line: the end of a duration, or the reason it is unavailable. */
   detail: string | null;
-  /** Offer badge text (`Offer`, or its party-size condition `Offer 6+`), where an offer can still apply. */
-  badge: string | null;
-  /** The offers' names: the badge's tooltip and part of the option's accessible name. */
-  badgeName?: string | null;
+  badge: Badge | null;
 }
 
-/** Renders the option buttons of one step. */
+/** An offer badge; its text is part of the choice's accessible name. */
+export function renderBadge(badge: Badge | null) {
+  if (!badge) return nothing;
+  return html`<span class="badge" part="badge" title=${badge.name}
+    >${badge.label}${badge.condition ? ` ${badge.condition}` : ''}<span class="visually-hidden"
+      >: ${badge.name}</span
+    ></span
+  >`;
+}
+
+/** The `part` of a choice button. */
+export function optionPart(pressed: boolean, valid: boolean): string {
+  return `option${pressed ? ' selected' : ''}${valid ? '' : ' unavailable'}`;
+}
+
+/** Renders the option buttons of one step (`compact`: a grid of equal chips, as for party sizes). */
 export function renderOptions(
   suggestions: Suggestion[],
   chosen: string | number | undefined,
   describe: (suggestion: Suggestion) => OptionText,
   onChoose: (suggestion: Suggestion) => void,
+  compact = false,
 ) {
-  return html`<ul class="options" role="list">
+  return html`<ul class="options${compact ? ' chips' : ''}" role="list">
     ${suggestions.map((suggestion) => {
       const text = describe(suggestion);
       const pressed = chosen === suggestion.value;
       return html`<li>
         <button
           class="option"
-          part=${`option${pressed ? ' selected' : ''}${suggestion.valid ? '' : ' unavailable'}`}
+          part=${optionPart(pressed, suggestion.valid)}
           type="button"
           data-value=${String(suggestion.value)}
           data-action=${suggestion.action ?? nothing}
           aria-pressed=${pressed ? 'true' : 'false'}
-          title=${text.badgeName ?? nothing}
+          title=${compact && text.detail ? text.detail : nothing}
           ?disabled=${!suggestion.valid}
           @click=${() => onChoose(suggestion)}
         >
           <span>${text.label}</span>
-          ${
-            text.badge
-              ? html`<span class="badge" part="badge" title=${text.badgeName ?? nothing}
-                  >${text.badge}${text.badgeName ? html`<span class="visually-hidden">: ${text.badgeName}</span>` : nothing}</span
-                >`
-              : nothing
-          }
-          ${text.detail ? html`<small>${text.detail}</small>` : nothing}
+          ${renderBadge(text.badge)} ${text.detail && !compact ? html`<small>${text.detail}</small>` : nothing}
         </button>
       </li>`;
     })}

@@ -133,9 +133,14 @@ for (const dialect of ['spec', 'live'] as const) {
       await page.waitForStep('time');
       const full = page.options().find((button) => button.dataset.value === '19:00')!;
       expect(full.dataset.action).to.equal('may_enquire');
-      expect(full.textContent).to.match(/Fully booked/);
+      // One legend explains the marks; each time points to its entry.
+      expect(page.described(full)).to.match(/Fully booked/);
       const open = page.options().find((button) => button.dataset.value === '12:00')!;
-      expect(open.textContent).to.match(/Instant confirmation/);
+      expect(page.described(open)).to.match(/Instant confirmation/);
+      // Times differ in what happens: each carries a mark, and the legend shows each mark once.
+      expect(full.querySelector('.mark')?.getAttribute('data-kind')).to.equal('may_enquire');
+      expect(page.root.querySelectorAll('.legend .mark[data-kind="may_enquire"]')).to.have.length(1);
+      await expect(page.element).to.be.accessible();
       await page.book({ time: '19:00' });
       await page.form();
       expect(page.submitButton().textContent).to.match(/Send request/);
@@ -209,9 +214,9 @@ for (const dialect of ['spec', 'live'] as const) {
       expect(badge.textContent!.replace(/\s+/g, ' ')).to.match(/^Offer 2–8/);
       expect(badge.title).to.equal('Two-for-one cocktails, Big group feast');
       expect(WidgetPage.spoken(slot)).to.include('Two-for-one cocktails');
-      const group = page.root.querySelector('[part~="step"][data-step="time"]')!;
-      const note = page.root.getElementById(group.getAttribute('aria-describedby')!)!;
-      expect(note.textContent).to.match(/offer/).and.include('17:30');
+      expect(page.root.querySelector('.legend')!.textContent).to.match(/An offer applies/);
+      // No sentence lists the times that carry offers.
+      expect(page.root.querySelector('[data-step="time"]')!.textContent).not.to.match(/17:30.*17:45.*18:00/);
       await expect(page.element).to.be.accessible();
       await page.book({ time: '17:30', num_people: 2 });
       const form = await page.form();
@@ -248,7 +253,7 @@ for (const dialect of ['spec', 'live'] as const) {
       const times = page
         .options()
         .filter(WidgetPage.enabled)
-        .map((button) => button.textContent!);
+        .map((button) => page.described(button));
       expect(times.length).to.be.greaterThan(0);
       for (const text of times)
         expect(text)

@@ -163,13 +163,39 @@ export class WidgetPage {
   /** Clicks the first enabled option that satisfies `predicate`. */
   async choose(step: string, predicate: (button: HTMLButtonElement) => boolean = () => true): Promise<string> {
     await this.waitForStep(step);
-    const button = await until(
-      () => this.options().find((option) => WidgetPage.enabled(option) && predicate(option)),
-      `an option of ${step}`,
-    );
+    const button = await until(() => {
+      const found = this.options().find((option) => WidgetPage.enabled(option) && predicate(option));
+      // Party sizes past the compact row are behind "More".
+      if (!found) this.root.querySelector<HTMLButtonElement>('[data-more]')?.click();
+      return found;
+    }, `an option of ${step}`);
     const value = WidgetPage.value(button);
+    await this.reveal(button);
     button.click();
     return value;
+  }
+
+  /** Opens the collapsed time group holding `button`, as a guest would before tapping it. */
+  async reveal(button: HTMLButtonElement): Promise<void> {
+    const region = button.closest<HTMLElement>('[hidden]');
+    if (!region) return;
+    this.root.querySelector<HTMLButtonElement>(`[aria-controls="${region.id}"]`)!.click();
+    await this.element.updateComplete;
+  }
+
+  /** What a choice says to assistive tech and the eye: its text plus the legend entries it points to. */
+  described(button: HTMLElement): string {
+    const ids = button.getAttribute('aria-describedby')?.split(' ') ?? [];
+    const extra = ids.map((id) => this.root.getElementById(id)?.textContent ?? '');
+    return [button.textContent, ...extra].join(' ').replace(/\s+/g, ' ').trim();
+  }
+
+  /** The time group disclosures: their day part and whether each is open. */
+  timeGroups(): { part: string; open: boolean }[] {
+    return [...this.root.querySelectorAll<HTMLButtonElement>('[part~="time-group"]')].map((button) => ({
+      part: button.dataset.part!,
+      open: button.getAttribute('aria-expanded') === 'true',
+    }));
   }
 
   /** Chooses the option whose value is `value`, paging the calendar to its month when needed. */

@@ -17,7 +17,7 @@ describe('offer badges', () => {
   it('a 6+ offer marks nothing for a party of 2, and says its condition while the size is unknown', () => {
     const unknown = badgeFor(visible, { type: TABLE, date: TUESDAY, time: '13:00' });
     assert.deepEqual(unknown, {
-      label: '6+',
+      label: 'Offer',
       condition: '6+',
       name: 'Big group feast',
       ids: [byId('706')._id],

@@ -1,0 +1,121 @@
+/**
+ * The time step: compact chips, grouped by part of the day (only the parts the venue's own times
+ * fall in), each group a disclosure; the group of the chosen (or prefilled) time, else the one with
+ * the most bookable times, starts open. What happens on submit (instant, request, deposit) is a
+ * small mark on each chip, explained once by a legend that each chip references with
+ * `aria-describedby`; when every time does the same, chips carry no mark and the legend says it once.
+ */
+import { html, nothing } from 'lit';
+import type { Suggestion } from '../api/normalize.js';
+import type { Strings } from '../i18n/en-GB.js';
+import { optionPart, renderBadge, type Badge } from './options.js';
+
+/** What happens when a time is booked: the service's action, or `deposit` (paid on the booking site). */
+export type TimeKind = 'accept' | 'enquire' | 'may_enquire' | 'deposit';
+
+/** A part of the day. */
+export type DayPart = keyof Strings['dayParts'];
+
+/** The part of the day of an `HH:mm` time (boundaries in venue time). */
+export function dayPart(time: string): DayPart {
+  return time < '11:00' ? 'morning' : time < '15:00' ? 'lunch' : time < '17:30' ? 'afternoon' : 'evening';
+}
+
+/** What the time step renders. */
+export interface TimesProps {
+  strings: Strings;
+  suggestions: Suggestion[];
+  chosen: string | undefined;
+  /** Parts the guest opened or closed, over the default. */
+  toggled: Partial<Record<DayPart, boolean>>;
+  /** Whether the chosen type needs a deposit (nothing is then confirmed here). */
+  deposit: boolean;
+  format: (time: string) => string;
+  badge: (suggestion: Suggestion) => Badge | null;
+  onChoose: (suggestion: Suggestion) => void;
+  onToggle: (part: DayPart, open: boolean) => void;
+}
+
+function kindOf(suggestion: Suggestion, deposit: boolean): TimeKind | null {
+  if (!suggestion.valid || !suggestion.action || suggestion.action === 'reject') return null;
+  return deposit && suggestion.action === 'accept' ? 'deposit' : suggestion.action;
+}
+
+/** Renders the grouped time chips and their legend. */
+export function renderTimes(props: TimesProps) {
+  const { strings: s, suggestions, chosen, deposit } = props;
+  const groups = new Map<DayPart, Suggestion[]>();
+  for (const item of suggestions) {
+    const part = dayPart(String(item.value));
+    groups.set(part, [...(groups.get(part) ?? []), item]);
+  }
+  const kinds = new Set(suggestions.map((item) => kindOf(item, deposit)).filter(Boolean) as TimeKind[]);
+  const marked = kinds.size > 1;
+  const offers = suggestions.some((item) => item.valid && props.badge(item));
+  const bookable = (items: Suggestion[]) => items.filter((item) => item.valid).length;
+  const parts = [...groups.keys()];
+  const likely =
+    (chosen && dayPart(chosen)) ||
+    parts.reduce((a, b) => (bookable(groups.get(b)!) > bookable(groups.get(a)!) ? b : a));
+  const legend = (kind: TimeKind) =>
+    html`<li id="key-${kind}">
+      ${marked ? html`<span class="mark" data-kind=${kind} aria-hidden="true"></span>` : nothing}${kind === 'deposit' ? s.depositNeeded : s.actions[kind]}
+    </li>`;
+  const chips = (items: Suggestion[]) =>
+    html`<ul class="options chips" role="list">
+      ${items.map((item) => {
+        const value = String(item.value);
+        const kind = kindOf(item, deposit);
+        const badge = item.valid ? props.badge(item) : null;
+        const pressed = chosen === value;
+        return html`<li>
+          <button
+            class="option"
+            part=${optionPart(pressed, item.valid)}
+            type="button"
+            data-value=${value}
+            data-action=${item.action ?? nothing}
+            aria-pressed=${pressed ? 'true' : 'false'}
+            aria-describedby=${kind ? `key-${kind}` : nothing}
+            title=${item.valid ? nothing : (item.message ?? s.unavailable)}
+            ?disabled=${!item.valid}
+            @click=${() => props.onChoose(item)}
+          >
+            ${props.format(value)}${marked && kind ? html`<span class="mark" data-kind=${kind} aria-hidden="true"></span>` : nothing}${renderBadge(badge)}
+          </button>
+        </li>`;
+      })}
+    </ul>`;
+  return html`${
+    kinds.size || offers
+      ? html`<ul class="legend" aria-label=${s.legend}>
+          ${[...kinds].map(legend)}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}</li>` : nothing}
+        </ul>`
+      : nothing
+  }
+  ${
+    parts.length < 2
+      ? chips(suggestions)
+      : parts.map((part) => {
+          const items = groups.get(part)!;
+          const open = props.toggled[part] ?? part === likely;
+          const range = `${props.format(String(items[0].value))}–${props.format(String(items[items.length - 1].value))}`;
+          return html`<section class="times">
+            <h3>
+              <button
+                type="button"
+                class="group"
+                part="time-group"
+                aria-expanded=${open ? 'true' : 'false'}
+                aria-controls="times-${part}"
+                data-part=${part}
+                @click=${() => props.onToggle(part, !open)}
+              >
+                <span>${s.dayParts[part]}</span><small>${range} · ${s.timesCount(bookable(items))}</small>
+              </button>
+            </h3>
+            <div id="times-${part}" ?hidden=${!open}>${chips(items)}</div>
+          </section>`;
+        })
+  }`;
+}
