@@ -6,7 +6,7 @@
  * GETs retry once on network faults and gateway errors (502/503/504); POSTs are never retried by
  * ky (a retry of a booking is the guest's decision and reuses its Idempotency-Key).
  */
-import ky, { isHTTPError, isTimeoutError } from 'ky';
+import ky, { HTTPError, TimeoutError } from 'ky';
 import type { Choices } from './normalize.js';
 import type { BookingRequest, Envelope, WireAvailability, WireBookingCreated, WireErrorPayload } from './types.js';
 
@@ -56,14 +56,23 @@ export interface ApiClient {
   ): Promise<T>;
 }
 
+/** The body of an error answer, when it is JSON; anything else (a gateway page, a cut body) is undefined. */
+async function errorBody(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Turns whatever ky or fetch threw into an `ApiError`; the error body is read defensively. */
-function toApiError(error: unknown): ApiError {
+async function toApiError(error: unknown): Promise<ApiError> {
   if (error instanceof ApiError) return error;
   if (error instanceof DOMException && error.name === 'AbortError') return new ApiError('aborted', 'Aborted');
-  if (isTimeoutError(error)) return new ApiError('timeout', 'The booking service took too long to answer.');
-  if (!isHTTPError(error)) return new ApiError('network', 'The booking service could not be reached.');
+  if (error instanceof TimeoutError) return new ApiError('timeout', 'The booking service took too long to answer.');
+  if (!(error instanceof HTTPError)) return new ApiError('network', 'The booking service could not be reached.');
   const status = error.response.status;
-  const data = error.data as Partial<Envelope<WireErrorPayload>> | string | undefined;
+  const data = (await errorBody(error.response)) as Partial<Envelope<WireErrorPayload>> | undefined;
   // Not JSON (a gateway page) leaves `payload` null: the status says enough.
   const payload =
     data && typeof data === 'object' && data.payload && typeof data.payload === 'object' ? data.payload : null;
@@ -86,7 +95,7 @@ function searchParams(query: object = {}): Record<string, string> {
 export function createApiClient(options: ApiClientOptions): ApiClient {
   const base = new URL(options.base.replace(/\/?$/, '/'), globalThis.location?.href ?? 'http://localhost/').href;
   const http = ky.create({
-    prefix: base,
+    prefixUrl: base,
     timeout: options.timeout ?? 15_000,
     retry: { limit: 1, methods: ['get'], statusCodes: [502, 503, 504] },
     ...(options.fetch ? { fetch: options.fetch } : {}),
@@ -96,7 +105,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       return (await run()).payload;
     } catch (error) {
-      throw toApiError(error);
+      throw await toApiError(error);
     }
   }
 
