@@ -6,9 +6,11 @@
  *
  * 1. One visitor books alone (cold caches: a fresh stack).
  * 2. One visitor browses (type, date, the times) and leaves (a fresh stack).
- * 3. Ten visitors book one after the other at one venue (one stack, real clock, a minute or so),
- *    each in its own browser context, with different times and party sizes.
- * 4. The bookings per hour that a 1,000-call hourly quota carries at the rate of 3.
+ * 3. Ten visitors book one after the other at one venue (one stack, real clock, under a minute),
+ *    each in its own browser context, with different times and party sizes; then the same ten
+ *    arriving 6 s apart and each taking 20 s over the details form, so that they overlap as
+ *    guests do (real clock, about 80 s).
+ * 4. The bookings per hour that a 1,000-call hourly quota carries at the rates of 3.
  *
  * Needs `dist/` (built here when missing) and /usr/bin/chromium; without Chromium it says so.
  */
@@ -121,6 +123,8 @@ interface Visitor {
   timeIndex: number;
   people: number;
   leaveAt?: string;
+  /** Milliseconds spent on the details form before sending it (a guest typing). */
+  typing?: number;
 }
 
 /** Steps one visitor through the widget; true when the booking was confirmed. */
@@ -158,6 +162,7 @@ async function visit(browser: Browser, origin: string, visitor: Visitor, n: numb
         await widget.locator('input[autocomplete="family-name"]').fill('Bench');
         await widget.locator('input[type="email"]').fill(`guest${n}.${Date.now()}@example.com`);
         await widget.locator('input[type="tel"]').fill('+447700900123');
+        if (visitor.typing) await page.waitForTimeout(visitor.typing);
         await widget.locator('button[type="submit"]').click();
         await widget.getByText('Booking confirmed').waitFor({ timeout: 20_000 });
         return true;
@@ -206,6 +211,19 @@ export async function run(): Promise<BenchRow[]> {
     const seconds = (performance.now() - started) / 1000;
     await ten.close();
     const perBooking = booked ? ten.total() / booked : Infinity;
+
+    // The same ten as guests arrive: one every 6 s, each taking 20 s over the details form.
+    const overlap = await serve();
+    const arrivals = await Promise.all(
+      Array.from({ length: 10 }, async (_, v) => {
+        await new Promise((resolve) => setTimeout(resolve, v * 6000));
+        const visitor = { dayIndex: 1 + (v % 2), timeIndex: v, people: 2 + (v % 4), typing: 20_000 };
+        return visit(browser, overlap.origin, visitor, v + 11);
+      }),
+    );
+    await overlap.close();
+    const overlapBooked = arrivals.filter(Boolean).length;
+    const overlapPer = overlapBooked ? overlap.total() / overlapBooked : Infinity;
     return [
       {
         name: 'widget quota: upstream calls, one visitor booking alone (built widget, Chromium 375×740, live shapes)',
@@ -223,8 +241,13 @@ export async function run(): Promise<BenchRow[]> {
         goal: '≤ 3.0',
       },
       {
-        name: 'widget quota: bookings per hour that a 1,000-call quota carries (at the ten-visitor rate)',
-        value: String(Math.floor(1000 / perBooking)),
+        name: 'widget quota: the same ten arriving 6 s apart, each spending 20 s on the details form (overlapping)',
+        value: `${overlapPer.toFixed(1)} (${overlapBooked}/10 booked; ${overlap.total()} calls: ${describe(overlap.calls)})`,
+        goal: '≤ 3.0',
+      },
+      {
+        name: 'widget quota: bookings per hour that a 1,000-call quota carries (back to back; overlapping)',
+        value: `${Math.floor(1000 / perBooking)}; ${Math.floor(1000 / overlapPer)}`,
         goal: '≥ 333',
       },
     ];
