@@ -611,9 +611,14 @@ export class VenueBooking extends LitElement {
     if (Object.keys(prefill).length)
       this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
     // A choice served by the answer in hand: the next step is chosen for the guest when that answer
-    // leaves one value, as a fresh answer would (`reconcile`).
+    // leaves one value, as a fresh answer would (`reconcile`), and never on an answer that refused one.
     const held = this._held;
-    if (held && (changed as PropertyValues).has('_choices') && readKey(this._read()) === readKey(held.read)) {
+    if (
+      held &&
+      (changed as PropertyValues).has('_choices') &&
+      this._problems.length === 0 &&
+      readKey(this._read()) === readKey(held.read)
+    ) {
       const auto = autoChoice(this._order, this._choices, held.availability);
       if (auto) this._choices = auto;
     }

@@ -36,6 +36,17 @@ async function withFallback(api: string) {
   return { element, page: new WidgetPage(element) };
 }
 
+/** A widget on a fresh stack where the guest chose a table and Tuesday. */
+async function tableOnTuesday() {
+  const stack = await newStack({ sandbox: { now: NOW } });
+  const { page } = await widget(stack.api);
+  await page.chooseValue('type', TYPES.table);
+  await page.leave('type');
+  await page.chooseValue('date', TUESDAY);
+  await page.leave('date');
+  return page;
+}
+
 describe('robust against the real world', () => {
   afterEach(() => sessionStorage.clear());
 
@@ -157,30 +168,41 @@ describe('robust against the real world', () => {
     expect(asked(1).get('fields')).to.equal('type,date');
     await page.chooseValue('date', TUESDAY);
     await page.leave('date');
-    // The times: one read that also serves the duration and party size steps (every field).
+    // The times: asking for the day's times alone.
     await settled(3);
     expect(asked(2).get('date')).to.equal(TUESDAY);
-    expect(asked(2).has('fields')).to.equal(false);
-    // A time, duration and party size that answer listed as valid need no read until the complete
-    // check, which asks for every field, as does nothing before it.
-    await page.book({ time: '19:00', num_people: 2 });
-    await page.form();
+    expect(asked(2).get('fields')).to.equal('type,date,time');
+    // The chosen time: one read (every field) serves the duration and party size steps.
+    await page.chooseValue('time', '19:00');
+    await page.leave('time');
     await settled(4);
-    const final = asked(3);
+    expect(asked(3).get('time')).to.equal('19:00');
+    expect(asked(3).has('fields')).to.equal(false);
+    // A duration and party size that answer listed as valid need no read until the complete check.
+    await page.book({ num_people: 2 });
+    await page.form();
+    await settled(5);
+    const final = asked(4);
     expect([...final.keys()].sort()).to.deep.equal(['date', 'duration', 'num_people', 'time', 'type']);
     expect(new Set(calls()).size).to.equal(calls().length);
     // The marketing preferences are read for the details form only.
     await until(() => requestsTo('marketing-preferences').length === 1, 'the marketing preferences read');
   });
 
+  it('a late time: its durations come from a read with that time, so none past closing is offered', async () => {
+    const page = await tableOnTuesday();
+    // At 21:30 only 1 hour 30 minutes ends by closing (23:00): chosen for the guest, not offered among four.
+    await page.chooseValue('time', '21:30');
+    await page.leave('time');
+    await page.waitForStep('num_people');
+    expect(page.root.querySelector('[part~="summary"]')!.textContent)
+      .to.match(/21:30/)
+      .and.match(/1 hr 30 mins/);
+  });
+
   it('a browsing guest costs no marketing preferences read', async () => {
     performance.clearResourceTimings();
-    const stack = await newStack({ sandbox: { now: NOW } });
-    const { page } = await widget(stack.api);
-    await page.chooseValue('type', TYPES.table);
-    await page.leave('type');
-    await page.chooseValue('date', TUESDAY);
-    await page.leave('date');
+    const page = await tableOnTuesday();
     await page.waitForStep('time');
     await until(() => requestsTo('booking-availability').length >= 3, 'three availability calls');
     expect(requestsTo('booking-availability')).to.have.length(3);

@@ -181,26 +181,32 @@ describe('booking flow', () => {
         num_people: { suggestedValues: [2, 4].map((value) => ({ value, valid: true })) },
       },
     });
-    const held = { read: { choices: day }, availability: times };
+    const at19 = { ...day, time: '19:00' };
+    const held = { read: { choices: at19 }, availability: times };
 
-    it('asks each early step only for the fields it shows, and everything for the times', () => {
+    it('asks each early step only for the fields it shows, and everything once a time is chosen', () => {
       assert.deepEqual(planRead(order, {}, null), { choices: {}, fields: ['type'] });
       assert.deepEqual(planRead(order, { type: 't' }, null), { choices: { type: 't' }, fields: ['type', 'date'] });
-      assert.deepEqual(planRead(order, day, null), { choices: day });
+      assert.deepEqual(planRead(order, day, null), { choices: day, fields: ['type', 'date', 'time'] });
+      assert.deepEqual(planRead(order, at19, null), { choices: at19 });
     });
 
-    it('reuses the answer in hand for a time, duration and party size it listed as valid', () => {
-      assert.equal(planRead(order, { ...day, time: '19:00' }, held), held.read);
-      assert.equal(planRead(order, { ...day, time: '19:00', duration: 90 }, held), held.read);
+    it('reuses the answer for the chosen time for a duration and party size it listed as valid', () => {
+      assert.equal(planRead(order, at19, held), held.read);
+      assert.equal(planRead(order, { ...at19, duration: 90 }, held), held.read);
       // Taking a time back, as after a final check that refused it, keeps the answer in hand too.
-      const refused = { ...held, read: { choices: { ...day, time: '21:00' } } };
+      const refused = { ...held, read: { choices: { ...day, time: '21:00', duration: 90, num_people: 2 } } };
       assert.equal(planRead(order, day, refused), refused.read);
     });
 
-    it('reads again for a choice the answer did not validate, or that changes the next step', () => {
+    it('reads again for a time, a choice the answer did not validate, or one that changes the next step', () => {
+      // A time changes which durations fit (closing time): even one the answer listed is read.
+      assert.deepEqual(planRead(order, at19, { read: { choices: day }, availability: times }), { choices: at19 });
       assert.deepEqual(planRead(order, { ...day, time: '21:00' }, held), { choices: { ...day, time: '21:00' } });
+      assert.deepEqual(planRead(order, { ...at19, duration: 120 }, held), { choices: { ...at19, duration: 120 } });
       assert.deepEqual(planRead(order, { ...day, date: '2026-01-02' }, held), {
         choices: { ...day, date: '2026-01-02' },
+        fields: ['type', 'date', 'time'],
       });
       // A party size chosen before the time changes which times are offered.
       const party = parseSteps('num_people');
@@ -212,7 +218,7 @@ describe('booking flow', () => {
     });
 
     it('always reads the complete check, asking for every field', () => {
-      const all = { ...day, time: '19:00', duration: 90, num_people: 2 };
+      const all = { ...at19, duration: 90, num_people: 2 };
       assert.deepEqual(planRead(order, all, held), { choices: all });
       assert.ok(readKey(planRead(order, all, held)).endsWith('&fields='));
     });
