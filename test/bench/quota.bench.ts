@@ -164,8 +164,12 @@ async function visit(browser: Browser, origin: string, visitor: Visitor, n: numb
         await widget.locator('input[type="tel"]').fill('+447700900123');
         if (visitor.typing) await page.waitForTimeout(visitor.typing);
         await widget.locator('button[type="submit"]').click();
-        await widget.getByText('Booking confirmed').waitFor({ timeout: 20_000 });
-        return true;
+        // A booking not confirmed in time (a loaded machine) counts as not completed, in the row.
+        return await widget
+          .getByText('Booking confirmed')
+          .waitFor({ timeout: 30_000 })
+          .then(() => true)
+          .catch(() => false);
       } else if (step === 'confirmation') return true;
       else if (['duration'].includes(step)) await options.first().click();
       else return false; // reject, unavailable, redirect: not a completed booking
