@@ -170,6 +170,76 @@ export function choicesKey(choices: Choices): string {
 }
 
 /**
+ * One availability read: the choices sent and the `fields=` asked for (none: every field, as the
+ * complete check before submit needs).
+ */
+export interface AvailabilityRead {
+  choices: Choices;
+  fields?: Step[];
+}
+
+/** An availability answer in hand, with the read that produced it. */
+export interface HeldAvailability {
+  read: AvailabilityRead;
+  availability: Availability;
+}
+
+/** The fields the time's answer serves: the steps after the time (a duration or party size it validated needs no read). */
+const LATE: readonly Step[] = ['duration', 'num_people'];
+
+const listed = (availability: Availability, field: Step, value: string | number) =>
+  availability.fields[field]?.suggestions.some((item) => item.valid && item.value === value) ?? false;
+
+/**
+ * The availability read the choices call for: the held one when its answer already shows the next
+ * step and every change since is a duration or party size that this answer, computed with the
+ * chosen time, listed as valid (or a later choice taken back, as after a complete check that
+ * refused it: its answer is then the freshest word on the day); else a read of the chosen fields
+ * asking only for the fields that the next step, and the steps the answer is reused for, need. A
+ * time changes which durations and party sizes fit (closing time, capacity), so it is always read.
+ * Once every field is chosen: the complete check, always a read of its own.
+ */
+export function planRead(order: readonly Step[], choices: Choices, held: HeldAvailability | null): AvailabilityRead {
+  const step = nextStep(order, choices);
+  if (!step) return { choices };
+  if (held?.availability.fields[step]?.suggestions.length) {
+    const timed = held.read.choices.time !== undefined && held.read.choices.time === choices.time;
+    const reusable = BOOKING_FIELDS.every((field) => {
+      const value = choices[field];
+      if (value === held.read.choices[field]) return true;
+      if (value === undefined) return field === 'time' || LATE.includes(field);
+      return LATE.includes(field) && timed && listed(held.availability, field, value);
+    });
+    if (reusable) return held.read;
+  }
+  // Asked for: what is chosen (so that it is checked, and shown again if the guest goes back), the
+  // next step and, once a time is chosen, the later steps that the same answer will serve.
+  const wanted = BOOKING_FIELDS.filter(
+    (field) =>
+      choices[field] !== undefined ||
+      field === step ||
+      (choices.time !== undefined && LATE.includes(step) && LATE.includes(field)),
+  );
+  return wanted.length === BOOKING_FIELDS.length ? { choices } : { choices, fields: wanted };
+}
+
+/** A stable key of an availability read, so that equal reads are made once. */
+export function readKey(read: AvailabilityRead): string {
+  return `${choicesKey(read.choices)}&fields=${read.fields?.join(',') ?? ''}`;
+}
+
+/**
+ * The next step chosen automatically when the held answer offers exactly one valid value for it
+ * (as `reconcile` does on a fresh answer); null when there is nothing to choose.
+ */
+export function autoChoice(order: readonly Step[], choices: Choices, availability: Availability): Choices | null {
+  const step = nextStep(order, choices);
+  if (!step) return null;
+  const valid = validSuggestions(availability, step);
+  return valid.length === 1 ? { ...choices, [step]: valid[0].value } : null;
+}
+
+/**
  * A booking is ready only when every field is chosen and valid and the action is one a guest can
  * submit: the live service keeps `action: reject` until then (real-api-notes).
  */

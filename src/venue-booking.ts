@@ -5,8 +5,10 @@ import { normalizeAvailability, type Availability, type Choices, type Suggestion
 import type { WireBookingCreated, WireMarketingPreference, WireOffer, WireVenue } from './api/types.js';
 import {
   alternatives,
+  autoChoice,
+  type AvailabilityRead,
+  type HeldAvailability,
   checkGuest,
-  choicesKey,
   choose,
   chosenAction,
   forLargerParty,
@@ -15,7 +17,9 @@ import {
   nextStep,
   parseSteps,
   partnerOffers,
+  planRead,
   planSubmission,
+  readKey,
   reasonFor,
   reconcile,
   submitRoute,
@@ -311,14 +315,30 @@ export class VenueBooking extends LitElement {
     onError: (error) => this._fail(error, 'venues'),
   });
 
+  /**
+   * The availability read the choices call for (`planRead`): a choice that the answer in hand
+   * already validated, and that cannot change what the next step shows, costs no read.
+   */
+  private _read(): AvailabilityRead {
+    const held = this._held?.venue === this._currentVenue ? this._held : null;
+    return planRead(this._order, this._choices, held);
+  }
+
+  /** The last availability answer, the read it answered and its venue. */
+  private _held: (HeldAvailability & { venue: string }) | null = null;
+
   private _availability = new Task(this, {
     task: async ([api, venue, key], { signal }) => {
       if (!venue || this._confirmation) return null;
       void key;
+      const read = this._read();
+      const query = read.fields ? { ...read.choices, fields: read.fields.join(',') } : { ...read.choices };
       // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
-      return normalizeAvailability(await this._clientFor(api).availability(venue, { ...this._choices }, signal));
+      const availability = normalizeAvailability(await this._clientFor(api).availability(venue, query, signal));
+      if (!signal.aborted) this._held = { read, availability, venue };
+      return availability;
     },
-    args: () => [this.api, this._currentVenue, choicesKey(this._choices)] as const,
+    args: () => [this.api, this._currentVenue, readKey(this._read())] as const,
     onComplete: (availability) => {
       if (!availability) return;
       for (const item of availability.fields.type?.suggestions ?? [])
@@ -328,10 +348,16 @@ export class VenueBooking extends LitElement {
     onError: (error) => this._fail(error, 'availability'),
   });
 
-  /** Marketing preferences, read in parallel with the first availability call. */
+  /** Whether the details form has been in sight: the marketing preferences are read from then on. */
+  private _wantPreferences = false;
+
+  /**
+   * Marketing preferences, read only for the details form (in parallel with the complete check
+   * before it), so that a guest who only looks at times costs no such read.
+   */
   private _preferences = new Task(this, {
-    task: async ([api, venue], { signal }): Promise<WireMarketingPreference[]> => {
-      if (!venue) return [];
+    task: async ([api, venue, wanted], { signal }): Promise<WireMarketingPreference[]> => {
+      if (!venue || !wanted) return [];
       const payload = await this._clientFor(api)
         .get<{ marketing_preferences?: WireMarketingPreference[] }>(
           `venues/${encodeURIComponent(venue)}/marketing-preferences`,
@@ -341,7 +367,7 @@ export class VenueBooking extends LitElement {
         .catch(() => null);
       return payload?.marketing_preferences ?? [];
     },
-    args: () => [this.api, this._currentVenue] as const,
+    args: () => [this.api, this._currentVenue, this._wantPreferences] as const,
   });
 
   /**
@@ -584,6 +610,19 @@ export class VenueBooking extends LitElement {
       prefill.num_people = this.numPeople;
     if (Object.keys(prefill).length)
       this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
+    // A choice served by the answer in hand: the next step is chosen for the guest when that answer
+    // leaves one value, as a fresh answer would (`reconcile`), and never on an answer that refused one.
+    const held = this._held;
+    if (
+      held &&
+      (changed as PropertyValues).has('_choices') &&
+      this._problems.length === 0 &&
+      readKey(this._read()) === readKey(held.read)
+    ) {
+      const auto = autoChoice(this._order, this._choices, held.availability);
+      if (auto) this._choices = auto;
+    }
+    this._wantPreferences ||= nextStep(this._order, this._choices) === null;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -1219,8 +1258,8 @@ export class VenueBooking extends LitElement {
         if (step) {
           this._shownStep = step;
           body = this._renderStep(step, availability);
-        } else if (this._venueOffers.status === TaskStatus.PENDING) {
-          // The form waits for its offers, so they do not push the fields down once shown.
+        } else if (this._venueOffers.status === TaskStatus.PENDING || this._preferences.status === TaskStatus.PENDING) {
+          // The form waits for its offers and preferences, so they do not push the fields down once shown.
           this._shownStep = null;
           body = this._renderBusy();
         } else if (isReady(this._order, this._choices, availability)) {

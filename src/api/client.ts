@@ -42,8 +42,8 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
 }
 
-/** Query and body values for availability: the choices plus the widget's flags. */
-export type AvailabilityQuery = Choices & { getOffers?: boolean };
+/** Query values for availability: the choices, the widget's flags and the `fields=` asked for. */
+export type AvailabilityQuery = Choices & { getOffers?: boolean; fields?: string };
 
 /** The typed calls the widget makes. */
 export interface ApiClient {

@@ -36,6 +36,17 @@ async function withFallback(api: string) {
   return { element, page: new WidgetPage(element) };
 }
 
+/** A widget on a fresh stack where the guest chose a table and Tuesday. */
+async function tableOnTuesday() {
+  const stack = await newStack({ sandbox: { now: NOW } });
+  const { page } = await widget(stack.api);
+  await page.chooseValue('type', TYPES.table);
+  await page.leave('type');
+  await page.chooseValue('date', TUESDAY);
+  await page.leave('date');
+  return page;
+}
+
 describe('robust against the real world', () => {
   afterEach(() => sessionStorage.clear());
 
@@ -135,40 +146,67 @@ describe('robust against the real world', () => {
     expect(requestsTo(`${stack.api}/bookings`).length).to.equal(2);
   });
 
-  it('one availability call per choice, none duplicated; the first step needs one round trip', async () => {
+  it('availability is read only when the answer can change the next step, with the fields that step needs', async () => {
     performance.clearResourceTimings();
     const stack = await newStack({ sandbox: { now: NOW } });
-    // The preferences answer comes last, as it may on a loaded machine: the type step is then shown
-    // before that call has finished (this is the race that once made this test read a missing entry).
-    await scriptFaults(stack, [{ path: 'marketing-preferences', status: 200, delay: 400, times: 1 }]);
     const { page } = await widget(stack.api);
     await page.waitForStep('type');
     const calls = () => requestsTo(`${stack.api}/venues/${DEMO_VENUE}/booking-availability`);
+    const asked = (index: number) => new URL(calls()[index]!).searchParams;
     // Resource entries are added once a response has fully arrived, which may be a moment after the
     // widget rendered it: wait for the expected count, then check that it is exactly that.
     const settled = async (count: number) => {
       await until(() => calls().length >= count, `${count} availability calls`);
       expect(calls()).to.have.length(count);
     };
+    // The type step: one round trip, asking for the types alone.
     await settled(1);
-    // A resource entry is added only once its response has fully arrived: the type step renders on
-    // the availability answer, so the parallel preferences call may still be on its way. Wait for it.
-    const entry = (part: string) =>
-      (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((item) =>
-        item.name.includes(part),
-      );
-    const availability = await until(() => entry('booking-availability'), 'the availability timing entry');
-    const preferences = await until(() => entry('marketing-preferences'), 'the marketing preferences timing entry');
-    expect(preferences.startTime).to.be.lessThan(availability.responseEnd);
+    expect(asked(0).get('fields')).to.equal('type');
     await page.chooseValue('type', TYPES.table);
     await page.leave('type');
     await settled(2);
+    expect(asked(1).get('fields')).to.equal('type,date');
     await page.chooseValue('date', TUESDAY);
     await page.leave('date');
+    // The times: asking for the day's times alone.
+    await settled(3);
+    expect(asked(2).get('date')).to.equal(TUESDAY);
+    expect(asked(2).get('fields')).to.equal('type,date,time');
+    // The chosen time: one read (every field) serves the duration and party size steps.
     await page.chooseValue('time', '19:00');
     await page.leave('time');
     await settled(4);
+    expect(asked(3).get('time')).to.equal('19:00');
+    expect(asked(3).has('fields')).to.equal(false);
+    // A duration and party size that answer listed as valid need no read until the complete check.
+    await page.book({ num_people: 2 });
+    await page.form();
+    await settled(5);
+    const final = asked(4);
+    expect([...final.keys()].sort()).to.deep.equal(['date', 'duration', 'num_people', 'time', 'type']);
     expect(new Set(calls()).size).to.equal(calls().length);
+    // The marketing preferences are read for the details form only.
+    await until(() => requestsTo('marketing-preferences').length === 1, 'the marketing preferences read');
+  });
+
+  it('a late time: its durations come from a read with that time, so none past closing is offered', async () => {
+    const page = await tableOnTuesday();
+    // At 21:30 only 1 hour 30 minutes ends by closing (23:00): chosen for the guest, not offered among four.
+    await page.chooseValue('time', '21:30');
+    await page.leave('time');
+    await page.waitForStep('num_people');
+    expect(page.root.querySelector('[part~="summary"]')!.textContent)
+      .to.match(/21:30/)
+      .and.match(/1 hr 30 mins/);
+  });
+
+  it('a browsing guest costs no marketing preferences read', async () => {
+    performance.clearResourceTimings();
+    const page = await tableOnTuesday();
+    await page.waitForStep('time');
+    await until(() => requestsTo('booking-availability').length >= 3, 'three availability calls');
+    expect(requestsTo('booking-availability')).to.have.length(3);
+    expect(requestsTo('marketing-preferences')).to.have.length(0);
   });
 
   it('a superseded availability answer is aborted and never rendered', async () => {

@@ -2,11 +2,14 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeAvailability } from '../../src/api/normalize.js';
 import {
+  autoChoice,
   clearFrom,
   isReady,
   nextStep,
   parseSteps,
+  planRead,
   planSubmission,
+  readKey,
   reconcile,
   submitRoute,
 } from '../../src/booking-flow.js';
@@ -159,5 +162,70 @@ describe('booking flow', () => {
       null,
     );
     assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: null })), null);
+  });
+
+  describe('availability reads (the call plan)', () => {
+    const order = parseSteps('');
+    const day = { type: 't', date: '2026-01-01' };
+    // The answer to the times read: times, durations and party sizes in one.
+    const times = normalizeAvailability({
+      validation: {
+        time: {
+          valid: false,
+          suggestedValues: [
+            { time: '19:00', valid: true },
+            { time: '21:00', valid: false },
+          ],
+        },
+        duration: { suggestedValues: [{ value: 90, valid: true }] },
+        num_people: { suggestedValues: [2, 4].map((value) => ({ value, valid: true })) },
+      },
+    });
+    const at19 = { ...day, time: '19:00' };
+    const held = { read: { choices: at19 }, availability: times };
+
+    it('asks each early step only for the fields it shows, and everything once a time is chosen', () => {
+      assert.deepEqual(planRead(order, {}, null), { choices: {}, fields: ['type'] });
+      assert.deepEqual(planRead(order, { type: 't' }, null), { choices: { type: 't' }, fields: ['type', 'date'] });
+      assert.deepEqual(planRead(order, day, null), { choices: day, fields: ['type', 'date', 'time'] });
+      assert.deepEqual(planRead(order, at19, null), { choices: at19 });
+    });
+
+    it('reuses the answer for the chosen time for a duration and party size it listed as valid', () => {
+      assert.equal(planRead(order, at19, held), held.read);
+      assert.equal(planRead(order, { ...at19, duration: 90 }, held), held.read);
+      // Taking a time back, as after a final check that refused it, keeps the answer in hand too.
+      const refused = { ...held, read: { choices: { ...day, time: '21:00', duration: 90, num_people: 2 } } };
+      assert.equal(planRead(order, day, refused), refused.read);
+    });
+
+    it('reads again for a time, a choice the answer did not validate, or one that changes the next step', () => {
+      // A time changes which durations fit (closing time): even one the answer listed is read.
+      assert.deepEqual(planRead(order, at19, { read: { choices: day }, availability: times }), { choices: at19 });
+      assert.deepEqual(planRead(order, { ...day, time: '21:00' }, held), { choices: { ...day, time: '21:00' } });
+      assert.deepEqual(planRead(order, { ...at19, duration: 120 }, held), { choices: { ...at19, duration: 120 } });
+      assert.deepEqual(planRead(order, { ...day, date: '2026-01-02' }, held), {
+        choices: { ...day, date: '2026-01-02' },
+        fields: ['type', 'date', 'time'],
+      });
+      // A party size chosen before the time changes which times are offered.
+      const party = parseSteps('num_people');
+      const before = { read: { choices: {} }, availability: times };
+      assert.deepEqual(planRead(party, { num_people: 2 }, before), {
+        choices: { num_people: 2 },
+        fields: ['type', 'num_people'],
+      });
+    });
+
+    it('always reads the complete check, asking for every field', () => {
+      const all = { ...at19, duration: 90, num_people: 2 };
+      assert.deepEqual(planRead(order, all, held), { choices: all });
+      assert.ok(readKey(planRead(order, all, held)).endsWith('&fields='));
+    });
+
+    it('auto-chooses from the answer in hand a next step with one valid value', () => {
+      assert.deepEqual(autoChoice(order, { ...day, time: '19:00' }, times), { ...day, time: '19:00', duration: 90 });
+      assert.equal(autoChoice(order, { ...day, time: '19:00', duration: 90 }, times), null);
+    });
   });
 });
