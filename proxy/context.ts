@@ -57,7 +57,7 @@ export interface ProxyConfig {
   lowWater?: number;
   /** How long complete availability checks (the one before submit) are shared, in ms (default 5 000). */
   finalTtlMs?: number;
-  /** How long marketing preferences and venue lists are shared, in ms (default one hour). */
+  /** How long marketing preferences, venue records and lists, and a venue's whole offers list are shared, in ms (default one hour). */
   staticTtlMs?: number;
   /** Largest accepted request body in bytes (default 16 KiB). */
   bodyLimit?: number;

@@ -337,11 +337,16 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     const venue = await allowedVenue(ctx, c);
     const { values, errors } = readFields(await inputOf(c), BOOKING_DETAILS);
     throwIfInvalid(errors);
+    // The venue's whole list (no booking details: what the widget reads once and filters by each
+    // offer's rules) changes rarely and is shared by every guest: an hour, refreshed in the
+    // background. Lists filtered by a booking's details are early reads of their date.
+    const whole = Object.keys(values).length === 0;
     return cachedRead(ctx, c, {
       method: 'GET',
       path: `/venues/${venue}/offers`,
       values,
       scope: dateScope(venue, values.date),
+      ...(whole ? { ttlMs: ctx.config.staticTtlMs ?? DEFAULTS.staticTtlMs, revalidate: true } : {}),
       shape: (payload) => (Array.isArray(payload) ? payload : []),
     });
   });
@@ -371,6 +376,10 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       method: 'GET',
       path: `/venues/${venue}`,
       values: { fields: fields.join(',') },
+      // A venue's names and settings change rarely and every guest shares them: an hour, refreshed
+      // in the background (what can be booked is always the availability answer's to say).
+      ttlMs: ctx.config.staticTtlMs ?? DEFAULTS.staticTtlMs,
+      revalidate: true,
       // Projected again here: an upstream that ignores `fields` still cannot leak labels or stages.
       shape: (payload) => ({
         venue: pick((payload as { venue?: unknown } | null)?.venue, [...VENUE_IDENTITY, ...fields]),
