@@ -169,10 +169,14 @@ export function createProxy(config: ProxyConfig): Proxy {
   // elsewhere the Host is the client's to write (`Host: evil.example` with a matching Origin, a DNS
   // rebinding foothold), so such requests are refused below.
   // The origin rule, for the app's guard and the fast path alike.
+  // The return bridge is posted to by the booking site's page as a top-level navigation; a page
+  // with `Referrer-Policy: no-referrer` (as the booking site's are) sends the opaque `Origin: null`.
+  // The bridge makes no upstream call and only redirects to an allowed page with a reference and a
+  // status, so that opaque origin may reach it (and nothing else).
   const siteAllowed = (origin: string, url: URL) =>
     origins.has(origin) ||
     origin === (publicOrigin ?? url.origin) ||
-    (origin === bookingSiteOrigin && url.pathname === '/api/return');
+    ((origin === bookingSiteOrigin || origin === 'null') && url.pathname === '/api/return');
   const allowOrigin = (origin: string) => (origins.has(origin) ? origin : null);
   const fast = new FastPath({
     state,

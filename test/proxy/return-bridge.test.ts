@@ -52,6 +52,20 @@ describe('return bridge', () => {
     });
   }
 
+  it('takes the POST from a no-referrer booking page (Origin: null), and that opaque origin nowhere else', async () => {
+    const { send, calls } = recordingProxy();
+    const { path, ...init } = post(
+      `/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(`${ORIGIN}/book?vb_return=w1`)}`,
+      'null',
+    );
+    const response = await send(path, init);
+    assert.equal(response.status, 303);
+    assert.equal(new URL(response.headers.get('location')!).searchParams.get('reference'), 'DMN-12345678901');
+    const read = await send(`/api/venues/${VENUE}/offers`, { headers: { origin: 'null' } });
+    assert.equal(read.status, 403);
+    assert.equal(calls.length, 0);
+  });
+
   it('with the bridge off, the probe says 404 and only configured pages are targets', async () => {
     const { send } = recordingProxy({ returnBridge: false });
     assert.equal((await send('/api/return', { headers: { origin: ORIGIN } })).status, 404);
