@@ -256,6 +256,46 @@ describe('privacy on the hand-off', () => {
     }
   });
 
+  it('the booking page’s own return form (a no-referrer page: Origin null) lands the guest back through the bridge', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    // A landing page of its own (any same-origin page; a 404 loads too): the test page itself must
+    // not load inside the frame.
+    const { url } = await depositHandOff(stack.api, 'brunch-frame', '/vb-landing.html');
+    // The guest's browser on the booking site, as a real document: its forms submit as navigations.
+    const frame = document.createElement('iframe');
+    document.body.append(frame);
+    const loaded = () =>
+      new Promise<void>((resolve) => frame.addEventListener('load', () => resolve(), { once: true }));
+    try {
+      let next = loaded();
+      frame.src = url;
+      await next;
+      const site = frame.contentDocument!;
+      const who = { ...guest('frame'), first_name: 'Ada', last_name: 'Lovelace', phone: '07700 900789' };
+      for (const [name, value] of Object.entries({ ...who, card_number: '4242 4242 4242 4242' })) {
+        const input = site.querySelector<HTMLInputElement>(`[name="${name}"]`);
+        if (input) input.value = value;
+      }
+      site.querySelector<HTMLInputElement>('[name="pay_deposit"]')!.checked = true;
+      next = loaded();
+      site.querySelector<HTMLFormElement>('form[method="post"]')!.requestSubmit();
+      await next;
+      const returnForm = frame.contentDocument!.querySelector<HTMLFormElement>('form[method="post"]')!;
+      expect(new URL(returnForm.action).pathname).to.equal(`${stack.api}/return`);
+      next = loaded();
+      returnForm.requestSubmit();
+      await next;
+      const landed = new URL(frame.contentWindow!.location.href);
+      expect(landed.origin + landed.pathname).to.equal(`${location.origin}/vb-landing.html`);
+      expect(landed.searchParams.get('vb_return')).to.equal('brunch-frame');
+      expect(landed.searchParams.get('reference')).to.match(/^DMN-/);
+      for (const secret of [who.first_name, who.last_name, who.email, encodeURIComponent(who.email)])
+        expect(landed.href).not.to.include(secret);
+    } finally {
+      frame.remove();
+    }
+  });
+
   it('GET stays the fallback where the proxy offers no bridge', async () => {
     const stack = await newStack({ sandbox: { now: NOW }, proxy: { returnBridge: false } });
     const { url } = await depositHandOff(stack.api, 'brunch-get');
