@@ -30,14 +30,7 @@ import { silentLogger } from '../../proxy/log.js';
 import { nodeFetch } from '../../proxy/node-fetch.js';
 import { nodeListener } from '../../proxy/node-listener.js';
 import { createStack } from '../../proxy/stack.js';
-
-/** No per-client or upstream-budget limit: these benchmarks measure sharing and speed, not refusals. */
-const UNLIMITED = {
-  rateLimit: { limit: 1e9, windowMs: 60_000 },
-  missLimit: { limit: 1e9, windowMs: 600_000 },
-  upstreamQuota: 1e9,
-  lowWater: 0,
-};
+import { UNLIMITED } from './unlimited.js';
 
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const TYPES = ['64a1f0c2e4b0a1b2c3d4e601', '64a1f0c2e4b0a1b2c3d4e605'];
