@@ -4,16 +4,14 @@
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
+import type { Badge as OfferBadge } from '../offers.js';
 
 /**
- * An offer badge: a short `label` ("Offer"), an optional `condition` shown beside it ("6+") and
- * the offer's `name`, given as the badge's title (hover) and read with the choice (focus).
+ * An offer badge (`offers.ts` decides where one applies): its `label` ("Offer"), the `condition`
+ * shown beside it ("6+") and the offers' `name`, given as the badge's title (hover) and read with
+ * the choice (focus).
  */
-export interface Badge {
-  label: string;
-  condition?: string;
-  name: string;
-}
+export type Badge = Pick<OfferBadge, 'label' | 'condition' | 'name'>;
 
 /** How one suggestion is worded. */
 export interface OptionText {
