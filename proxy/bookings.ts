@@ -9,7 +9,7 @@ import { bookingAnswer } from './booking-answer.js';
 import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
 import type { ProxyContext } from './context.js';
 import { fingerprintOf, type StoredAnswer } from './idempotency.js';
-import { dateScope, jsonBody } from './reads.js';
+import { bookedScope, dateScope, jsonBody } from './reads.js';
 import { faultRelay } from './relay.js';
 import { guestError } from './upstream-errors.js';
 import { urlOf } from './url.js';
@@ -130,8 +130,8 @@ export function registerBookings(app: Hono, ctx: ProxyContext): void {
           keep: false,
         };
       }
-      // The date's cached availability and offers no longer hold: the next reads ask again.
-      await ctx.state.bump(dateScope(values.venue_id as string, values.date)!);
+      // The date's final checks no longer vouch for its slots; its early reads stay shared (reads.ts).
+      await ctx.state.bump(bookedScope(dateScope(values.venue_id as string, values.date)!));
       ctx.logger.log({
         level: 'info',
         msg: 'booking created',

@@ -27,6 +27,7 @@ export interface ProxyEnv {
   VENUE_BOOKING_LOW_WATER?: string;
   VENUE_BOOKING_FINAL_TTL_MS?: string;
   VENUE_BOOKING_STATIC_TTL_MS?: string;
+  VENUE_BOOKING_BROWSE_TTL_MS?: string;
   VENUE_BOOKING_REDIS_URL?: string;
   VENUE_BOOKING_REDIS_PREFIX?: string;
   VENUE_BOOKING_REDIS_TIMEOUT_MS?: string;
@@ -130,6 +131,7 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   settings.lowWater = integer('VENUE_BOOKING_LOW_WATER', 0, 10_000_000);
   settings.finalTtlMs = integer('VENUE_BOOKING_FINAL_TTL_MS', 0, 3_600_000);
   settings.staticTtlMs = integer('VENUE_BOOKING_STATIC_TTL_MS', 0, 86_400_000);
+  settings.browseTtlMs = integer('VENUE_BOOKING_BROWSE_TTL_MS', 0, 86_400_000);
   const partnerSource = text(env, 'VENUE_BOOKING_PARTNER_SOURCE');
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
   if (partnerSource.length > 100 || /[\u0000-\u001f]/.test(partnerSource))

@@ -39,8 +39,17 @@ export interface ProxyConfig {
   partnerSource?: string;
   /** Upstream timeout in milliseconds (default 10 000). */
   timeoutMs?: number;
-  /** How long identical reads share one upstream answer, in ms (default 15 000). */
+  /**
+   * How long identical early reads (availability with a date but short of a complete choice, rules,
+   * filtered offers) share one upstream answer, in ms (default 60 000); past it, the stale copy is
+   * served while one background call refreshes it.
+   */
   cacheTtlMs?: number;
+  /**
+   * How long availability reads without a date (the type list and the calendar every guest of a
+   * venue starts with) are shared, in ms (default 10 minutes), refreshed the same way.
+   */
+  browseTtlMs?: number;
   /** How long past the TTL a cached answer may still be served when sparing the upstream (default 10 min). */
   staleMs?: number;
   /** Requests per client per window on `/api` (default 300 per minute). */
@@ -78,7 +87,8 @@ export interface ProxyConfig {
 /** Defaults applied to every optional number. */
 export const DEFAULTS = {
   timeoutMs: 10_000,
-  cacheTtlMs: 15_000,
+  cacheTtlMs: 60_000,
+  browseTtlMs: 600_000,
   staleMs: 600_000,
   rateLimit: { limit: 300, windowMs: 60_000 },
   bookingRateLimit: { limit: 20, windowMs: 600_000 },

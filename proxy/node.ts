@@ -36,7 +36,7 @@ Flags (each overrides the environment variable in brackets):
   --partner-source TEXT    partner_source of every booking [VENUE_BOOKING_PARTNER_SOURCE]
   --public-url URL         public address of this proxy [VENUE_BOOKING_PUBLIC_URL]
   --timeout-ms N           upstream timeout [VENUE_BOOKING_TIMEOUT_MS, default 10000]
-  --cache-ttl-ms N         read cache TTL [VENUE_BOOKING_CACHE_TTL_MS, default 15000]
+  --cache-ttl-ms N         read cache TTL [VENUE_BOOKING_CACHE_TTL_MS, default 60000]
   --rate-limit N           requests per minute per client [VENUE_BOOKING_RATE_LIMIT, default 300]
   --client-ip-header NAME  trust this header for the client address behind a reverse proxy
                            [VENUE_BOOKING_CLIENT_IP_HEADER]

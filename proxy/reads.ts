@@ -161,8 +161,9 @@ export interface ReadSpec {
   /** Past its TTL, serve the stale copy at once and refresh it in the background (stale-while-revalidate). */
   revalidate?: boolean;
   /**
-   * The venue's date the read is about (`venue:date`): its cached copies are retired when a booking
-   * for that date is made here, or a final check for it refuses the time.
+   * The venue's date the read is about (`venue:date`): its cached copies are retired when a final
+   * check for it refuses the time; a final check's copies also when a booking for that date is
+   * made here (`bookedScope`).
    */
   scope?: string;
 }
@@ -170,6 +171,17 @@ export interface ReadSpec {
 /** The scope of a venue's date, for `ReadSpec.scope` (none without a date). */
 export function dateScope(venue: string, date: Value | undefined): string | undefined {
   return typeof date === 'string' ? `${venue}:${date}` : undefined;
+}
+
+/**
+ * The scope a booking made here retires: the date's final checks. `POST /bookings` skips the
+ * availability check, so a check answered before a booking must not vouch for the slot after it.
+ * The date's early reads outlive it: one booking seldom closes a slot, the next guest's final
+ * check is fresh, and its refusal retires them (retiring them on every booking cost about one
+ * more upstream call per booking).
+ */
+export function bookedScope(scope: string): string {
+  return `${scope}:booked`;
 }
 
 /** Whether an availability answer says the chosen time cannot be booked. */
@@ -198,9 +210,10 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
   const request = c.req.raw;
   const ourPath = urlOf(request).pathname;
   const search = canonicalQuery(spec.values);
-  const generation = spec.scope ? `#${await ctx.state.generation(spec.scope)}` : '';
-  const key = `${spec.method} ${spec.path}${search}${generation}`;
   const spend = spec.spend ?? 'early';
+  const scopes = !spec.scope ? [] : spend === 'final' ? [spec.scope, bookedScope(spec.scope)] : [spec.scope];
+  const generation = (await Promise.all(scopes.map((scope) => ctx.state.generation(scope)))).map((g) => `#${g}`);
+  const key = `${spec.method} ${spec.path}${search}${generation.join('')}`;
   const fresh = await ctx.state.peekRead(key, false);
   if (fresh) return ctx.send(c, fresh.value, { 'X-Cache': fresh.source });
   const stale = async () => (spend === 'early' ? ctx.state.peekRead(key, true) : undefined);
@@ -305,7 +318,11 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
     const { values, errors } = readFields(await inputOf(c), AVAILABILITY);
     throwIfInvalid(errors);
     // The complete check before submit is a final check: kept fresh, and paid from the reserve.
+    // Early steps are shared and served stale while one call refreshes them: the type list and the
+    // calendar (no date) longest, the times of a date for a minute. What they offer is checked
+    // again by the fresh final check, and a refusal there retires the date's copies.
     const final = FINAL_CHECK.every((field) => values[field] !== undefined);
+    const early = values.date === undefined ? (ctx.config.browseTtlMs ?? DEFAULTS.browseTtlMs) : undefined;
     // GET and POST share one canonical upstream GET, so they share cache entries too.
     return cachedRead(ctx, c, {
       method: 'GET',
@@ -313,7 +330,9 @@ export function registerReads(app: Hono, ctx: ProxyContext): void {
       values,
       shape: shapeAvailability(ctx),
       scope: dateScope(venue, values.date),
-      ...(final ? { spend: 'final', ttlMs: ctx.config.finalTtlMs ?? DEFAULTS.finalTtlMs } : {}),
+      ...(final
+        ? { spend: 'final', ttlMs: ctx.config.finalTtlMs ?? DEFAULTS.finalTtlMs }
+        : { ttlMs: early, revalidate: true }),
     });
   };
   app.get('/api/venues/:venue/booking-availability', availability);

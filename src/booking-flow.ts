@@ -8,6 +8,7 @@ import type { Availability, Choices, Suggestion } from './api/normalize.js';
 import type { AvailabilityAction, BookingField, BookingRequest } from './api/types.js';
 import { BOOKING_FIELDS } from './api/types.js';
 import { isBirthDate, isEmail, isPhone, LIMITS, textProblem } from './api/rules.js';
+import { durationMinutes } from './format.js';
 import { minutesOf } from './venue-time.js';
 
 /** A step of the flow: one booking field. */
@@ -184,41 +185,65 @@ export interface HeldAvailability {
   availability: Availability;
 }
 
-/** The fields the time's answer serves: the steps after the time (a duration or party size it validated needs no read). */
+/** The steps the times answer also serves: those after the time (a duration or party size it listed needs no read). */
 const LATE: readonly Step[] = ['duration', 'num_people'];
+
+/** The steps a value picked from the held answer may change without a read: the time and those after it. */
+const PICKED: readonly Step[] = ['time', ...LATE];
 
 const listed = (availability: Availability, field: Step, value: string | number) =>
   availability.fields[field]?.suggestions.some((item) => item.valid && item.value === value) ?? false;
 
 /**
- * The availability read the choices call for: the held one when its answer already shows the next
- * step and every change since is a duration or party size that this answer, computed with the
- * chosen time, listed as valid (or a later choice taken back, as after a complete check that
- * refused it: its answer is then the freshest word on the day); else a read of the chosen fields
- * asking only for the fields that the next step, and the steps the answer is reused for, need. A
- * time changes which durations and party sizes fit (closing time, capacity), so it is always read.
- * Once every field is chosen: the complete check, always a read of its own.
+ * Whether the durations an answer listed without a time may not all fit after `time`. The service
+ * ends a booking by closing time, which no answer states but which is at least the latest
+ * bookable start plus the shortest duration; from a time where the longest listed duration would
+ * end past that, the durations are read with the time, so none past closing is offered.
+ */
+function mayPassClosing(availability: Availability, time: string): boolean {
+  const starts = validSuggestions(availability, 'time').map((item) => minutesOf(String(item.value)));
+  const lengths = validSuggestions(availability, 'duration')
+    .map((item) => durationMinutes(Number(item.value)))
+    .filter((minutes) => minutes > 0);
+  if (!starts.length || !lengths.length) return false;
+  return minutesOf(time) + Math.max(...lengths) > Math.max(...starts) + Math.min(...lengths);
+}
+
+/**
+ * The availability read the choices call for. Every read spends the App ID's shared hourly quota,
+ * so each step is read only when its answer can change what the guest sees next:
+ *
+ * - the type and the date steps each read only their own field (small answers, shared by every
+ *   guest of the venue, which the proxy keeps longest);
+ * - the times read also asks for the steps after the time (duration, party size), so a time picked
+ *   from it, and a duration or party size it listed as valid, cost no read of their own (unless the
+ *   time is late enough for closing time to cut its durations short: `mayPassClosing`);
+ * - once every field is chosen: the complete check, always a read of its own and always fresh at
+ *   the proxy. It is the word on the exact booking: a duration or party size that the time does not
+ *   fit after all (closing time, capacity) is refused there, with the alternatives it lists.
+ *
+ * A value taken back (as after a complete check that refused it) keeps the answer in hand too:
+ * it is the freshest word on the day.
  */
 export function planRead(order: readonly Step[], choices: Choices, held: HeldAvailability | null): AvailabilityRead {
   const step = nextStep(order, choices);
   if (!step) return { choices };
   if (held?.availability.fields[step]?.suggestions.length) {
-    const timed = held.read.choices.time !== undefined && held.read.choices.time === choices.time;
     const reusable = BOOKING_FIELDS.every((field) => {
       const value = choices[field];
       if (value === held.read.choices[field]) return true;
-      if (value === undefined) return field === 'time' || LATE.includes(field);
-      return LATE.includes(field) && timed && listed(held.availability, field, value);
+      if (!PICKED.includes(field)) return false;
+      if (value === undefined) return true;
+      if (field === 'time' && held.read.choices.time === undefined && mayPassClosing(held.availability, String(value)))
+        return false;
+      return listed(held.availability, field, value);
     });
     if (reusable) return held.read;
   }
   // Asked for: what is chosen (so that it is checked, and shown again if the guest goes back), the
-  // next step and, once a time is chosen, the later steps that the same answer will serve.
+  // next step and, from the time step on, the later steps that the same answer will serve.
   const wanted = BOOKING_FIELDS.filter(
-    (field) =>
-      choices[field] !== undefined ||
-      field === step ||
-      (choices.time !== undefined && LATE.includes(step) && LATE.includes(field)),
+    (field) => choices[field] !== undefined || field === step || (PICKED.includes(step) && LATE.includes(field)),
   );
   return wanted.length === BOOKING_FIELDS.length ? { choices } : { choices, fields: wanted };
 }

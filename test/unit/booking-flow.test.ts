@@ -184,14 +184,19 @@ describe('booking flow', () => {
     const at19 = { ...day, time: '19:00' };
     const held = { read: { choices: at19 }, availability: times };
 
-    it('asks each early step only for the fields it shows, and everything once a time is chosen', () => {
+    it('asks the type and date steps for their own field, and the times read for the steps after it too', () => {
       assert.deepEqual(planRead(order, {}, null), { choices: {}, fields: ['type'] });
       assert.deepEqual(planRead(order, { type: 't' }, null), { choices: { type: 't' }, fields: ['type', 'date'] });
-      assert.deepEqual(planRead(order, day, null), { choices: day, fields: ['type', 'date', 'time'] });
+      // Asking for every field means no `fields=` at all.
+      assert.deepEqual(planRead(order, day, null), { choices: day });
+      // With nothing in hand (a reload after the time), the read for the duration serves the party size too.
       assert.deepEqual(planRead(order, at19, null), { choices: at19 });
     });
 
-    it('reuses the answer for the chosen time for a duration and party size it listed as valid', () => {
+    it('reuses the times answer for a time, a duration and a party size it listed as valid', () => {
+      const untimed = { read: { choices: day }, availability: times };
+      assert.equal(planRead(order, at19, untimed), untimed.read);
+      assert.equal(planRead(order, { ...at19, duration: 90 }, untimed), untimed.read);
       assert.equal(planRead(order, at19, held), held.read);
       assert.equal(planRead(order, { ...at19, duration: 90 }, held), held.read);
       // Taking a time back, as after a final check that refused it, keeps the answer in hand too.
@@ -199,14 +204,29 @@ describe('booking flow', () => {
       assert.equal(planRead(order, day, refused), refused.read);
     });
 
-    it('reads again for a time, a choice the answer did not validate, or one that changes the next step', () => {
-      // A time changes which durations fit (closing time): even one the answer listed is read.
-      assert.deepEqual(planRead(order, at19, { read: { choices: day }, availability: times }), { choices: at19 });
-      assert.deepEqual(planRead(order, { ...day, time: '21:00' }, held), { choices: { ...day, time: '21:00' } });
-      assert.deepEqual(planRead(order, { ...at19, duration: 120 }, held), { choices: { ...at19, duration: 120 } });
+    it('reads a late time again, where closing time may cut the durations listed without it short', () => {
+      const evening = normalizeAvailability({
+        validation: {
+          time: { suggestedValues: ['18:00', '19:00', '21:30'].map((time) => ({ time, valid: true })) },
+          duration: { suggestedValues: [90, 120, 180].map((value) => ({ value, valid: true })) },
+        },
+      });
+      const untimed = { read: { choices: day }, availability: evening };
+      // Closing is at least 21:30 + 1 h 30: from 19:00 every listed duration ends by then.
+      assert.equal(planRead(order, { ...day, time: '19:00' }, untimed), untimed.read);
+      assert.equal(planRead(order, { ...day, time: '20:00' }, untimed).choices.time, '20:00', 'not listed');
+      assert.deepEqual(planRead(order, { ...day, time: '21:30' }, untimed), { choices: { ...day, time: '21:30' } });
+    });
+
+    it('reads again for a choice the answer did not list as valid, or one that changes the earlier steps', () => {
+      assert.deepEqual(planRead(order, { ...day, time: '21:00' }, held), {
+        choices: { ...day, time: '21:00' },
+      });
+      assert.deepEqual(planRead(order, { ...at19, duration: 120 }, held), {
+        choices: { ...at19, duration: 120 },
+      });
       assert.deepEqual(planRead(order, { ...day, date: '2026-01-02' }, held), {
         choices: { ...day, date: '2026-01-02' },
-        fields: ['type', 'date', 'time'],
       });
       // A party size chosen before the time changes which times are offered.
       const party = parseSteps('num_people');
