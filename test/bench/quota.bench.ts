@@ -62,13 +62,21 @@ const routeOf = (request: Request) =>
 async function serve() {
   const { script, chunks } = widgetFiles();
   const calls = new Map<string, number>();
+  /** The proxy's clock runs ahead by this much: `later` lets minutes pass for its caches alone. */
+  let skew = 0;
   const server: Server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const stack = createStack({
     origin,
     sandbox: { dialect: 'live' },
-    proxy: { logger: silentLogger, ...UNLIMITED, widgetScript: script, widgetChunks: chunks },
+    proxy: {
+      logger: silentLogger,
+      ...UNLIMITED,
+      widgetScript: script,
+      widgetChunks: chunks,
+      now: () => Date.now() + skew,
+    },
     upstream: (sandbox) => (request) => {
       const route = routeOf(request);
       calls.set(route, (calls.get(route) ?? 0) + 1);
@@ -91,6 +99,7 @@ async function serve() {
     origin,
     calls,
     total: () => [...calls.values()].reduce((a, b) => a + b, 0),
+    later: (ms: number) => (skew += ms),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -213,8 +222,19 @@ export async function run(): Promise<BenchRow[]> {
       if (ok) booked++;
     }
     const seconds = (performance.now() - started) / 1000;
-    await ten.close();
     const perBooking = booked ? ten.total() / booked : Infinity;
+    const tenCalls = describe(ten.calls);
+    const tenTotal = ten.total();
+    // Two minutes later on the same proxy: a visitor who books alone and one who browses, with the
+    // venue's widely shared reads (types, calendar, offers, preferences) still cached.
+    ten.later(120_000);
+    const warm = ten.total();
+    const warmBooked = await visit(browser, ten.origin, { dayIndex: 1, timeIndex: 11, people: 3 }, 99);
+    const warmAlone = ten.total() - warm;
+    const warmBrowse = ten.total();
+    await visit(browser, ten.origin, { dayIndex: 2, timeIndex: 0, people: 2, leaveAt: 'time' }, 0);
+    const warmBrowsed = ten.total() - warmBrowse;
+    await ten.close();
 
     // The same ten as guests arrive: one every 6 s, each taking 20 s over the details form.
     const overlap = await serve();
@@ -241,13 +261,18 @@ export async function run(): Promise<BenchRow[]> {
       },
       {
         name: `widget quota: upstream calls per completed booking, ten visitors booking at one venue in ${Math.round(seconds)} s`,
-        value: `${perBooking.toFixed(1)} (${booked}/10 booked; ${ten.total()} calls: ${describe(ten.calls)})`,
+        value: `${perBooking.toFixed(1)} (${booked}/10 booked; ${tenTotal} calls: ${tenCalls})`,
         goal: '≤ 3.0',
       },
       {
         name: 'widget quota: the same ten arriving 6 s apart, each spending 20 s on the details form (overlapping)',
         value: `${overlapPer.toFixed(1)} (${overlapBooked}/10 booked; ${overlap.total()} calls: ${describe(overlap.calls)})`,
         goal: '≤ 3.0',
+      },
+      {
+        name: 'widget quota: two minutes after the ten, on the same proxy, one visitor booking alone; one browsing',
+        value: `${warmAlone}${warmBooked ? '' : ' (booking NOT completed)'}; ${warmBrowsed}`,
+        goal: '≤ 4; ≤ 2',
       },
       {
         name: 'widget quota: bookings per hour that a 1,000-call quota carries (back to back; overlapping)',
