@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import {
+  atReturn,
   clientRequests,
   DEMO_VENUE,
   guest,
@@ -238,22 +239,13 @@ describe('privacy on the hand-off', () => {
         for (const form of [secret, encodeURIComponent(secret), new URLSearchParams({ x: secret }).toString().slice(2)])
           expect(seen).not.to.include(form);
 
-    const original = location.href;
-    history.replaceState(null, '', landed.pathname + landed.search);
-    try {
-      element.remove();
-      const returned = await fixture<VenueBooking>(
-        html`<venue-booking id="brunch-post" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
-      );
-      const again = new WidgetPage(returned);
+    await atReturn(element, landed, 'brunch-post', async (again) => {
       expect(await again.reference()).to.equal(reference);
       expect(again.confirmationStatus()).to.equal('confirmed');
       expect(location.search).not.to.include('reference');
       const [stored] = await storedBookings(stack, who.email);
       expect(stored.reference).to.equal(reference);
-    } finally {
-      history.replaceState(null, '', original);
-    }
+    });
   });
 
   it('the booking page’s own return form (a no-referrer page: Origin null) lands the guest back through the bridge', async () => {

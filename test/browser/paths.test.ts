@@ -2,6 +2,7 @@ import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import {
+  atReturn,
   DEMO_VENUE,
   guest,
   london,
@@ -284,14 +285,7 @@ for (const dialect of ['spec', 'live'] as const) {
       const landed = new URL(back.url);
       expect(landed.searchParams.get('email')).to.equal(who.email);
 
-      const original = location.href;
-      history.replaceState(null, '', landed.pathname + landed.search);
-      try {
-        element.remove();
-        const returned = await fixture<VenueBooking>(
-          html`<venue-booking id="brunch" venue=${DEMO_VENUE} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
-        );
-        const again = new WidgetPage(returned);
+      await atReturn(element, landed, 'brunch', async (again) => {
         const reference = await again.reference();
         expect(reference).to.equal(landed.searchParams.get('reference'));
         expect(again.confirmationStatus()).to.equal('confirmed');
@@ -311,10 +305,7 @@ for (const dialect of ['spec', 'live'] as const) {
           .and.not.to.include('reference');
         const [stored] = await storedBookings(stack, who.email);
         expect(stored.reference).to.equal(reference);
-      } finally {
-        history.replaceState(null, '', original);
-        sessionStorage.clear();
-      }
+      });
     });
 
     it('multi-venue: a comma list puts a venue picker first, and the chosen venue’s types follow', async () => {

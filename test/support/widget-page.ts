@@ -2,6 +2,7 @@
  * Page-object helpers for browser tests: tests speak of steps, choices and forms, not of shadow-DOM
  * selectors, so a change of markup is fixed here once.
  */
+import { fixture, html } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import { venueInstant } from '../../src/venue-time.js';
 import type { ClientRequest, Fault, StackRequest } from './stacks.js';
@@ -109,6 +110,33 @@ export function requestsTo(part: string): string[] {
     .getEntriesByType('resource')
     .map((entry) => entry.name)
     .filter((name) => name.includes(part));
+}
+
+/**
+ * Mounts the widget again where the booking site sent the guest back: the page's address becomes
+ * `landed` (as after the redirect), a fresh `<venue-booking>` with `id` and the venue, proxy and
+ * clock of `element` replaces it, and `check` runs on it. The test page's own address and the
+ * session's storage are restored after.
+ */
+export async function atReturn(
+  element: VenueBooking,
+  landed: URL,
+  id: string,
+  check: (page: WidgetPage) => Promise<void>,
+): Promise<void> {
+  const original = location.href;
+  history.replaceState(null, '', landed.pathname + landed.search);
+  try {
+    const { venue, api, now } = element;
+    element.remove();
+    const returned = await fixture<VenueBooking>(
+      html`<venue-booking id=${id} venue=${venue} api=${api} .now=${now}></venue-booking>`,
+    );
+    await check(new WidgetPage(returned));
+  } finally {
+    history.replaceState(null, '', original);
+    sessionStorage.clear();
+  }
 }
 
 /** Drives one `<venue-booking>` element. */
