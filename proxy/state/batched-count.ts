@@ -43,8 +43,6 @@ interface View {
 
 /** Longest a let-through hit waits before it is sent (at the client's next hit). */
 const SEND_AFTER_MS = 1_000;
-/** Most hits counted here between two answers of the store. */
-const MAX_BATCH = 100;
 /** Most clients remembered (the oldest are forgotten first; their unsent hits are lost). */
 const MAX_VIEWS = 10_000;
 
@@ -55,11 +53,11 @@ const MAX_VIEWS = 10_000;
 const BATCHED_BUCKETS = new Set(['api']);
 
 /**
- * The batch and margin of a limit: a twentieth of it (at most 100; none below a limit of 20, or
- * outside the batched buckets: then every hit is counted in the store), and a quarter of it.
+ * The batch and margin of a limit: a twentieth of it (none below a limit of 20, or outside the
+ * batched buckets: then every hit is counted in the store), and a quarter of it.
  */
 export function batching(bucket: string, rule: LimitRule): { batch: number; margin: number } {
-  const batch = BATCHED_BUCKETS.has(bucket) ? Math.min(MAX_BATCH, Math.floor(rule.limit / 20)) : 0;
+  const batch = BATCHED_BUCKETS.has(bucket) ? Math.floor(rule.limit / 20) : 0;
   return { batch, margin: Math.ceil(rule.limit / 4) };
 }
 
