@@ -117,19 +117,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     if (read) keyOf.set(read.value, key);
     return read;
   };
-  const routeState: ProxyState = {
-    peekRead: (key, allowStale) => state.peekRead(key, allowStale).then((read) => note(key, read)),
-    read: (key, load) => state.read(key, load).then((read) => note(key, read)),
-    idempotent: (...args) => state.idempotent(...args),
-    heldKey: (key) => state.heldKey(key),
-    generation: (scope) => state.generation(scope),
-    bump: (scope) => state.bump(scope),
-    hit: (...args) => state.hit(...args),
-    loadQuota: () => state.loadQuota(),
-    saveQuota: (quota) => state.saveQuota(quota),
-    health: () => state.health(),
-    close: () => state.close(),
-  };
+  const routeState = notingReads(state, note);
 
   const reportLeak = () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' });
   const ctx: ProxyContext = {
@@ -319,4 +307,28 @@ export function createProxy(config: ProxyConfig): Proxy {
   }
 
   return { upstream, state, fast, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
+}
+
+/**
+ * `state` as the route modules see it: its reads pass their answers through `note`; every other
+ * member is the state's own (bound to it), so a new method needs no change here.
+ */
+function notingReads(
+  state: ProxyState,
+  note: <T extends { value: Relayed } | undefined>(key: string, read: T) => T,
+): ProxyState {
+  const reads: Pick<ProxyState, 'peekRead' | 'read'> = {
+    peekRead: (key, allowStale) => state.peekRead(key, allowStale).then((read) => note(key, read)),
+    read: (key, load) => state.read(key, load).then((read) => note(key, read)),
+  };
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(state, {
+    get(target, name) {
+      if (name === 'peekRead' || name === 'read') return reads[name];
+      const member: unknown = Reflect.get(target, name, target);
+      if (typeof member !== 'function') return member;
+      if (!bound.has(name)) bound.set(name, member.bind(target));
+      return bound.get(name);
+    },
+  });
 }
