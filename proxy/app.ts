@@ -11,7 +11,7 @@
  * (parameter validation, venue allow-list) → cache → per-client miss limit and the upstream budget
  * (budget.ts) → upstream.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type ExecutionContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { registerBookings, storedBefore } from './bookings.js';
 import { budgetSettings, UpstreamBudget } from './budget.js';
@@ -36,8 +36,12 @@ export type { ProxyConfig } from './context.js';
 
 /** A running proxy: its Fetch handler, plus its upstream client for health and tests. */
 export interface Proxy {
-  /** `env` is the host's per-request context (Node's incoming message, a Worker's env). */
-  fetch(request: Request, env?: unknown): Promise<Response>;
+  /**
+   * `env` is the host's per-request context (Node's incoming message, a Worker's env); a Worker
+   * also passes its `ExecutionContext`, so that background work (a stale read's refresh) outlives
+   * the answer.
+   */
+  fetch(request: Request, env?: unknown, executionCtx?: ExecutionContext): Promise<Response>;
   readonly upstream: Upstream;
   /** Where the proxy keeps what it remembers between requests (memory unless a shared store is given). */
   readonly state: ProxyState;
@@ -306,7 +310,12 @@ export function createProxy(config: ProxyConfig): Proxy {
     );
   }
 
-  return { upstream, state, fast, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
+  return {
+    upstream,
+    state,
+    fast,
+    fetch: (request, env, executionCtx) => Promise.resolve(app.fetch(request, env, executionCtx)),
+  };
 }
 
 /**

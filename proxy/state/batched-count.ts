@@ -106,9 +106,14 @@ export class BatchedCounts {
     return rateDecision(counted.count <= rule.limit, rule.limit, rule.limit - counted.count, counted.resetAt, now);
   }
 
+  /** Settles when the hits on their way to the store have got there (or failed to). */
+  async settled(): Promise<void> {
+    await Promise.all(this.sends);
+  }
+
   /** Sends every hit not sent yet (shutdown). */
   async flush(): Promise<void> {
-    await Promise.all(this.sends);
+    await this.settled();
     for (const [id, view] of this.views) {
       if (view.pending === 0) continue;
       const [bucket, client] = id.split('\n') as [string, string];

@@ -401,6 +401,14 @@ export class SharedState implements ProxyState {
     return this.link.health();
   }
 
+  /**
+   * Settles when this state's background work (limit counts on their way to the store) is done:
+   * a Worker hands it to `waitUntil`, so that the isolate is not ended before.
+   */
+  settled(): Promise<void> {
+    return this.counts.settled();
+  }
+
   async close(): Promise<void> {
     await this.counts.flush();
     await this.store.close();
