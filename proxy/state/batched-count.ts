@@ -72,6 +72,8 @@ export class BatchedCounts {
       send: (bucket: string, client: string, points: number, rule: LimitRule) => Promise<Counted | null>;
       /** The decision when the store cannot answer (local state's). */
       fallback: (bucket: string, client: string, rule: LimitRule) => Promise<RateDecision>;
+      /** Whether the store is answering: while it is not, every hit is the fallback's to count. */
+      sharing: () => boolean;
       now: () => number;
     },
   ) {}
@@ -86,7 +88,7 @@ export class BatchedCounts {
       this.views.delete(id);
       view = undefined;
     }
-    if (view) {
+    if (view && this.options.sharing()) {
       if (view.known >= rule.limit) return rateDecision(false, rule.limit, 0, view.resetAt, now);
       const { batch, margin } = batching(bucket, rule);
       const total = view.known + view.sending + view.pending + 1;
@@ -97,7 +99,8 @@ export class BatchedCounts {
         return rateDecision(true, rule.limit, rule.limit - total, view.resetAt, now);
       }
     }
-    // No count yet, or near the limit: this hit (with the ones not sent yet) is counted in the store first.
+    // No count yet, near the limit, or the store away: this hit (with the ones not sent yet) is
+    // counted in the store first (the call is also what finds a store that is back).
     const points = 1 + (view?.pending ?? 0);
     if (view) view.pending = 0;
     const counted = await this.options.send(bucket, client, points, rule);
@@ -133,7 +136,9 @@ export class BatchedCounts {
     view.sending += points;
     try {
       const counted = await this.options.send(bucket, client, points, rule);
+      // Not sent (the store went away): they still count here.
       if (counted) this.learn(id, counted, rule);
+      else view.known += points;
     } finally {
       view.sending -= points;
     }

@@ -188,6 +188,7 @@ export class SharedState implements ProxyState {
     this.counts = new BatchedCounts({
       send: (bucket, client, points, rule) => this.count(bucket, client, points, rule),
       fallback: (bucket, client, rule) => this.local.hit(bucket, client, rule),
+      sharing: () => link.health() === 'ok',
       now: options.now,
     });
   }

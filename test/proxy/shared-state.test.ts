@@ -416,6 +416,24 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     assert.equal(callsOf(a, b), calls + 1, 'sharing again after the rejoin');
   });
 
+  test('Redis killed while a client is counted in batches: each instance limits it on its own again', async () => {
+    const { a } = await pair(stack.upstream, redis.url, { rateLimit: { limit: 100, windowMs: 60_000 } });
+    const headers = { 'x-client': '203.0.113.22' };
+    // The instance has the client's count in hand, far below the limit: it counts locally.
+    for (let i = 0; i < 3; i++) assert.equal((await a.send(availability('16:00'), { headers })).response.status, 200);
+    await redis.kill();
+    try {
+      await until(() => a.state.health() === 'down', 'the instance sees Redis down');
+      const statuses: number[] = [];
+      for (let i = 0; i < 120; i++) statuses.push((await a.send(availability('16:00'), { headers })).response.status);
+      assert.equal(statuses.filter((status) => status === 200).length, 100, 'the limit holds within the instance');
+      assert.equal(statuses.at(-1), 429);
+    } finally {
+      await redis.restart();
+    }
+    await until(() => a.state.health() === 'ok', 'the instance rejoins Redis');
+  });
+
   test('Redis slowed by a delaying relay: every call is cut short, answers keep coming, health says degraded', async () => {
     const relay = await startRelay(redis.port);
     try {
