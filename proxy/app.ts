@@ -11,7 +11,7 @@
  * (parameter validation, venue allow-list) → cache → per-client miss limit and the upstream budget
  * (budget.ts) → upstream.
  */
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type ExecutionContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { registerBookings, storedBefore } from './bookings.js';
 import { budgetSettings, UpstreamBudget } from './budget.js';
@@ -36,8 +36,12 @@ export type { ProxyConfig } from './context.js';
 
 /** A running proxy: its Fetch handler, plus its upstream client for health and tests. */
 export interface Proxy {
-  /** `env` is the host's per-request context (Node's incoming message, a Worker's env). */
-  fetch(request: Request, env?: unknown): Promise<Response>;
+  /**
+   * `env` is the host's per-request context (Node's incoming message, a Worker's env); a Worker
+   * also passes its `ExecutionContext`, so that background work (a stale read's refresh) outlives
+   * the answer.
+   */
+  fetch(request: Request, env?: unknown, executionCtx?: ExecutionContext): Promise<Response>;
   readonly upstream: Upstream;
   /** Where the proxy keeps what it remembers between requests (memory unless a shared store is given). */
   readonly state: ProxyState;
@@ -117,19 +121,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     if (read) keyOf.set(read.value, key);
     return read;
   };
-  const routeState: ProxyState = {
-    peekRead: (key, allowStale) => state.peekRead(key, allowStale).then((read) => note(key, read)),
-    read: (key, load) => state.read(key, load).then((read) => note(key, read)),
-    idempotent: (...args) => state.idempotent(...args),
-    heldKey: (key) => state.heldKey(key),
-    generation: (scope) => state.generation(scope),
-    bump: (scope) => state.bump(scope),
-    hit: (...args) => state.hit(...args),
-    loadQuota: () => state.loadQuota(),
-    saveQuota: (quota) => state.saveQuota(quota),
-    health: () => state.health(),
-    close: () => state.close(),
-  };
+  const routeState = notingReads(state, note);
 
   const reportLeak = () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' });
   const ctx: ProxyContext = {
@@ -318,5 +310,34 @@ export function createProxy(config: ProxyConfig): Proxy {
     );
   }
 
-  return { upstream, state, fast, fetch: (request, env) => Promise.resolve(app.fetch(request, env)) };
+  return {
+    upstream,
+    state,
+    fast,
+    fetch: (request, env, executionCtx) => Promise.resolve(app.fetch(request, env, executionCtx)),
+  };
+}
+
+/**
+ * `state` as the route modules see it: its reads pass their answers through `note`; every other
+ * member is the state's own (bound to it), so a new method needs no change here.
+ */
+function notingReads(
+  state: ProxyState,
+  note: <T extends { value: Relayed } | undefined>(key: string, read: T) => T,
+): ProxyState {
+  const reads: Pick<ProxyState, 'peekRead' | 'read'> = {
+    peekRead: (key, allowStale) => state.peekRead(key, allowStale).then((read) => note(key, read)),
+    read: (key, load) => state.read(key, load).then((read) => note(key, read)),
+  };
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(state, {
+    get(target, name) {
+      if (name === 'peekRead' || name === 'read') return reads[name];
+      const member: unknown = Reflect.get(target, name, target);
+      if (typeof member !== 'function') return member;
+      if (!bound.has(name)) bound.set(name, member.bind(target));
+      return bound.get(name);
+    },
+  });
 }

@@ -4,6 +4,7 @@
  * follow `next.web` and come back. `npm start`, the browser tests and `venue-booking-proxy` without
  * credentials all use this, so they exercise the very same composition.
  */
+import type { ExecutionContext } from 'hono';
 import { createProxy, type Proxy, type ProxyConfig } from './app.js';
 import { createSandbox, SANDBOX_APP, type Sandbox, type SandboxOptions } from './sandbox/app.js';
 import { urlOf } from './url.js';
@@ -32,7 +33,7 @@ export interface StackOptions {
 /** A running offline stack. */
 export interface Stack {
   /** `env` is passed to the proxy (the host's per-request context, e.g. Node's incoming message). */
-  fetch(request: Request, env?: unknown): Promise<Response>;
+  fetch(request: Request, env?: unknown, executionCtx?: ExecutionContext): Promise<Response>;
   sandbox: Sandbox;
   proxy: Proxy;
 }
@@ -66,13 +67,13 @@ export function createStack(options: StackOptions): Stack {
   return {
     sandbox,
     proxy,
-    fetch(request, env) {
+    fetch(request, env, executionCtx) {
       const { pathname } = urlOf(request);
       const local = pathname.slice(basePath.length);
       if (local === SANDBOX_PREFIX || local.startsWith(`${SANDBOX_PREFIX}/`)) {
         return sandbox.fetch(unprefixed(request, basePath + SANDBOX_PREFIX));
       }
-      return proxy.fetch(basePath ? unprefixed(request, basePath) : request, env);
+      return proxy.fetch(basePath ? unprefixed(request, basePath) : request, env, executionCtx);
     },
   };
 }

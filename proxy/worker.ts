@@ -9,6 +9,7 @@
  * client key for rate limits is `CF-Connecting-IP`, which Cloudflare sets and clients cannot forge
  * (IPv6 grouped by /64).
  */
+import type { ExecutionContext } from 'hono';
 import { createProxy } from './app.js';
 import { clientKeyFor } from './client-ip.js';
 import { configFromEnv, ConfigError, type ProxyEnv } from './config.js';
@@ -17,11 +18,12 @@ import { errorResponse } from './envelope.js';
 import { consoleLogger } from './log.js';
 import { createStack } from './stack.js';
 import { createDurableObjectState, type StateNamespace } from './state/durable-object.js';
+import type { SharedState } from './state/shared.js';
 
 export { VenueBookingState } from './state/durable-object.js';
 
 /** The shared state of the deployment, when the Worker has the Durable Object binding. */
-function sharedState(env: ProxyEnv, settings: Partial<ProxyConfig>): Partial<ProxyConfig> {
+function sharedState(env: ProxyEnv, settings: Partial<ProxyConfig>): { state?: SharedState } {
   const namespace = env.VENUE_BOOKING_STATE as StateNamespace | undefined;
   if (!namespace) return {};
   const state = createDurableObjectState({
@@ -36,15 +38,16 @@ function sharedState(env: ProxyEnv, settings: Partial<ProxyConfig>): Partial<Pro
   return { state };
 }
 
-type Handler = { fetch(request: Request, env?: unknown): Promise<Response> };
+type Handler = { fetch(request: Request, env?: unknown, executionCtx?: ExecutionContext): Promise<Response> };
 
-let built: { env: ProxyEnv; handler: Handler } | null = null;
+let built: { env: ProxyEnv; handler: Handler; state?: SharedState } | null = null;
 
-function handlerFor(env: ProxyEnv, request: Request): Handler {
-  if (built?.env === env) return built.handler;
+function handlerFor(env: ProxyEnv, request: Request): NonNullable<typeof built> {
+  if (built?.env === env) return built;
   const config = configFromEnv(env);
   const clientKey = clientKeyFor({ header: 'cf-connecting-ip' });
-  const extra = { clientKey, ...sharedState(env, config.settings) };
+  const { state } = sharedState(env, config.settings);
+  const extra = { clientKey, ...(state ? { state } : {}) };
   const handler = config.embedded
     ? createStack({
         origin: config.settings.publicUrl ?? new URL(request.url).origin,
@@ -59,14 +62,20 @@ function handlerFor(env: ProxyEnv, request: Request): Handler {
       }),
     );
   for (const warning of config.warnings) console.warn(JSON.stringify({ level: 'warn', msg: warning }));
-  built = { env, handler };
-  return handler;
+  built = { env, handler, ...(state ? { state } : {}) };
+  return built;
 }
 
 export default {
-  async fetch(request: Request, env: ProxyEnv = {}): Promise<Response> {
+  async fetch(request: Request, env: ProxyEnv = {}, ctx?: ExecutionContext): Promise<Response> {
     try {
-      return await handlerFor(env, request).fetch(request);
+      const { handler, state } = handlerFor(env, request);
+      // The context lets background work (a stale read's refresh, limit counts on their way to
+      // the shared state) outlive the answer: the runtime cancels a request's unfinished work
+      // once its answer is sent. (The env, which holds the API key, is not handed on.)
+      const response = await handler.fetch(request, undefined, ctx);
+      if (state) ctx?.waitUntil(state.settled());
+      return response;
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       // The operator sees the problems in the Worker's logs; the guest only that it is misconfigured.

@@ -10,7 +10,7 @@
  * `cloudflare:workers` nor Workers types, and type-checks and tests like the rest of the proxy.
  */
 import type { Logger } from '../log.js';
-import { rateDecision, type RateDecision } from '../rate-limit.js';
+import type { Counted } from './batched-count.js';
 import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
 import type { LimitRule } from './types.js';
 
@@ -35,7 +35,7 @@ type Operation =
   | { op: 'get'; key: string }
   | { op: 'set'; key: string; value: string; ttlMs: number; onlyIfAbsent: boolean }
   | { op: 'delete'; key: string }
-  | { op: 'hit'; key: string; rule: LimitRule };
+  | { op: 'count'; key: string; points: number; rule: LimitRule };
 
 interface Entry {
   value: string;
@@ -89,24 +89,23 @@ export class VenueBookingState {
       case 'delete':
         await this.storage.delete(operation.key);
         return null;
-      case 'hit': {
-        const { limit, windowMs } = operation.rule;
-        const start = now - (now % windowMs);
+      case 'count': {
+        const { windowMs } = operation.rule;
+        // A kept window is the current one: it expires when it ends.
         const kept = await live(operation.key);
-        const window: Window = kept ? (JSON.parse(kept.value) as Window) : { start, count: 0 };
-        const allowed = window.count < limit;
-        if (allowed) window.count++;
+        const window: Window = kept ? (JSON.parse(kept.value) as Window) : { start: now - (now % windowMs), count: 0 };
+        window.count += operation.points;
         await this.run(
           {
             op: 'set',
             key: operation.key,
             value: JSON.stringify(window),
-            ttlMs: start + windowMs - now,
+            ttlMs: window.start + windowMs - now,
             onlyIfAbsent: false,
           },
           now,
         );
-        return rateDecision(allowed, limit, limit - window.count, start + windowMs, now);
+        return { count: window.count, resetAt: window.start + windowMs } satisfies Counted;
       }
     }
   }
@@ -136,7 +135,8 @@ export function createDurableObjectState(options: DurableObjectStateOptions): Sh
     get: (key) => ask<string | null>({ op: 'get', key }),
     set: (key, value, ttlMs, onlyIfAbsent = false) => ask<boolean>({ op: 'set', key, value, ttlMs, onlyIfAbsent }),
     delete: (key) => ask<void>({ op: 'delete', key }),
-    hit: (bucket, client, rule) => ask<RateDecision>({ op: 'hit', key: `limit:${bucket}:${client}`, rule }),
+    count: (bucket, client, points, rule) =>
+      ask<Counted>({ op: 'count', key: `limit:${bucket}:${client}`, points, rule }),
     close: async () => {},
   };
   const link = new StoreLink({

@@ -6,10 +6,9 @@
  * The client connects in the background and reconnects with a growing pause; commands are never
  * queued while it is away (they fail at once, and the state answers from local memory).
  */
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
 import type { Logger } from '../log.js';
-import { rateDecision } from '../rate-limit.js';
 import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
 import type { LimitRule } from './types.js';
 
@@ -75,22 +74,16 @@ export function createRedisState(options: RedisStateOptions): SharedState {
     async delete(key) {
       await client.del(options.prefix + key);
     },
-    async hit(bucket, client, rule) {
-      const now = options.now();
-      try {
-        const used = await limiterOf(bucket, rule).consume(client);
-        return rateDecision(true, rule.limit, used.remainingPoints, now + used.msBeforeNext, now);
-      } catch (refusal) {
-        // The limiter rejects with its result when the client is over the limit, with an Error when Redis failed.
-        if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        return rateDecision(false, rule.limit, 0, now + refusal.msBeforeNext, now);
-      }
+    async count(bucket, client, points, rule) {
+      // `penalty` adds the points without refusing: the shared state decides against the limit.
+      const counted = await limiterOf(bucket, rule).penalty(client, points);
+      return { count: counted.consumedPoints, resetAt: options.now() + counted.msBeforeNext };
     },
     async close() {
       client.removeAllListeners('error');
       client.on('error', () => {});
       if (client.isReady) await client.close();
-      else client.destroy();
+      else if (client.isOpen) client.destroy();
     },
   };
   return new SharedState(store, link, options);

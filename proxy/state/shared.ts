@@ -4,6 +4,10 @@
  * count per client, one view of the upstream's quota. The store only needs a few primitives
  * (`SharedStore`); this module builds the guarantees on them, the same way for every store.
  *
+ * Per-client counts on every request (the `api` limit) are kept locally and sent to the store in
+ * batches, so that a cached read normally makes no round trip; every other count (bookings, misses,
+ * the upstream budget: each costs an upstream call anyway) is sent at once, exactly.
+ *
  * It fails open. Every store call has a short timeout; a store that is slow or down is skipped and
  * local state (a `MemoryState`) answers instead, so a cache outage never costs a venue a booking.
  * `StoreLink` tracks how the store is doing for `/healthz`, logs one line per change, backs off
@@ -19,6 +23,7 @@ import type { Logger } from '../log.js';
 import type { RateDecision } from '../rate-limit.js';
 import type { Relayed } from '../relay.js';
 import type { QuotaState } from '../upstream.js';
+import { BatchedCounts, type Counted } from './batched-count.js';
 import { MemoryState } from './memory.js';
 import {
   BOOKING_ANSWER_TTL_MS,
@@ -35,8 +40,11 @@ export interface SharedStore {
   /** Sets `key` to expire in `ttlMs`; with `onlyIfAbsent`, only when it is not set. True when set. */
   set(key: string, value: string, ttlMs: number, onlyIfAbsent?: boolean): Promise<boolean>;
   delete(key: string): Promise<void>;
-  /** Counts one hit of `client` against `rule` in the limit named `bucket`, across every process. */
-  hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision>;
+  /**
+   * Adds `points` hits of `client` to its count in the current window of `rule`, in the limit named
+   * `bucket`, across every process: the window's count (these points included) and its end.
+   */
+  count(bucket: string, client: string, points: number, rule: LimitRule): Promise<Counted>;
   close(): Promise<void>;
 }
 
@@ -167,6 +175,8 @@ export class SharedState implements ProxyState {
   private readonly hashes = new Map<string, string>();
   /** When each scope's generation was last taken from the store. */
   private readonly generationSynced = new Map<string, number>();
+  /** Per-client counts, those checked on every request sent in batches. */
+  private readonly counts: BatchedCounts;
 
   constructor(
     private readonly store: SharedStore,
@@ -175,6 +185,12 @@ export class SharedState implements ProxyState {
   ) {
     this.local = new MemoryState(options);
     this.pollMs = options.pollMs ?? 15;
+    this.counts = new BatchedCounts({
+      send: (bucket, client, points, rule) => this.count(bucket, client, points, rule),
+      fallback: (bucket, client, rule) => this.local.hit(bucket, client, rule),
+      sharing: () => link.health() === 'ok',
+      now: options.now,
+    });
   }
 
   async peekRead(key: string, allowStale: boolean): Promise<CachedRead | undefined> {
@@ -343,11 +359,16 @@ export class SharedState implements ProxyState {
     return text !== null;
   }
 
-  async hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {
+  hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {
+    return this.counts.hit(bucket, client, rule);
+  }
+
+  /** Adds `points` hits of `client` in the store; null when the store cannot answer now. */
+  private async count(bucket: string, client: string, points: number, rule: LimitRule): Promise<Counted | null> {
     const hashed = this.hashes.get(client) ?? (await this.hashOf(client));
-    return this.link.call(
-      () => this.store.hit(bucket, hashed, rule),
-      () => this.local.hit(bucket, client, rule),
+    return this.link.call<Counted | null>(
+      () => this.store.count(bucket, hashed, points, rule),
+      () => null,
     );
   }
 
@@ -381,7 +402,16 @@ export class SharedState implements ProxyState {
     return this.link.health();
   }
 
-  close(): Promise<void> {
-    return this.store.close();
+  /**
+   * Settles when this state's background work (limit counts on their way to the store) is done:
+   * a Worker hands it to `waitUntil`, so that the isolate is not ended before.
+   */
+  settled(): Promise<void> {
+    return this.counts.settled();
+  }
+
+  async close(): Promise<void> {
+    await this.counts.flush();
+    await this.store.close();
   }
 }

@@ -192,6 +192,55 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     assert.equal(other.response.status, 200);
   });
 
+  test('a client far below its limit is counted in batches: cached reads wait on no round trip, every hit reaches Redis', async () => {
+    const { a, b, prefix } = await pair(stack.upstream, redis.url, { rateLimit: { limit: 1_000, windowMs: 60_000 } });
+    const headers = { 'x-client': '203.0.113.20' };
+    // The read is cached, and each instance has taken the client's count from Redis once.
+    for (const one of [a, b]) assert.equal((await one.send(availability('18:00'), { headers })).response.status, 200);
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    try {
+      const commands = async () => Number(/total_commands_processed:(\d+)/.exec(await client.info('stats'))![1]);
+      const before = await commands();
+      for (let i = 0; i < 100; i++) {
+        const { response } = await (i % 2 ? a : b).send(availability('18:00'), { headers });
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('x-cache'), 'HIT');
+      }
+      // Counted per request, it took four commands each (rate-limiter-flexible's script and the three it runs).
+      const spent = (await commands()) - before - 1;
+      assert.ok(spent < 50, `${spent} Redis commands for 100 cached reads`);
+      // Closing sends what is left: Redis has counted every hit.
+      await Promise.all([a.state.close(), b.state.close()]);
+      const keys = await client.keys(`${prefix}limit:api:*`);
+      assert.equal(keys.length, 1);
+      assert.equal(await client.get(keys[0]!), '102');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a client over its limit is refused on both instances, at most one batch per instance past it', async () => {
+    // A limit of 100: batches of 5, counted in Redis at every hit from 75 on.
+    const { a, b } = await pair(stack.upstream, redis.url, { rateLimit: { limit: 100, windowMs: 60_000 } });
+    const headers = { 'x-client': '203.0.113.21' };
+    const statuses: number[] = [];
+    for (let wave = 0; wave < 15; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).send(availability('18:30'), { headers })),
+      );
+      statuses.push(...answers.map(({ response }) => response.status));
+    }
+    const allowed = statuses.filter((status) => status === 200).length;
+    assert.ok(allowed >= 100 && allowed <= 110, `${allowed} of 300 let through`);
+    assert.equal(statuses.filter((status) => status === 429).length, 300 - allowed);
+    assert.deepEqual(
+      statuses.slice(-100).filter((status) => status !== 429),
+      [],
+      'once over, refused on both',
+    );
+  });
+
   test('an upstream 429 met by one instance makes the other back off without calling', async () => {
     const limited = await serveSandbox(2);
     try {
@@ -368,6 +417,24 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     const calls = callsOf(a, b);
     await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).send(availability('21:00'))));
     assert.equal(callsOf(a, b), calls + 1, 'sharing again after the rejoin');
+  });
+
+  test('Redis killed while a client is counted in batches: each instance limits it on its own again', async () => {
+    const { a } = await pair(stack.upstream, redis.url, { rateLimit: { limit: 100, windowMs: 60_000 } });
+    const headers = { 'x-client': '203.0.113.22' };
+    // The instance has the client's count in hand, far below the limit: it counts locally.
+    for (let i = 0; i < 3; i++) assert.equal((await a.send(availability('16:00'), { headers })).response.status, 200);
+    await redis.kill();
+    try {
+      await until(() => a.state.health() === 'down', 'the instance sees Redis down');
+      const statuses: number[] = [];
+      for (let i = 0; i < 120; i++) statuses.push((await a.send(availability('16:00'), { headers })).response.status);
+      assert.equal(statuses.filter((status) => status === 200).length, 100, 'the limit holds within the instance');
+      assert.equal(statuses.at(-1), 429);
+    } finally {
+      await redis.restart();
+    }
+    await until(() => a.state.health() === 'ok', 'the instance rejoins Redis');
   });
 
   test('Redis slowed by a delaying relay: every call is cut short, answers keep coming, health says degraded', async () => {

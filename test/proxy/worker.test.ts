@@ -11,6 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { createSandbox, SANDBOX_APP } from '../../proxy/sandbox/app.js';
+import { until } from '../support/redis.js';
 import { postJson, TYPE, VENUE } from './support.js';
 
 /** The README's `compatibility_date`: from 2025-09-01 workerd drops credentials on cross-origin redirects. */
@@ -152,6 +153,32 @@ describe('the edge entry in workerd (miniflare)', { timeout: 120_000 }, () => {
         seen.map((request) => new URL(request.url).hostname),
         ['upstream.example'],
       );
+    });
+  });
+
+  describe('stale-while-revalidate', () => {
+    let calls = 0;
+    let mf: Miniflare;
+    before(() => {
+      // A venue's settings are fresh for no time at all: every read after the first is stale.
+      mf = worker({ ...CREDENTIALS, VENUE_BOOKING_STATIC_TTL_MS: '0' }, async () => {
+        calls++;
+        return Response.json({ payload: { venue: { _id: VENUE, title: `Version ${calls}` } }, status: 200 });
+      });
+    });
+    after(() => mf.dispose());
+
+    test('a stale copy is answered at once, and its refresh outlives the answer (waitUntil)', async () => {
+      const read = async () => {
+        const response = await mf.dispatchFetch(`https://edge.test/api/venues/${VENUE}`);
+        const body = (await response.json()) as { payload: { venue: { title: string } } };
+        return { cache: response.headers.get('x-cache'), title: body.payload.venue.title };
+      };
+      assert.deepEqual(await read(), { cache: 'MISS', title: 'Version 1' });
+      assert.deepEqual(await read(), { cache: 'STALE', title: 'Version 1' });
+      // The runtime ends a request's work when its answer is sent, unless the Worker asks it to
+      // wait: only a refresh handed to waitUntil lands for a later reader.
+      await until(async () => (await read()).title !== 'Version 1', 'a refreshed copy');
     });
   });
 
