@@ -29,7 +29,7 @@ import { registerReturnBridge } from './return-bridge.js';
 import { scriptPaths, serveScript } from './script.js';
 import type { ProxyState } from './state/types.js';
 import { MemoryState } from './state/memory.js';
-import { Upstream } from './upstream.js';
+import { fetchTransport, Upstream } from './upstream.js';
 import { urlOf } from './url.js';
 
 export type { ProxyConfig } from './context.js';
@@ -77,7 +77,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     base: config.upstream.replace(/\/+$/, ''),
     appId: config.appId,
     apiKey: config.apiKey,
-    fetch: config.fetch ?? ((request) => fetch(request)),
+    transport: config.transport ?? fetchTransport(config.fetch ?? ((request) => fetch(request))),
     timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs,
     logger,
     now,

@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createProxy } from '../../proxy/app.js';
 import { silentLogger } from '../../proxy/log.js';
-import { nodeFetch } from '../../proxy/node-fetch.js';
+import { nodeTransport } from '../../proxy/node-fetch.js';
 import { nodeListener } from '../../proxy/node-listener.js';
 import { createStack } from '../../proxy/stack.js';
 import { UNLIMITED } from './unlimited.js';
@@ -169,7 +169,7 @@ async function addedLatency() {
     logger: silentLogger,
     ...UNLIMITED,
     // The Node entry's own way to a real upstream.
-    fetch: nodeFetch(),
+    transport: nodeTransport(),
   });
   // The Node entry's own listener (fast path included; with the cache off it never answers).
   const server = createServer(nodeListener(proxy));
