@@ -3,8 +3,9 @@
  * global `fetch` (undici), whose WHATWG streams and per-request machinery cost a relayed read
  * more than the rest of the proxy's work. It is a `Transport` (upstream.ts): plain values in
  * (method, URL, headers, a small body, an abort signal), plain values out (status, headers, the
- * whole body as text), with no `Request`, `Headers` or `Response` built on the way. Redirects are
- * never followed.
+ * whole body as text), with no `Request`, `Headers` or `Response` built on the way. The URL's
+ * origin is parsed once (the upstream's base never changes); its path and query, which the
+ * upstream client built from validated values, are sent as they are. Redirects are never followed.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
@@ -18,26 +19,70 @@ export interface NodeTransportOptions {
   ca?: string | Buffer | (string | Buffer)[];
 }
 
+/** Where the requests to one origin go. */
+interface Target {
+  secure: boolean;
+  hostname: string;
+  port: string;
+  auth?: string;
+}
+
 const decoder = new TextDecoder();
+
+/** The origin of `url` parsed, or a TypeError for a scheme other than http(s). */
+function targetOf(origin: string): Target {
+  const url = new URL(origin);
+  const secure = url.protocol === 'https:';
+  if (!secure && url.protocol !== 'http:') throw new TypeError(`Unsupported protocol ${url.protocol}`);
+  const auth = url.username || url.password ? decodeURIComponent(`${url.username}:${url.password}`) : undefined;
+  return { secure, hostname: url.hostname.replace(/^\[|\]$/g, ''), port: url.port, auth };
+}
+
+/** A header of an answer by its lower-case name, every value joined with `, ` as `Headers.get` joins them. */
+function headerOf(raw: string[], name: string): string | null {
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length === name.length && raw[i]!.toLowerCase() === name)
+      value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+  }
+  return value;
+}
 
 /** A transport over node:http(s) with kept-alive connections. */
 export function nodeTransport({ idleMs = 4_000, ca }: NodeTransportOptions = {}): Transport {
   const options = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: idleMs };
   const http = new HttpAgent(options);
   const https = new HttpsAgent(ca === undefined ? options : { ...options, ca });
+  const targets = new Map<string, Target>();
   return (request) => {
-    const url = new URL(request.url);
-    const secure = url.protocol === 'https:';
-    if (!secure && url.protocol !== 'http:')
-      return Promise.reject(new TypeError(`Unsupported protocol ${url.protocol}`));
-    const { body } = request;
+    const { url, body } = request;
+    const slash = url.indexOf('/', url.indexOf('//') + 2);
+    const origin = slash < 0 ? url : url.slice(0, slash);
+    let target = targets.get(origin);
+    if (!target) {
+      try {
+        target = targetOf(origin);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new TypeError(String(error)));
+      }
+      if (targets.size < 16) targets.set(origin, target);
+    }
     const headers =
       body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(body)) };
+    const { secure } = target;
     return new Promise<PlainResponse>((resolve, reject) => {
-      const send = secure ? httpsRequest : httpRequest;
-      const outgoing = send(
-        url,
-        { method: request.method, headers, agent: secure ? https : http, signal: request.signal },
+      const outgoing = (secure ? httpsRequest : httpRequest)(
+        {
+          protocol: secure ? 'https:' : 'http:',
+          hostname: target.hostname,
+          port: target.port,
+          auth: target.auth,
+          path: slash < 0 ? '/' : url.slice(slash),
+          method: request.method,
+          headers,
+          agent: secure ? https : http,
+          signal: request.signal,
+        },
         (incoming: IncomingMessage) => {
           const chunks: Buffer[] = [];
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -46,13 +91,10 @@ export function nodeTransport({ idleMs = 4_000, ca }: NodeTransportOptions = {})
             const status = incoming.statusCode ?? 0;
             // Only statuses a Fetch `Response` could carry; anything else is a broken upstream.
             if (status < 200 || status > 599) return reject(new TypeError(`Unusable status ${status}`));
-            const answer = incoming.headers;
+            const raw = incoming.rawHeaders;
             resolve({
               status,
-              header: (name) => {
-                const value = answer[name];
-                return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-              },
+              header: (name) => headerOf(raw, name),
               // As `Response.text()` reads it: UTF-8, a leading byte-order mark dropped.
               text: decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)),
             });
