@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Proxy } from '../../proxy/app.js';
 import { nodeListener } from '../../proxy/node-listener.js';
+import { MemoryState } from '../../proxy/state/memory.js';
 import {
   assertNoLeak,
   FOREIGN_VENUE,
@@ -242,6 +243,46 @@ describe('the fast path runs a relayed read as the app would', () => {
     const lines = (logger: typeof entered.logger) =>
       logger.lines.filter((line) => line.msg !== 'request' || line.path).map(({ ms: _, ...line }) => line);
     assert.deepEqual(lines(entered.logger), lines(alone.logger));
+  });
+});
+
+describe('an unexpected error in a read the fast path runs', () => {
+  // A store that fails one read: the app answers 500 and logs it; so must the fast path.
+  const failing = () => {
+    const state = new MemoryState({ ttlMs: 15_000, staleMs: 600_000, now: () => Date.now() });
+    const read = state.read.bind(state);
+    state.read = (key, load) =>
+      key.includes('num_people=7') ? Promise.reject(new RangeError('boom')) : read(key, load);
+    return state;
+  };
+  const entered = recordingProxy({ state: failing() });
+  const alone = recordingProxy({ state: failing() });
+  let node: Awaited<ReturnType<typeof entry>>;
+  before(async () => (node = await entry(entered.proxy)));
+  after(() => node.close());
+
+  test('is answered 500 in the envelope, as the app answers it, and logged', async () => {
+    const path = `/api/venues/${VENUE}/booking-availability?type=${TYPE}&num_people=7`;
+    await (await fetch(`${node.base}/api/venues/${VENUE}/booking-availability?type=${TYPE}`)).arrayBuffer();
+    const before = node.relayed();
+    const viaEntry = await fetch(`${node.base}${path}`, { headers: { origin: ORIGIN } });
+    const viaApp = await alone.send(path, { headers: { origin: ORIGIN, host: new URL(node.base).host } });
+    assert.equal(node.relayed() - before, 1);
+    assert.equal(viaEntry.status, 500);
+    assert.deepEqual(stable(viaEntry), stable(viaApp));
+    const payload = async (response: Response) =>
+      (JSON.parse(await assertNoLeak(response, entered.logger)) as { payload: unknown }).payload;
+    assert.deepEqual(await payload(viaEntry), await payload(viaApp));
+    for (const { logger } of [entered, alone]) {
+      const lines = logger.lines.filter((line) => line.msg === 'unexpected error' || line.status === 500);
+      assert.deepEqual(
+        lines.map((line) => [line.level, line.msg, line.error ?? line.status]),
+        [
+          ['error', 'unexpected error', 'RangeError'],
+          ['error', 'request', 500],
+        ],
+      );
+    }
   });
 });
 
