@@ -18,6 +18,11 @@
  * 5. last, the per-client limit, counted once: a refusal is handed to the full app with the count
  *    already made (`COUNTED`), which then answers the 429 itself.
  *
+ * Where 3 or 4 fails, a relayed read whose route checks are simple (an availability GET of a
+ * configured venue with a valid query, `options.relay`) is run here instead (3'), once the app has
+ * sent an answer whose middleware headers it can reuse: the route's own read, after 5. Whatever
+ * that read answers, refusals included, is what the app would answer.
+ *
  * Every answer gets the same log line as one from the app.
  */
 import { MAX_URL_LENGTH, OVERRIDE_HEADERS, pathProblem } from './guard.js';
@@ -226,7 +231,7 @@ export class FastPath {
   /** The client's limit, counted once: a refusal is handed to the app with the count made. */
   private async count(request: FastRequest): Promise<{ client: string; decision: RateDecision } | null> {
     const { options } = this;
-    const client = options.clientKey?.({ headers: { get: request.header } }, request.env) ?? 'shared';
+    const client = options.clientKey?.({ headers: { get: (name) => request.header(name) } }, request.env) ?? 'shared';
     const decision = await options.state.hit('api', client, options.rateLimit);
     if (decision.allowed) return { client, decision };
     (request.env as CountedEnv)[COUNTED] = decision;
