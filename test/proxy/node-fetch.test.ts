@@ -46,6 +46,11 @@ const answerOf = (req: IncomingMessage, res: import('node:http').ServerResponse,
     return res.end('\uFEFF{"a":"é"}');
   }
   if (req.url === '/slow') return setTimeout(() => res.end('late'), 2_000).unref();
+  if (req.url === '/trickle') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"payload":');
+    return setTimeout(() => res.end('null}'), 2_000).unref();
+  }
   if (req.url?.startsWith('/v4/')) {
     res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '99' });
     return res.end(JSON.stringify({ payload: { valid: true, echo: req.url }, status: 200 }));
@@ -105,11 +110,15 @@ describe('nodeTransport', () => {
     assert.deepEqual(JSON.parse((await transport(plain(`${base}/bom`))).text), { a: 'é' });
   });
 
-  test('an aborted request, an unreachable server, an unusable status and another scheme reject', async () => {
+  test('an aborted request (before or during the answer), an unreachable server, an unusable status and another scheme reject', async () => {
     const controller = new AbortController();
     const pending = transport(plain(`${base}/slow`, { signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
     await assert.rejects(pending);
+    const trickling = new AbortController();
+    const halfway = transport(plain(`${base}/trickle`, { signal: trickling.signal }));
+    setTimeout(() => trickling.abort(), 50);
+    await assert.rejects(halfway, 'aborted after the answer began');
     await assert.rejects(transport(plain(`http://127.0.0.1:${await freePort()}/`)));
     await assert.rejects(transport(plain(`${base}/odd`)), TypeError);
     await assert.rejects(transport(plain('ftp://127.0.0.1/')), TypeError);
