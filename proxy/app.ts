@@ -18,19 +18,20 @@ import { budgetSettings, UpstreamBudget } from './budget.js';
 import { ReadCache } from './cache.js';
 import { cors } from './cors.js';
 import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
-import { errorResponse, ProxyError } from './envelope.js';
-import { COUNTED, FastPath, type CountedEnv } from './fast-path.js';
+import { envelopeText, errorPayload, errorResponse, ProxyError } from './envelope.js';
+import { COUNTED, FastPath, type CountedEnv, type FastRead, type FastSent } from './fast-path.js';
 import { loopbackHostGuard, originGuard, requestGuard } from './guard.js';
 import { addLayer, applyLayer, headerOf, plainHeadersOf, SECURITY_LAYER, type Layer } from './headers.js';
 import { consoleLogger, redactingLogger } from './log.js';
-import { registerReads } from './reads.js';
-import { prepare, toResponse, type Relayed } from './relay.js';
+import { availabilityRead, readThrough, registerReads, type ReadCall } from './reads.js';
+import { prepare, sent, toResponse, type Relayed } from './relay.js';
 import { registerReturnBridge } from './return-bridge.js';
 import { scriptPaths, serveScript } from './script.js';
 import type { ProxyState } from './state/types.js';
 import { MemoryState } from './state/memory.js';
-import { Upstream } from './upstream.js';
+import { fetchTransport, Upstream } from './upstream.js';
 import { urlOf } from './url.js';
+import { ID_RE, queryParams } from './validate.js';
 
 export type { ProxyConfig } from './context.js';
 
@@ -48,6 +49,13 @@ export interface Proxy {
   /** Answers repeated cached reads without the app, for hosts that can use it (fast-path.ts). */
   readonly fast: FastPath;
 }
+
+/** The same headers with lower-case names. */
+const lowerCase = (headers: Record<string, string>) => {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  return lower;
+};
 
 /** The routes and their methods; a known path with another method gets 405 with `Allow`. */
 const ROUTES: [string, string[]][] = [
@@ -81,7 +89,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     base: config.upstream.replace(/\/+$/, ''),
     appId: config.appId,
     apiKey: config.apiKey,
-    fetch: config.fetch ?? ((request) => fetch(request)),
+    transport: config.transport ?? fetchTransport(config.fetch ?? ((request) => fetch(request))),
     timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs,
     logger,
     now,
@@ -124,6 +132,7 @@ export function createProxy(config: ProxyConfig): Proxy {
   const routeState = notingReads(state, note);
 
   const reportLeak = () => logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' });
+  const bookingUrlOf = (url: URL) => `${publicBase ?? url.origin}/api/bookings`;
   const ctx: ProxyContext = {
     config,
     upstream,
@@ -139,7 +148,7 @@ export function createProxy(config: ProxyConfig): Proxy {
     },
     send(c, relayed, headers) {
       const url = urlOf(c.req.raw);
-      const bookingUrl = `${publicBase ?? url.origin}/api/bookings`;
+      const bookingUrl = bookingUrlOf(url);
       const response = toResponse(relayed, {
         context: c,
         bookingUrl,
@@ -170,6 +179,65 @@ export function createProxy(config: ProxyConfig): Proxy {
     origin === (publicOrigin ?? url.origin) ||
     ((origin === bookingSiteOrigin || origin === 'null') && url.pathname === '/api/return');
   const allowOrigin = (origin: string) => (origins.has(origin) ? origin : null);
+
+  /** How the app answers what a route threw: a ProxyError as it says, anything else a logged 500. */
+  const routeError = (error: unknown, booking: boolean): ProxyError => {
+    if (error instanceof ProxyError) return error;
+    logger.log({ level: 'error', msg: 'unexpected error', error: error instanceof Error ? error.name : 'unknown' });
+    return new ProxyError(500, 'The booking proxy hit an unexpected error', booking ? { stored: 'unknown' } : {});
+  };
+
+  /**
+   * An availability GET for the fast path, when the route's checks are simple: a configured venue
+   * (a venue of a group is the app's to look up) and a valid query. The read is the route's own;
+   * what it sends, and what it throws, are what the app would send.
+   */
+  const AVAILABILITY = /^\/api\/venues\/([^/]+)\/booking-availability$/;
+  const relay = (url: URL): FastRead | null => {
+    const venue = AVAILABILITY.exec(url.pathname)?.[1];
+    if (!venue || !ID_RE.test(venue) || !venues.has(venue)) return null;
+    const query = queryParams(url);
+    if (query.errors.length) return null;
+    let spec;
+    try {
+      spec = availabilityRead(ctx, venue, query.raw);
+    } catch {
+      return null;
+    }
+    return async (client) => {
+      const call: ReadCall<FastSent> = {
+        path: url.pathname,
+        method: 'GET',
+        client: () => client,
+        waitUntil: () => {},
+        send(relayed, headers) {
+          const answer = sent(relayed, {
+            bookingUrl: bookingUrlOf(url),
+            apiKey: config.apiKey,
+            headers,
+            onLeak: reportLeak,
+          });
+          const key = keyOf.get(relayed);
+          return {
+            status: answer.status,
+            body: answer.body,
+            headers: lowerCase(answer.headers),
+            memo: key && !answer.leaked ? { cacheKey: key, relayed } : undefined,
+          };
+        },
+      };
+      try {
+        return await readThrough(ctx, call, spec);
+      } catch (thrown) {
+        const error = routeError(thrown, false);
+        const headers = lowerCase(Object.fromEntries(new Headers(error.options.headers)));
+        headers['content-type'] = 'application/json; charset=utf-8';
+        headers['cache-control'] = 'no-store';
+        const text = envelopeText(url.pathname, 'GET', error.status, errorPayload(error.message, error.options));
+        return { status: error.status, body: new TextEncoder().encode(text), headers };
+      }
+    };
+  };
   const fast = new FastPath({
     state,
     logger,
@@ -179,19 +247,14 @@ export function createProxy(config: ProxyConfig): Proxy {
     publicUrl: Boolean(publicOrigin),
     siteAllowed,
     allowOrigin,
+    relay,
   });
   const app = new Hono();
 
-  app.onError((error, c) => {
-    if (error instanceof ProxyError) return errorResponse(c.req.raw, error.status, error.message, error.options);
-    logger.log({ level: 'error', msg: 'unexpected error', error: error instanceof Error ? error.name : 'unknown' });
+  app.onError((thrown, c) => {
     const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
-    return errorResponse(
-      c.req.raw,
-      500,
-      'The booking proxy hit an unexpected error',
-      booking ? { stored: 'unknown' } : {},
-    );
+    const error = routeError(thrown, booking);
+    return errorResponse(c.req.raw, error.status, error.message, error.options);
   });
   app.notFound((c) =>
     errorResponse(c.req.raw, 404, 'Not found', {

@@ -7,7 +7,7 @@ import type { UpstreamBudget } from './budget.js';
 import type { Logger } from './log.js';
 import type { Relayed } from './relay.js';
 import type { ProxyState } from './state/types.js';
-import type { Upstream } from './upstream.js';
+import type { Transport, Upstream } from './upstream.js';
 
 /** Settings of one proxy instance. See `config.ts` for how they are read from the environment. */
 export interface ProxyConfig {
@@ -17,6 +17,8 @@ export interface ProxyConfig {
   apiKey: string;
   /** The fetch that reaches the upstream; the sandbox's handler when embedded. */
   fetch?: (request: Request) => Promise<Response>;
+  /** Reaches the upstream without `Request` or `Response` (the Node entry's node:http); takes precedence over `fetch`. */
+  transport?: Transport;
   /** Venue ids the widget may use. */
   venues: string[];
   /** Venue groups whose venue list the widget may read; their venues are allowed too. */

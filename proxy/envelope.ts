@@ -92,9 +92,14 @@ export interface ErrorOptions {
 
 /** An error answer in the envelope; `errors` is always present so clients can iterate it. */
 export function errorResponse(request: Request, status: number, message: string, options: ErrorOptions = {}): Response {
+  return envelopeResponse(request, status, errorPayload(message, options), options.headers);
+}
+
+/** The payload of an error answer. */
+export function errorPayload(message: string, options: ErrorOptions = {}): WireErrorPayload {
   const payload: WireErrorPayload = { message, errors: options.errors ?? [] };
   if (options.stored !== undefined) payload.stored = options.stored;
-  return envelopeResponse(request, status, payload, options.headers);
+  return payload;
 }
 
 /** An error the route code throws; the app turns it into `errorResponse`. */

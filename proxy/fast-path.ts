@@ -18,6 +18,11 @@
  * 5. last, the per-client limit, counted once: a refusal is handed to the full app with the count
  *    already made (`COUNTED`), which then answers the 429 itself.
  *
+ * Where 3 or 4 fails, a relayed read whose route checks are simple (an availability GET of a
+ * configured venue with a valid query, `options.relay`) is run here instead (3'), once the app has
+ * sent an answer whose middleware headers it can reuse: the route's own read, after 5. Whatever
+ * that read answers, refusals included, is what the app would answer.
+ *
  * Every answer gets the same log line as one from the app.
  */
 import { MAX_URL_LENGTH, OVERRIDE_HEADERS, pathProblem } from './guard.js';
@@ -36,6 +41,21 @@ export interface FastRequest {
   header(name: string): string | null;
   /** The host's per-request context, passed to `clientKey` as the app passes it. */
   env: unknown;
+}
+
+/**
+ * A read the fast path runs itself for `client` (counted already): what the app's route would
+ * send, its own headers only (the middleware's are the ones the app sent last, see `relay`).
+ * `memo` names the cache entry the answer came from when a repeat may be answered from it.
+ */
+export type FastRead = (client: string) => Promise<FastSent>;
+
+/** What a `FastRead` sends. */
+export interface FastSent {
+  status: number;
+  body: Uint8Array;
+  headers: Record<string, string>;
+  memo?: { cacheKey: string; relayed: Relayed };
 }
 
 /** A prepared answer the host writes as it is. */
@@ -69,6 +89,11 @@ export interface FastPathOptions {
   siteAllowed: (site: string, url: URL) => boolean;
   /** The `Access-Control-Allow-Origin` for an `Origin` (`''` when absent), or null. */
   allowOrigin: (origin: string) => string | null;
+  /**
+   * The read the app's route would run for a GET of `url`, when its checks are simple enough to
+   * make here (a configured venue, a valid query); null leaves the request to the app.
+   */
+  relay?: (url: URL) => FastRead | null;
 }
 
 /** One remembered answer. */
@@ -98,6 +123,12 @@ const PER_REQUEST = new Set([
 /** The fast path of one proxy. */
 export class FastPath {
   private readonly memos = new Map<string, Memo>();
+  /**
+   * The middleware's headers (security, CORS) of the last answer the app sent from its cache,
+   * less the per-request ones: what a read run here gets besides its own. None until the app has
+   * sent one, so until then the app answers everything.
+   */
+  private around: string[] | null = null;
   /** Whether a host asks this fast path at all: until then (Workers, tests, Vite) nothing is kept. */
   private asked = false;
 
@@ -115,6 +146,11 @@ export class FastPath {
     if (!this.asked || relayed.status < 200 || relayed.status >= 300 || relayed.headers) return;
     const kept: string[] = [];
     for (const name in headers) if (!PER_REQUEST.has(name)) kept.push(name, headers[name]!);
+    this.around = kept.slice();
+    this.keep(url, cacheKey, relayed, body, kept);
+  }
+
+  private keep(url: URL, cacheKey: string, relayed: Relayed, body: Uint8Array, kept: string[]): void {
     kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
@@ -145,34 +181,81 @@ export class FastPath {
     // 3. Answered by the app just now.
     const key = this.memoKey(url);
     const memo = this.memos.get(key);
-    if (!memo) return null;
-    if (started >= memo.until) {
-      this.memos.delete(key);
-      return null;
-    }
+    if (memo && started >= memo.until) this.memos.delete(key);
+    if (!memo || started >= memo.until) return this.relay(request, url, started);
     // 4. Still the cache's fresh answer.
     const cached = await options.state.peekRead(memo.cacheKey, false);
-    if (cached?.value !== memo.relayed || cached.source !== 'HIT') return null;
-    // 5. The client's limit, counted once.
-    const client = options.clientKey?.({ headers }, request.env) ?? 'shared';
-    const decision = await options.state.hit('api', client, options.rateLimit);
-    if (!decision.allowed) {
-      (request.env as CountedEnv)[COUNTED] = decision;
-      return null;
+    if (cached?.value !== memo.relayed || cached.source !== 'HIT') {
+      this.memos.delete(key);
+      return this.relay(request, url, started);
     }
+    // 5. The client's limit, counted once.
+    const counted = await this.count(request);
+    if (!counted) return null;
     const out = memo.headers.slice();
-    const allowOrigin = options.allowOrigin(request.header('origin') || '');
+    this.perRequest(out, request, counted.decision.headers);
+    this.log(url, memo.relayed.status, started, 'HIT');
+    return { status: memo.relayed.status, headers: out, body: memo.body };
+  }
+
+  /**
+   * 3'. Not answered just now: the read itself, when the app's route checks are simple enough to
+   * make here (`options.relay`) and the app has sent an answer of its own (whose middleware
+   * headers this one gets). The read is the app's own (reads.ts `readThrough`); refusals it makes
+   * after the count (a spared upstream, a spent budget) are rendered as the app renders them.
+   */
+  private async relay(request: FastRequest, url: URL, started: number): Promise<FastAnswer | null> {
+    const { around, options } = this;
+    const read = around && options.relay?.(url);
+    if (!read) return null;
+    // 5. The client's limit, counted once.
+    const counted = await this.count(request);
+    if (!counted) return null;
+    const sent = await read(counted.client);
+    const out: string[] = [];
+    for (let i = 0; i < around.length; i += 2) if (!(around[i]! in sent.headers)) out.push(around[i]!, around[i + 1]!);
+    for (const name in sent.headers) out.push(name, sent.headers[name]!);
+    const cache = sent.headers['x-cache'];
+    if (sent.memo && cache !== 'STALE') {
+      const kept: string[] = [];
+      for (let i = 0; i < out.length; i += 2) if (!PER_REQUEST.has(out[i]!)) kept.push(out[i]!, out[i + 1]!);
+      if (sent.status >= 200 && sent.status < 300 && !sent.memo.relayed.headers)
+        this.keep(url, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
+    }
+    out.push('content-length', String(sent.body.byteLength));
+    this.perRequest(out, request, counted.decision.headers);
+    this.log(url, sent.status, started, cache);
+    return { status: sent.status, headers: out, body: sent.body };
+  }
+
+  /** The client's limit, counted once: a refusal is handed to the app with the count made. */
+  private async count(request: FastRequest): Promise<{ client: string; decision: RateDecision } | null> {
+    const { options } = this;
+    const client = options.clientKey?.({ headers: { get: (name) => request.header(name) } }, request.env) ?? 'shared';
+    const decision = await options.state.hit('api', client, options.rateLimit);
+    if (decision.allowed) return { client, decision };
+    (request.env as CountedEnv)[COUNTED] = decision;
+    return null;
+  }
+
+  /** The headers that differ per request: CORS origin and the client's limit. */
+  private perRequest(out: string[], request: FastRequest, limit: Record<string, string>): void {
+    const allowOrigin = this.options.allowOrigin(request.header('origin') || '');
     if (allowOrigin) out.push('access-control-allow-origin', allowOrigin);
-    for (const name in decision.headers) out.push(name.toLowerCase(), decision.headers[name]!);
+    for (const name in limit) out.push(name.toLowerCase(), limit[name]!);
+  }
+
+  /** The app's log line of an answer. */
+  private log(url: URL, status: number, started: number, cache: string | undefined): void {
+    const { options } = this;
     options.logger.log({
-      level: 'info',
+      level: status >= 500 ? 'error' : 'info',
       msg: 'request',
       method: 'GET',
       path: url.pathname.slice(0, 120),
-      status: memo.relayed.status,
+      status,
       ms: options.now() - started,
-      cache: 'HIT',
+      cache,
     });
-    return { status: memo.relayed.status, headers: out, body: memo.body };
   }
 }

@@ -42,10 +42,12 @@ function headersOf(rawHeaders: string[]): Map<string, string> {
 function fastRequest(req: IncomingMessage, env: unknown): FastRequest | null {
   if (req.method !== 'GET') return null;
   const target = req.url ?? '';
-  const host = req.headers.host;
+  // The headers are read once, into a Map (`req.headers` would build Node's object of them too).
+  const headers = headersOf(req.rawHeaders);
+  // A repeated Host is joined with `, ` here, so it is not plain: the adapter takes it.
+  const host = headers.get('host');
   if (!host || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return null;
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  const headers = headersOf(req.rawHeaders);
   return { url: `${scheme}://${host}${target}`, header: (name) => headers.get(name) ?? null, env };
 }
 

@@ -16,7 +16,7 @@ import { clientKeyFor } from './client-ip.js';
 import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from './config.js';
 import { DEFAULTS, type ProxyConfig } from './context.js';
 import { consoleLogger } from './log.js';
-import { nodeFetch } from './node-fetch.js';
+import { nodeTransport } from './node-fetch.js';
 import { batchedLogger } from './node-log.js';
 import { nodeListener } from './node-listener.js';
 import { nodeSettingsFromEnv } from './node-settings.js';
@@ -176,7 +176,7 @@ async function start() {
     clientKey,
     logger,
     // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
-    ...(config.embedded ? {} : { fetch: nodeFetch() }),
+    ...(config.embedded ? {} : { transport: nodeTransport() }),
     ...(script ? { widgetScript: script, widgetChunks: chunks } : {}),
     ...(config.redis ? { state: await redisState(config.redis, config.settings) } : {}),
   };

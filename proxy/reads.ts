@@ -201,25 +201,62 @@ function spared(retryAfterS: number, code: string, message: string): ProxyError 
 }
 
 /**
+ * What a read needs of the request it answers: the route's app (a Hono context) or the Node
+ * entry's fast path (fast-path.ts) provide it, so both run the very same read.
+ */
+export interface ReadCall<T> {
+  /** The request's path, for the envelope. */
+  path: string;
+  method: string;
+  /** The client key, for the per-client miss limit. */
+  client(): string;
+  /** Keeps a background refresh alive after the answer (a Worker's `waitUntil`; elsewhere it runs on). */
+  waitUntil(promise: Promise<unknown>): void;
+  /** Sends a relayed answer. */
+  send(relayed: Relayed, headers: Record<string, string>): T;
+}
+
+/** The read call of a route's Hono context. */
+function honoCall(ctx: ProxyContext, c: Context): ReadCall<Response> {
+  return {
+    path: urlOf(c.req.raw).pathname,
+    method: c.req.method,
+    client: () => ctx.clientOf(c),
+    waitUntil(promise) {
+      try {
+        c.executionCtx.waitUntil(promise);
+      } catch {
+        // Not a Worker: the refresh simply runs on.
+      }
+    },
+    send: (relayed, headers) => ctx.send(c, relayed, headers),
+  };
+}
+
+/** `readThrough` for a route of the app. */
+export function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec): Promise<Response> {
+  return readThrough(ctx, honoCall(ctx, c), spec);
+}
+
+/**
  * Runs a read through the cache. A miss spends the upstream budget only within the client's miss
  * limit and the budget's share for its kind; early steps are never sent upstream when the
  * upstream reports few calls left. Where a read is spared, a stale copy is served if there is one
  * (never for a final check: its answer decides whether a slot is offered), else a 429.
  */
-export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec): Promise<Response> {
-  const request = c.req.raw;
-  const ourPath = urlOf(request).pathname;
+export async function readThrough<T>(ctx: ProxyContext, call: ReadCall<T>, spec: ReadSpec): Promise<T> {
+  const ourPath = call.path;
   const search = canonicalQuery(spec.values);
   const spend = spec.spend ?? 'early';
   const scopes = !spec.scope ? [] : spend === 'final' ? [spec.scope, bookedScope(spec.scope)] : [spec.scope];
   const generation = (await Promise.all(scopes.map((scope) => ctx.state.generation(scope)))).map((g) => `#${g}`);
   const key = `${spec.method} ${spec.path}${search}${generation.join('')}`;
   const fresh = await ctx.state.peekRead(key, false);
-  if (fresh) return ctx.send(c, fresh.value, { 'X-Cache': fresh.source });
+  if (fresh) return call.send(fresh.value, { 'X-Cache': fresh.source });
   const stale = async () => (spend === 'early' ? ctx.state.peekRead(key, true) : undefined);
   const spare = async (error: ProxyError) => {
     const kept = await stale();
-    if (kept) return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
+    if (kept) return call.send(kept.value, { 'X-Cache': 'STALE' });
     throw error;
   };
   await ctx.upstream.sync();
@@ -229,7 +266,7 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
     );
   const client = await ctx.state.hit(
     spend === 'early' ? 'miss' : 'miss-final',
-    ctx.clientOf(c),
+    call.client(),
     ctx.budget.settings.missLimit,
   );
   if (!client.allowed)
@@ -242,14 +279,14 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
       return {
         value: {
           status: 429,
-          text: envelopeText(ourPath, c.req.method, 429, payload),
+          text: envelopeText(ourPath, call.method, 429, payload),
           headers: retryAfter(budget.retryAfterS),
         },
         cache: false,
       };
     }
     const answer = await ctx.upstream.call(spec.method, spec.path, search);
-    if (!answer.ok) return { value: faultRelay(ourPath, c.req.method, answer), cache: false };
+    if (!answer.ok) return { value: faultRelay(ourPath, call.method, answer), cache: false };
     const payload = answer.body.payload;
     // A fresh final check that refuses the time retires the date's early copies, so none of them
     // goes on offering the slot.
@@ -257,12 +294,12 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
       await ctx.state.bump(spec.scope);
     const relayed: Relayed =
       answer.status < 300
-        ? { status: answer.status, text: envelopeText(ourPath, c.req.method, answer.status, spec.shape(payload)) }
+        ? { status: answer.status, text: envelopeText(ourPath, call.method, answer.status, spec.shape(payload)) }
         : {
             status: answer.status,
             text: envelopeText(
               ourPath,
-              c.req.method,
+              call.method,
               answer.status,
               guestError(payload, 'The booking service refused the request', ctx.logger, {
                 route: `${spec.method} ${spec.path}`,
@@ -276,21 +313,16 @@ export async function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec):
     const kept = await stale();
     if (kept) {
       // Stale-while-revalidate: this reader gets the stale copy at once, the next a fresh one.
-      const refresh = ctx.state.read(key, load).catch(() => undefined);
-      try {
-        c.executionCtx.waitUntil(refresh);
-      } catch {
-        // Not a Worker: the refresh simply runs on.
-      }
-      return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
+      call.waitUntil(ctx.state.read(key, load).catch(() => undefined));
+      return call.send(kept.value, { 'X-Cache': 'STALE' });
     }
   }
   const { value, source } = await ctx.state.read(key, load);
   if (value.status >= 500 || value.status === 429) {
     const kept = await stale();
-    if (kept) return ctx.send(c, kept.value, { 'X-Cache': 'STALE' });
+    if (kept) return call.send(kept.value, { 'X-Cache': 'STALE' });
   }
-  return ctx.send(c, value, { 'X-Cache': source });
+  return call.send(value, { 'X-Cache': source });
 }
 
 /** Availability answers with `next.api` pointing at the proxy and `next.web` only to the booking site. */
@@ -311,30 +343,33 @@ function shapeAvailability(ctx: ProxyContext) {
   };
 }
 
+/** The availability read of an allowed venue with these parameters; throws a 400 when they are not valid. */
+export function availabilityRead(ctx: ProxyContext, venue: string, input: Record<string, unknown>): ReadSpec {
+  const { values, errors } = readFields(input, AVAILABILITY);
+  throwIfInvalid(errors);
+  // The complete check before submit is a final check: kept fresh, and paid from the reserve.
+  // Early steps are shared and served stale while one call refreshes them: the type list and the
+  // calendar (no date) longest, the times of a date for a minute. What they offer is checked
+  // again by the fresh final check, and a refusal there retires the date's copies.
+  const final = FINAL_CHECK.every((field) => values[field] !== undefined);
+  const early = values.date === undefined ? (ctx.config.browseTtlMs ?? DEFAULTS.browseTtlMs) : undefined;
+  // GET and POST share one canonical upstream GET, so they share cache entries too.
+  return {
+    method: 'GET',
+    path: `/venues/${venue}/booking-availability`,
+    values,
+    shape: shapeAvailability(ctx),
+    scope: dateScope(venue, values.date),
+    ...(final
+      ? { spend: 'final', ttlMs: ctx.config.finalTtlMs ?? DEFAULTS.finalTtlMs }
+      : { ttlMs: early, revalidate: true }),
+  };
+}
+
 /** Registers every read route on `app`. */
 export function registerReads(app: Hono, ctx: ProxyContext): void {
-  const availability = async (c: Context) => {
-    const venue = await allowedVenue(ctx, c);
-    const { values, errors } = readFields(await inputOf(c), AVAILABILITY);
-    throwIfInvalid(errors);
-    // The complete check before submit is a final check: kept fresh, and paid from the reserve.
-    // Early steps are shared and served stale while one call refreshes them: the type list and the
-    // calendar (no date) longest, the times of a date for a minute. What they offer is checked
-    // again by the fresh final check, and a refusal there retires the date's copies.
-    const final = FINAL_CHECK.every((field) => values[field] !== undefined);
-    const early = values.date === undefined ? (ctx.config.browseTtlMs ?? DEFAULTS.browseTtlMs) : undefined;
-    // GET and POST share one canonical upstream GET, so they share cache entries too.
-    return cachedRead(ctx, c, {
-      method: 'GET',
-      path: `/venues/${venue}/booking-availability`,
-      values,
-      shape: shapeAvailability(ctx),
-      scope: dateScope(venue, values.date),
-      ...(final
-        ? { spend: 'final', ttlMs: ctx.config.finalTtlMs ?? DEFAULTS.finalTtlMs }
-        : { ttlMs: early, revalidate: true }),
-    });
-  };
+  const availability = async (c: Context) =>
+    cachedRead(ctx, c, availabilityRead(ctx, await allowedVenue(ctx, c), await inputOf(c)));
   app.get('/api/venues/:venue/booking-availability', availability);
   app.post('/api/venues/:venue/booking-availability', availability);
 

@@ -71,15 +71,35 @@ export function prepare(relayed: Relayed, bookingUrl: string, apiKey: string): P
   return fresh;
 }
 
-/** Turns a relayed answer into a response, filling in the booking URL and refusing to leak the key. */
-export function toResponse(relayed: Relayed, options: SendOptions): Response {
+/** A relayed answer as sent, before the middleware's headers: status, body and its own headers. */
+export interface Sent {
+  status: number;
+  body: Uint8Array<ArrayBuffer>;
+  headers: Record<string, string>;
+  /** Whether the key had to be redacted from the body. */
+  leaked: boolean;
+}
+
+/** A relayed answer as sent: the booking URL filled in, the key never leaked. */
+export function sent(relayed: Relayed, options: Omit<SendOptions, 'context'>): Sent {
   const { bytes, leaked } = prepare(relayed, options.bookingUrl, options.apiKey);
   // Reported on every answer that needed it, not only the first time its body was prepared.
   if (leaked) options.onLeak();
-  return answer(options.context, bytes, relayed.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'cache-control': 'no-store',
-    ...relayed.headers,
-    ...options.headers,
-  });
+  return {
+    status: relayed.status,
+    body: bytes,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...relayed.headers,
+      ...options.headers,
+    },
+    leaked,
+  };
+}
+
+/** Turns a relayed answer into a response (`sent`, with the middleware's headers). */
+export function toResponse(relayed: Relayed, options: SendOptions): Response {
+  const { status, body, headers } = sent(relayed, options);
+  return answer(options.context, body, status, headers);
 }

@@ -30,12 +30,48 @@ export interface Fault {
   retryAfterS?: number;
 }
 
+/** One upstream request as plain values, for a host's own HTTP client (node-fetch.ts). */
+export interface PlainRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/** An upstream answer as plain values: the status, a header by lower-case name, the whole body. */
+export interface PlainResponse {
+  status: number;
+  header(name: string): string | null;
+  text: string;
+}
+
+/**
+ * How the upstream client reaches the service: the Node entry's node:http transport, or a Fetch
+ * (`fetchTransport`) where there is nothing better (Workers, the embedded sandbox, tests).
+ * Redirects are never followed.
+ */
+export type Transport = (request: PlainRequest) => Promise<PlainResponse>;
+
+/** A transport over a Fetch function. */
+export function fetchTransport(fetch: (request: Request) => Promise<Response>): Transport {
+  return async ({ method, url, headers, body, signal }) => {
+    const response = await fetch(
+      // Never followed: a redirect would carry the key to another host (workerd before the
+      // 2025-09-01 compatibility date kept Authorization across origins) or serve its answer.
+      new Request(url, { method, headers, body, signal, redirect: 'manual' }),
+    );
+    const text = await response.text();
+    return { status: response.status, header: (name) => response.headers.get(name), text };
+  };
+}
+
 /** Options of the upstream client. */
 export interface UpstreamOptions {
   base: string;
   appId: string;
   apiKey: string;
-  fetch: (request: Request) => Promise<Response>;
+  transport: Transport;
   timeoutMs: number;
   logger: Logger;
   now: () => number;
@@ -185,8 +221,11 @@ export class Upstream {
   ): Promise<UpstreamAnswer | Fault> {
     if (this.blocked()) return this.limitedFault();
     const { options } = this;
-    const headers = new Headers({ Authorization: `${options.appId}:${options.apiKey}`, Accept: 'application/json' });
-    if (body !== undefined) headers.set('Content-Type', 'application/json');
+    const headers: Record<string, string> = {
+      authorization: `${options.appId}:${options.apiKey}`,
+      accept: 'application/json',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -198,21 +237,17 @@ export class Upstream {
     const route = `${method} ${path}`;
     const started = options.now();
     this.calls++;
-    let response: Response;
-    let text: string;
+    let response: PlainResponse;
     try {
-      const request = new Request(`${options.base}${path}${search}`, {
-        method,
-        headers,
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: controller.signal,
-        // Never followed: a redirect would carry the key to another host (workerd before the
-        // 2025-09-01 compatibility date kept Authorization across origins) or serve its answer.
-        redirect: 'manual',
-      });
       // The body is read under the same deadline: a slow trickle is as bad as no answer.
-      [response, text] = await Promise.race([
-        options.fetch(request).then(async (res) => [res, await res.text()] as const),
+      response = await Promise.race([
+        options.transport({
+          method,
+          url: `${options.base}${path}${search}`,
+          headers,
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: controller.signal,
+        }),
         timeout,
       ]);
     } catch (error) {
@@ -236,6 +271,7 @@ export class Upstream {
     } finally {
       clearTimeout(timer);
     }
+    const { text } = response;
     const learnt = this.readQuota(response);
     if (response.status === 429) this.quota.blockedUntil = options.now() + this.blockFor(response) * 1000;
     if (learnt || response.status === 429) await options.state?.saveQuota(this.quota);
@@ -279,9 +315,9 @@ export class Upstream {
     // A 3xx is a fault, wherever it points: the target's origin is logged for the operator (never
     // its query, which may carry a guest's details). After a POST the upstream may have acted.
     if (response.status >= 300 && response.status < 400)
-      return fault('redirect', 502, method === 'POST', `redirect to ${originOf(response.headers.get('location'))}`);
+      return fault('redirect', 502, method === 'POST', `redirect to ${originOf(response.header('location'))}`);
     if (!envelope || !('payload' in envelope))
-      return fault('garbage', 502, response.ok, `status ${response.status}, ${text.length} bytes`);
+      return fault('garbage', 502, response.status < 300, `status ${response.status}, ${text.length} bytes`);
     options.logger.log({
       level: 'debug',
       msg: 'upstream',
@@ -293,8 +329,8 @@ export class Upstream {
   }
 
   /** Seconds to stay away after a 429: Retry-After, else the window reset, else a minute. */
-  private blockFor(response: Response): number {
-    const retryAfter = Number(response.headers.get('retry-after'));
+  private blockFor(response: PlainResponse): number {
+    const retryAfter = Number(response.header('retry-after'));
     if (Number.isFinite(retryAfter) && retryAfter > 0) return Math.min(retryAfter, 3600);
     if (this.quota.resetAt !== null && this.quota.resetAt > this.options.now()) {
       return Math.min(3600, Math.ceil((this.quota.resetAt - this.options.now()) / 1000));
@@ -303,10 +339,10 @@ export class Upstream {
   }
 
   /** Reads the `X-RateLimit-*` headers; true when they said anything. */
-  private readQuota(response: Response): boolean {
-    const limit = Number(response.headers.get('x-ratelimit-limit') ?? NaN);
-    const remaining = Number(response.headers.get('x-ratelimit-remaining') ?? NaN);
-    const reset = Date.parse(response.headers.get('x-ratelimit-reset') ?? '');
+  private readQuota(response: PlainResponse): boolean {
+    const limit = Number(response.header('x-ratelimit-limit') ?? NaN);
+    const remaining = Number(response.header('x-ratelimit-remaining') ?? NaN);
+    const reset = Date.parse(response.header('x-ratelimit-reset') ?? '');
     if (Number.isFinite(limit)) this.quota.limit = limit;
     if (Number.isFinite(remaining)) this.quota.remaining = remaining;
     if (Number.isFinite(reset)) this.quota.resetAt = reset;

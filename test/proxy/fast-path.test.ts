@@ -10,17 +10,40 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Proxy } from '../../proxy/app.js';
 import { nodeListener } from '../../proxy/node-listener.js';
-import { assertNoLeak, memoryLogger, ORIGIN, recordingProxy, TYPE, VENUE } from './support.js';
+import { MemoryState } from '../../proxy/state/memory.js';
+import {
+  assertNoLeak,
+  FOREIGN_VENUE,
+  GROUP,
+  memoryLogger,
+  okScript,
+  ORIGIN,
+  OTHER_VENUE,
+  recordingProxy,
+  TYPE,
+  upstreamJson,
+  VENUE,
+  type Script,
+} from './support.js';
 
 const READ = `/api/venues/${VENUE}/booking-availability?type=${TYPE}&num_people=2`;
 
 /** The Node entry's listener on a loopback port, counting the answers the fast path gave. */
 async function entry(proxy: Proxy) {
   let fastAnswers = 0;
+  let relayed = 0;
   const answer = proxy.fast.answer.bind(proxy.fast);
   proxy.fast.answer = async (request) => {
     const result = await answer(request);
     if (result) fastAnswers++;
+    return result;
+  };
+  // The answers for which the fast path ran the read itself (its private step 3').
+  const fast = proxy.fast as unknown as { relay: (...args: unknown[]) => Promise<unknown> };
+  const relay = fast.relay.bind(fast);
+  fast.relay = async (...args) => {
+    const result = await relay(...args);
+    if (result) relayed++;
     return result;
   };
   const server: Server = createServer(nodeListener(proxy));
@@ -29,6 +52,7 @@ async function entry(proxy: Proxy) {
   return {
     base,
     fast: () => fastAnswers,
+    relayed: () => relayed,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -123,15 +147,145 @@ describe('the fast path answers a repeated cached read as the app would', () => 
     assert.equal(calls.length, 1);
   });
 
-  test('a remembered answer stands in for the route checks for a second only', async () => {
-    const read = async () => (await fetch(`${node.base}${READ}`)).arrayBuffer();
+  test('a remembered answer stands in for the route checks for a second; then the read is made again', async () => {
+    const read = async () => {
+      const response = await fetch(`${node.base}${READ}`);
+      await response.arrayBuffer();
+      return response.headers.get('x-cache');
+    };
     await read();
-    const before = node.fast();
+    const lines = () => logger.lines.filter((line) => line.msg === 'request').length;
+    const before = [node.fast(), node.relayed(), lines()];
     now += 1_500;
-    await read();
-    assert.equal(node.fast(), before, 'after a second the app answers (and checks) again');
-    await read();
-    assert.equal(node.fast(), before + 1);
+    assert.equal(await read(), 'HIT');
+    assert.deepEqual(
+      [node.fast(), node.relayed(), lines()],
+      [before[0]! + 1, before[1]! + 1, before[2]! + 1],
+      'after a second the route checks and the read run again (the cache still answers)',
+    );
+    assert.equal(await read(), 'HIT');
+    assert.equal(node.relayed(), before[1]! + 1, 'and the answer is remembered again');
+  });
+});
+
+describe('the fast path runs a relayed read as the app would', () => {
+  // Two proxies alike: one behind the Node entry, one asked in-process (the app alone). Each gets
+  // the same requests in the same order; their answers must be the same, refusals included.
+  const script: Script = (request) => {
+    const url = new URL(request.url);
+    if (url.searchParams.get('venue_group') === GROUP) return upstreamJson({ pages: [{ _id: FOREIGN_VENUE }] });
+    if (url.searchParams.get('num_people') === '9') return upstreamJson({ message: 'down' }, 500);
+    if (url.searchParams.get('num_people') === '8') return upstreamJson({ message: 'No such type' }, 404);
+    return okScript(request, '');
+  };
+  const settings = {
+    now: () => Date.UTC(2030, 0, 1),
+    venueGroups: [GROUP],
+    missLimit: { limit: 6, windowMs: 600_000 },
+  };
+  const entered = recordingProxy(settings, script);
+  const alone = recordingProxy(settings, script);
+  let node: Awaited<ReturnType<typeof entry>>;
+  before(async () => (node = await entry(entered.proxy)));
+  after(() => node.close());
+
+  const read = (query: string, venue = VENUE) => `/api/venues/${venue}/booking-availability?${query}`;
+  /** An answer as compared: status, headers (less per-connection ones), body less its timestamps. */
+  const seen = async (response: Response) => {
+    const body = JSON.parse(await assertNoLeak(response, entered.logger)) as Record<string, unknown>;
+    delete body.requestTime;
+    delete body.responseTime;
+    return { status: response.status, headers: stable(response), body };
+  };
+  const both = async (path: string) => {
+    const init = { headers: { origin: ORIGIN } };
+    const viaEntry = await seen(await fetch(`${node.base}${path}`, init));
+    const host = new URL(node.base).host;
+    const viaApp = await seen(await alone.send(path, { headers: { ...init.headers, host } }));
+    assert.deepEqual(viaEntry, viaApp, path);
+    return viaEntry;
+  };
+
+  test('until the app has answered once, the app answers', async () => {
+    assert.equal((await both(read(`type=${TYPE}`))).status, 200);
+    assert.equal(node.relayed(), 0);
+  });
+
+  test('what the route checks otherwise is the app’s: bad queries, unknown venues, venues of a group', async () => {
+    const before = [node.fast(), node.relayed()];
+    const cases: [string, number][] = [
+      [read('num_people=abc'), 400],
+      [read('num_people=2&num_people=3'), 400],
+      [read('surprise=1'), 400],
+      [read('num_people=2', 'not-an-id'), 404],
+      [read('num_people=2', OTHER_VENUE.replace(/2$/, '3')), 404],
+      [read('num_people=2', FOREIGN_VENUE), 200],
+    ];
+    for (const [path, status] of cases) assert.equal((await both(path)).status, status, path);
+    assert.deepEqual([node.fast(), node.relayed()], before);
+  });
+
+  test('new reads, upstream faults and refusals after the count: the same answers and log lines', async () => {
+    const expected: [string, number, string | null][] = [
+      [read(`type=${TYPE}&num_people=3`), 200, 'MISS'],
+      [read(`type=${TYPE}&num_people=3`), 200, 'HIT'],
+      [read(`type=${TYPE}&num_people=8`), 404, 'MISS'],
+      [read(`type=${TYPE}&num_people=9`), 502, 'MISS'],
+      [read(`type=${TYPE}&num_people=4`), 200, 'MISS'],
+      // The client's seventh miss: refused (miss_limit) after the count, rendered by the fast path.
+      [read(`type=${TYPE}&num_people=5`), 429, null],
+    ];
+    const before = node.relayed();
+    for (const [path, status, cache] of expected) {
+      const answer = await both(path);
+      assert.equal(answer.status, status, path);
+      assert.equal(answer.headers.find(([name]) => name === 'x-cache')?.[1] ?? null, cache, path);
+    }
+    assert.equal(node.relayed() - before, 5, 'every one but the repeat, which the memo answered');
+    assert.equal(entered.calls.length, alone.calls.length);
+    const lines = (logger: typeof entered.logger) =>
+      logger.lines.filter((line) => line.msg !== 'request' || line.path).map(({ ms: _, ...line }) => line);
+    assert.deepEqual(lines(entered.logger), lines(alone.logger));
+  });
+});
+
+describe('an unexpected error in a read the fast path runs', () => {
+  // A store that fails one read: the app answers 500 and logs it; so must the fast path.
+  const failing = () => {
+    const state = new MemoryState({ ttlMs: 15_000, staleMs: 600_000, now: () => Date.now() });
+    const read = state.read.bind(state);
+    state.read = (key, load) =>
+      key.includes('num_people=7') ? Promise.reject(new RangeError('boom')) : read(key, load);
+    return state;
+  };
+  const entered = recordingProxy({ state: failing() });
+  const alone = recordingProxy({ state: failing() });
+  let node: Awaited<ReturnType<typeof entry>>;
+  before(async () => (node = await entry(entered.proxy)));
+  after(() => node.close());
+
+  test('is answered 500 in the envelope, as the app answers it, and logged', async () => {
+    const path = `/api/venues/${VENUE}/booking-availability?type=${TYPE}&num_people=7`;
+    await (await fetch(`${node.base}/api/venues/${VENUE}/booking-availability?type=${TYPE}`)).arrayBuffer();
+    const before = node.relayed();
+    const viaEntry = await fetch(`${node.base}${path}`, { headers: { origin: ORIGIN } });
+    const viaApp = await alone.send(path, { headers: { origin: ORIGIN, host: new URL(node.base).host } });
+    assert.equal(node.relayed() - before, 1);
+    assert.equal(viaEntry.status, 500);
+    assert.deepEqual(stable(viaEntry), stable(viaApp));
+    const payload = async (response: Response) =>
+      (JSON.parse(await assertNoLeak(response, entered.logger)) as { payload: unknown }).payload;
+    assert.deepEqual(await payload(viaEntry), await payload(viaApp));
+    for (const { logger } of [entered, alone]) {
+      const lines = logger.lines.filter((line) => line.msg === 'unexpected error' || line.status === 500);
+      assert.deepEqual(
+        lines.map((line) => [line.level, line.msg, line.error ?? line.status]),
+        [
+          ['error', 'unexpected error', 'RangeError'],
+          ['error', 'request', 500],
+        ],
+      );
+    }
   });
 });
 

@@ -1,44 +1,80 @@
 /**
- * The Node entry's way to the upstream (proxy/node-fetch.ts), against a real loopback server: what
+ * The Node entry's way to the upstream (proxy/node-fetch.ts), against real loopback servers: what
  * the proxy's upstream client relies on (method, URL, headers and body out; status, headers and
- * body back), redirects never followed, bodiless statuses, aborts, and an unreachable upstream —
- * and the proxy over it, relaying a read and turning a refused connection into its 502.
+ * body back, as plain values), redirects never followed, bodiless statuses, aborts, an unreachable
+ * upstream, an https upstream with a certificate made for the test (trusted, and not) — and the
+ * proxy over it, relaying a read and turning a refused connection into its 502.
  */
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createProxy } from '../../proxy/app.js';
-import { nodeFetch } from '../../proxy/node-fetch.js';
+import { nodeTransport } from '../../proxy/node-fetch.js';
+import type { PlainRequest } from '../../proxy/upstream.js';
 import { freePort } from './node-bin.js';
 import { API_KEY, APP_ID, memoryLogger, VENUE } from './support.js';
 
-describe('nodeFetch', () => {
+const plain = (url: string, extra: Partial<PlainRequest> = {}): PlainRequest => ({
+  method: 'GET',
+  url,
+  headers: {},
+  signal: new AbortController().signal,
+  ...extra,
+});
+
+const answerOf = (req: IncomingMessage, res: import('node:http').ServerResponse, body: string) => {
+  if (req.url === '/moved') {
+    res.writeHead(302, { location: 'http://elsewhere.example/' });
+    return res.end('go away');
+  }
+  if (req.url === '/empty') {
+    res.writeHead(204);
+    return res.end();
+  }
+  if (req.url === '/odd') {
+    res.writeHead(601);
+    return res.end('odd');
+  }
+  if (req.url === '/bom') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    return res.end('\uFEFF{"a":"é"}');
+  }
+  if (req.url === '/slow') return setTimeout(() => res.end('late'), 2_000).unref();
+  if (req.url === '/trickle') {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.write('{"payload":');
+    return setTimeout(() => res.end('null}'), 2_000).unref();
+  }
+  if (req.url?.startsWith('/v4/')) {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '99' });
+    return res.end(JSON.stringify({ payload: { valid: true, echo: req.url }, status: 200 }));
+  }
+  res.writeHead(201, [
+    ['content-type', 'application/json'],
+    ['x-two', 'a'],
+    ['x-two', 'b'],
+  ]);
+  res.end(JSON.stringify({ got: body }));
+};
+
+describe('nodeTransport', () => {
   const seen: { method: string; url: string; headers: IncomingMessage['headers']; body: string }[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-      if (req.url === '/moved') {
-        res.writeHead(302, { location: 'http://elsewhere.example/' });
-        return res.end('go away');
-      }
-      if (req.url === '/empty') {
-        res.writeHead(204);
-        return res.end();
-      }
-      if (req.url === '/slow') return setTimeout(() => res.end('late'), 2_000).unref();
-      if (req.url?.startsWith('/v4/')) {
-        res.writeHead(200, { 'content-type': 'application/json', 'x-ratelimit-remaining': '99' });
-        return res.end(JSON.stringify({ payload: { valid: true, echo: req.url }, status: 200 }));
-      }
-      res.writeHead(201, { 'content-type': 'application/json', 'x-two': 'a' });
-      res.end(JSON.stringify({ got: body }));
+      answerOf(req, res, body);
     });
   });
   let base = '';
-  const fetcher = nodeFetch();
+  const transport = nodeTransport();
   before(async () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -49,52 +85,48 @@ describe('nodeFetch', () => {
   });
 
   test('sends method, URL, headers and body; returns status, headers and body', async () => {
-    const response = await fetcher(
-      new Request(`${base}/things?a=1`, {
-        method: 'POST',
-        headers: { authorization: 'app:key', 'content-type': 'application/json' },
-        body: '{"x":1}',
-      }),
-    );
+    const headers = { authorization: 'app:key', 'content-type': 'application/json' };
+    const response = await transport(plain(`${base}/things?a=1`, { method: 'POST', headers, body: '{"x":"é"}' }));
     assert.equal(response.status, 201);
-    assert.equal(response.headers.get('x-two'), 'a');
-    assert.deepEqual(await response.json(), { got: '{"x":1}' });
+    assert.equal(response.header('x-two'), 'a, b', 'repeated headers joined as Headers.get joins them');
+    assert.equal(response.header('x-absent'), null);
+    assert.deepEqual(JSON.parse(response.text), { got: '{"x":"é"}' });
     const last = seen.at(-1)!;
     assert.equal(last.method, 'POST');
     assert.equal(last.url, '/things?a=1');
     assert.equal(last.headers.authorization, 'app:key');
-    assert.equal(last.headers['content-length'], '7');
+    assert.equal(last.headers['content-length'], '10', 'the length in bytes, not characters');
+    assert.deepEqual(headers, { authorization: 'app:key', 'content-type': 'application/json' }, 'left as given');
   });
 
-  test('never follows a redirect; a 204 has no body', async () => {
-    const moved = await fetcher(new Request(`${base}/moved`, { redirect: 'manual' }));
+  test('never follows a redirect; a 204 has no body; a byte-order mark is dropped as Response.text() drops it', async () => {
+    const moved = await transport(plain(`${base}/moved`));
     assert.equal(moved.status, 302);
-    assert.equal(moved.headers.get('location'), 'http://elsewhere.example/');
+    assert.equal(moved.header('location'), 'http://elsewhere.example/');
     assert.equal(seen.filter((request) => request.url === '/moved').length, 1);
-    const empty = await fetcher(new Request(`${base}/empty`));
+    const empty = await transport(plain(`${base}/empty`));
     assert.equal(empty.status, 204);
-    assert.equal(empty.body, null);
+    assert.equal(empty.text, '');
+    assert.deepEqual(JSON.parse((await transport(plain(`${base}/bom`))).text), { a: 'é' });
   });
 
-  test('an aborted request and an unreachable server reject', async () => {
+  test('an aborted request (before or during the answer), an unreachable server, an unusable status and another scheme reject', async () => {
     const controller = new AbortController();
-    const pending = fetcher(new Request(`${base}/slow`, { signal: controller.signal }));
+    const pending = transport(plain(`${base}/slow`, { signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
     await assert.rejects(pending);
-    await assert.rejects(fetcher(new Request(`http://127.0.0.1:${await freePort()}/`)));
-    await assert.rejects(fetcher(new Request('ftp://127.0.0.1/')), TypeError);
+    const trickling = new AbortController();
+    const halfway = transport(plain(`${base}/trickle`, { signal: trickling.signal }));
+    setTimeout(() => trickling.abort(), 50);
+    await assert.rejects(halfway, 'aborted after the answer began');
+    await assert.rejects(transport(plain(`http://127.0.0.1:${await freePort()}/`)));
+    await assert.rejects(transport(plain(`${base}/odd`)), TypeError);
+    await assert.rejects(transport(plain('ftp://127.0.0.1/')), TypeError);
   });
 
   test('the proxy over it relays a read, and answers 502 when the upstream is unreachable', async () => {
     const proxyAt = (upstream: string) =>
-      createProxy({
-        upstream,
-        appId: APP_ID,
-        apiKey: API_KEY,
-        venues: [VENUE],
-        logger: memoryLogger(),
-        fetch: fetcher,
-      });
+      createProxy({ upstream, appId: APP_ID, apiKey: API_KEY, venues: [VENUE], logger: memoryLogger(), transport });
     const path = `http://localhost/api/venues/${VENUE}/booking-availability`;
     const read = await proxyAt(`${base}/v4`).fetch(new Request(path));
     assert.equal(read.status, 200);
@@ -102,5 +134,87 @@ describe('nodeFetch', () => {
     assert.equal(seen.at(-1)!.headers.authorization, `${APP_ID}:${API_KEY}`);
     const refused = await proxyAt(`http://127.0.0.1:${await freePort()}/v4`).fetch(new Request(path));
     assert.equal(refused.status, 502);
+  });
+});
+
+// A certificate for 127.0.0.1, made for this run by openssl (node:crypto makes keys, not certificates).
+const openssl = spawnSync('openssl', ['version'], { stdio: 'ignore' }).error === undefined;
+
+describe('nodeTransport to an https upstream', { skip: !openssl && 'openssl is not installed' }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'venue-booking-tls-'));
+  let cert = '';
+  let base = '';
+  let server: ReturnType<typeof createHttpsServer>;
+  const seen: IncomingMessage['headers'][] = [];
+  let connections = 0;
+  before(async () => {
+    const [keyFile, certFile] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+    execFileSync(
+      'openssl',
+      ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1'].concat([
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+      ]),
+      { stdio: 'ignore' },
+    );
+    cert = readFileSync(certFile, 'utf8');
+    server = createHttpsServer({ key: readFileSync(keyFile, 'utf8'), cert }, (req, res) => {
+      seen.push(req.headers);
+      req.resume();
+      req.on('end', () => answerOf(req, res, ''));
+    });
+    server.on('secureConnection', () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    rmSync(dir, { recursive: true, force: true });
+    server.closeAllConnections();
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  test('relays over TLS with a trusted certificate, over one kept-alive connection', async () => {
+    const transport = nodeTransport({ ca: cert });
+    const proxy = createProxy({
+      upstream: `${base}/v4`,
+      appId: APP_ID,
+      apiKey: API_KEY,
+      venues: [VENUE],
+      logger: memoryLogger(),
+      transport,
+    });
+    const read = await proxy.fetch(new Request(`http://localhost/api/venues/${VENUE}/booking-availability`));
+    assert.equal(read.status, 200);
+    assert.equal(((await read.json()) as { payload: { valid: boolean } }).payload.valid, true);
+    assert.equal(seen.at(-1)!.authorization, `${APP_ID}:${API_KEY}`);
+    const moved = await transport(plain(`${base}/moved`));
+    assert.equal(moved.status, 302, 'redirects are not followed over TLS either');
+    assert.equal(connections, 1, 'one kept-alive TLS connection for both calls');
+  });
+
+  test('refuses a certificate it does not trust: the proxy answers 502 and the key is never sent', async () => {
+    const before = seen.length;
+    connections = 0;
+    await assert.rejects(nodeTransport()(plain(`${base}/v4/venues`)), /self-signed|certificate/i);
+    const logger = memoryLogger();
+    const proxy = createProxy({
+      upstream: `${base}/v4`,
+      appId: APP_ID,
+      apiKey: API_KEY,
+      venues: [VENUE],
+      logger,
+      transport: nodeTransport(),
+    });
+    const read = await proxy.fetch(new Request(`http://localhost/api/venues/${VENUE}/booking-availability`));
+    assert.equal(read.status, 502);
+    assert.equal(seen.length, before, 'no request reached the server');
+    assert.equal(connections, 0, 'no TLS connection was completed');
+    assert.ok(logger.lines.some((line) => line.msg === 'upstream failed' && line.fault === 'unreachable'));
   });
 });
