@@ -135,14 +135,12 @@ describe('the fast path answers a repeated cached read as the app would', () => 
     assert.equal(calls.length, 0);
   });
 
-  test('an expired cache entry is not served as fresh: the app answers and reads the upstream again', async () => {
+  test('an expired cache entry is not served as fresh: the read is made again', async () => {
     calls.length = 0;
-    const before = node.fast();
     now += 601_000; // past the ten minutes of a read without a date
     const response = await fetch(`${node.base}${READ}`);
     assert.equal(response.headers.get('x-cache'), 'STALE', 'served stale while one call refreshes it');
     await response.arrayBuffer();
-    assert.equal(node.fast(), before);
     for (let wait = 0; wait < 50 && calls.length === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(calls.length, 1);
   });
