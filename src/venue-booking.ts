@@ -28,11 +28,11 @@ import {
   type Problem,
   type Step,
 } from './booking-flow.js';
-import { addMonths, moveFocus } from './calendar.js';
+import { addMonths, moveFocus } from './month-grid.js';
 import { durationMinutes, endTimeOf, formatDuration } from './format.js';
 import { enGB, type Strings } from './i18n/en-GB.js';
 import { loadStrings } from './i18n/index.js';
-import { renderCalendar } from './parts/calendar.js';
+import { renderDatePicker } from './parts/date-picker.js';
 import { renderConfirmation } from './parts/confirmation.js';
 import { renderDetails } from './parts/details.js';
 import { isPartySize } from './api/rules.js';
@@ -1057,7 +1057,7 @@ export class VenueBooking extends LitElement {
     const suggestions = field?.suggestions ?? [];
     let body;
     if (step === 'date') {
-      body = renderCalendar({
+      body = renderDatePicker({
         focus: this._focusDate ?? this._defaultFocus(availability),
         selected: this._choices.date,
         today: this._today,
