@@ -52,52 +52,50 @@ export interface BookingDataEvents {
 export class Read<const A extends readonly unknown[], R> {
   readonly task: Task<A, R>;
   /** The args of the last run. */
-  private ran: A | undefined;
+  private _ran: A | undefined;
 
   constructor(
     host: ReactiveControllerHost,
-    private readonly args: () => A,
+    private readonly _args: () => A,
     run: (args: A, signal: AbortSignal) => Promise<R>,
-    private readonly equal: (a: A, b: A) => boolean = (a, b) => a.every((value, index) => value === b[index]),
+    private readonly _equal: (a: A, b: A) => boolean = (a, b) => a.every((value, index) => value === b[index]),
     callbacks: { onComplete?: (value: R) => void; onError?: (error: unknown) => void } = {},
   ) {
     this.task = new Task<A, R>(host, {
       task: (values, { signal }) => {
-        this.ran = values;
+        this._ran = values;
         return run(values, signal);
       },
-      args,
-      argsEqual: equal,
+      args: _args,
+      argsEqual: _equal,
       ...callbacks,
     });
   }
 
   /** Whether an answer for the current inputs is on its way, or this update starts asking for one. */
   get pending(): boolean {
-    return this.task.status === TaskStatus.PENDING || !this.ran || !this.equal(this.ran, this.args());
+    return this.task.status === TaskStatus.PENDING || !this._ran || !this._equal(this._ran, this._args());
   }
 
   /** The read as this update will see it. */
   get state(): ReadState<R> {
     const { status, value, error } = this.task;
-    if (this.pending) return { status: 'pending', value };
-    return {
-      status: status === TaskStatus.ERROR ? 'error' : status === TaskStatus.COMPLETE ? 'complete' : 'initial',
-      value,
-      error,
-    };
+    return { status: this.pending ? 'pending' : STATUS[status], value, error };
   }
 }
+
+/** `ReadState` statuses by `TaskStatus` (0 initial, 1 pending, 2 complete, 3 error). */
+const STATUS = ['initial', 'pending', 'complete', 'error'] as const;
 
 /** The booking's reads. */
 export class BookingData implements ReactiveController {
   /** The last availability answer, the read it answered and its venue. */
-  private held: (HeldAvailability & { venue: string }) | null = null;
-  private client: ApiClient | null = null;
-  private clientBase = '';
+  private _held: (HeldAvailability & { venue: string }) | null = null;
+  private _client: ApiClient | null = null;
+  private _clientBase = '';
   /** Set once a hand-off to the booking site (or a confirmation without a name) is in sight for good. */
-  private wantRecord = false;
-  private wantBridge = false;
+  private _wantRecord = false;
+  private _wantBridge = false;
 
   readonly venues: Read<readonly [string, string, string], WireVenue[]>;
   readonly availability: Read<readonly [string, string, AvailabilityRead, boolean], Availability | null>;
@@ -108,30 +106,30 @@ export class BookingData implements ReactiveController {
 
   constructor(
     host: ReactiveControllerHost,
-    private readonly inputs: () => BookingInputs,
+    private readonly _inputs: () => BookingInputs,
     events: BookingDataEvents,
   ) {
     // Added before its Tasks, so that `hostUpdate` settles what they want before they compare args.
     host.addController(this);
     this.venues = new Read(
       host,
-      () => [this.inputs().api, this.inputs().attribute, this.inputs().group] as const,
-      ([api, attribute, group], signal) => this.readVenues(api, attribute, group, signal),
+      () => [this._inputs().api, this._inputs().attribute, this._inputs().group] as const,
+      ([api, attribute, group], signal) => this._readVenues(api, attribute, group, signal),
       undefined,
       { onComplete: (venues) => events.venues(venues), onError: (error) => events.error(error, 'venues') },
     );
     this.availability = new Read(
       host,
       () => {
-        const inputs = this.inputs();
-        return [inputs.api, inputs.venue.current, this.plan(inputs), inputs.confirmed] as const;
+        const inputs = this._inputs();
+        return [inputs.api, inputs.venue.current, this._plan(inputs), inputs.confirmed] as const;
       },
       async ([api, venue, read, confirmed], signal) => {
         if (!venue || confirmed) return null;
         const query = read.fields ? { ...read.choices, fields: read.fields.join(',') } : { ...read.choices };
         // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
         const availability = normalizeAvailability(await this.clientFor(api).availability(venue, query, signal));
-        if (!signal.aborted) this.held = { read, availability, venue };
+        if (!signal.aborted) this._held = { read, availability, venue };
         return availability;
       },
       // A confirmation is read, not watched: it ends the reads, and booking again changes the choices.
@@ -145,7 +143,7 @@ export class BookingData implements ReactiveController {
     // before it), so that a guest who only looks at times costs no such read.
     this.preferences = new Read(
       host,
-      () => [this.inputs().api, this.inputs().venue.current, this.inputs().wantPreferences] as const,
+      () => [this._inputs().api, this._inputs().venue.current, this._inputs().wantPreferences] as const,
       async ([api, venue, wanted], signal) => {
         if (!venue || !wanted) return [];
         const payload = await this.clientFor(api)
@@ -160,7 +158,7 @@ export class BookingData implements ReactiveController {
     // offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
     this.offers = new Read(
       host,
-      () => [this.inputs().api, this.inputs().venue.current, this.inputs().hideOffers] as const,
+      () => [this._inputs().api, this._inputs().venue.current, this._inputs().hideOffers] as const,
       async ([api, venue, hidden], signal) => {
         if (!venue || hidden) return [];
         const payload = await this.clientFor(api)
@@ -174,7 +172,7 @@ export class BookingData implements ReactiveController {
     // for the confirmation on return, or for a confirmation that has no name for it.
     this.record = new Read(
       host,
-      () => [this.inputs().api, this.inputs().venue.current, this.inputs().venue.multi, this.wantRecord] as const,
+      () => [this._inputs().api, this._inputs().venue.current, this._inputs().venue.multi, this._wantRecord] as const,
       async ([api, venue, multi, needed], signal) => {
         if (!needed || !venue || multi) return '';
         const payload = await this.clientFor(api)
@@ -188,7 +186,7 @@ export class BookingData implements ReactiveController {
     // details to the bridge instead of putting them in the venue page's URL.
     this.bridge = new Read(
       host,
-      () => [this.inputs().api, this.wantBridge && this.inputs().returnMethod !== 'get'] as const,
+      () => [this._inputs().api, this._wantBridge && this._inputs().returnMethod !== 'get'] as const,
       async ([api, wanted], signal) => {
         if (!wanted) return false;
         const payload = await this.clientFor(api)
@@ -200,40 +198,35 @@ export class BookingData implements ReactiveController {
   }
 
   hostUpdate(): void {
-    const inputs = this.inputs();
+    const inputs = this._inputs();
     const away = this.away(inputs);
-    this.wantBridge ||= away;
-    this.wantRecord ||= away || (inputs.confirmed && !inputs.titled);
+    this._wantBridge ||= away;
+    this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }
 
   /** The proxy's client for `api`, made once per base. */
   clientFor(api: string): ApiClient {
-    if (!this.client || this.clientBase !== api) {
-      this.client = createApiClient({ base: api || '/api' });
-      this.clientBase = api;
+    if (!this._client || this._clientBase !== api) {
+      this._client = createApiClient({ base: api || '/api' });
+      this._clientBase = api;
     }
-    return this.client;
+    return this._client;
   }
 
   /**
    * The availability read the choices call for (`planRead`): a choice that the answer in hand
    * already validated, and that cannot change what the next step shows, costs no read.
    */
-  plan(inputs: BookingInputs): AvailabilityRead {
-    const held = this.held?.venue === inputs.venue.current ? this.held : null;
+  private _plan(inputs: BookingInputs): AvailabilityRead {
+    const held = this._held?.venue === inputs.venue.current ? this._held : null;
     return planRead(inputs.order, inputs.choices, held);
   }
 
   /** The answer in hand when it answers the read the choices call for now; else null. */
   current(inputs: BookingInputs): Availability | null {
-    const held = this.held;
+    const held = this._held;
     if (!held || held.venue !== inputs.venue.current) return null;
-    return readKey(held.read) === readKey(this.plan(inputs)) ? held.availability : null;
-  }
-
-  /** The answer in hand with the read it answered, whatever the choices are now. */
-  get last(): HeldAvailability | null {
-    return this.held;
+    return readKey(held.read) === readKey(this._plan(inputs)) ? held.availability : null;
   }
 
   /**
@@ -259,7 +252,7 @@ export class BookingData implements ReactiveController {
     return this.bridge.task.value === true;
   }
 
-  private async readVenues(api: string, attribute: string, group: string, signal: AbortSignal): Promise<WireVenue[]> {
+  private async _readVenues(api: string, attribute: string, group: string, signal: AbortSignal): Promise<WireVenue[]> {
     const ids = venueIds(attribute);
     if (!group && ids.length < 2) return [];
     const client = this.clientFor(api);

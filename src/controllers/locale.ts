@@ -18,39 +18,39 @@ export class Locale implements ReactiveController {
   /** The strings shown now. */
   strings: Strings = enGB;
   /** The locale last asked for. */
-  private asked: string | undefined;
+  private _asked: string | undefined;
 
   constructor(
-    private readonly host: LocaleHost,
-    private readonly failed: () => void,
+    private readonly _host: LocaleHost,
+    private readonly _failed: () => void,
   ) {
-    host.addController(this);
+    _host.addController(this);
   }
 
   /** The `Intl` locale of dates, times and durations: English's while English is shown. */
   get tag(): string {
-    return this.strings === enGB ? 'en-GB' : this.host.locale;
+    return this.strings === enGB ? 'en-GB' : this._host.locale;
   }
 
   hostUpdate(): void {
-    const locale = this.host.locale;
-    if (locale === this.asked) return;
-    this.asked = locale;
+    const locale = this._host.locale;
+    if (locale === this._asked) return;
+    this._asked = locale;
     loadStrings(locale || 'en-GB').then(
       (strings) => {
-        if (this.host.locale === locale) this.show(strings);
+        if (this._host.locale === locale) this._show(strings);
       },
       () => {
-        if (this.host.locale !== locale) return;
-        this.show(enGB);
-        this.failed();
+        if (this._host.locale !== locale) return;
+        this._show(enGB);
+        this._failed();
       },
     );
   }
 
-  private show(strings: Strings): void {
+  private _show(strings: Strings): void {
     if (strings === this.strings) return;
     this.strings = strings;
-    this.host.requestUpdate();
+    this._host.requestUpdate();
   }
 }

@@ -43,26 +43,26 @@ export class Session implements ReactiveController {
   restored = false;
 
   constructor(
-    private readonly host: SessionHost,
-    private readonly restore: (restored: Restored) => void,
+    private readonly _host: SessionHost,
+    private readonly _restore: (restored: Restored) => void,
   ) {
-    host.addController(this);
+    _host.addController(this);
   }
 
   /** Names this widget on the page (and in the return URL): its id, else its venue (or group). */
-  private get returnKey(): string {
-    return this.host.id || this.host.venueGroup || this.host.venue;
+  private get _returnKey(): string {
+    return this._host.id || this._host.venueGroup || this._host.venue;
   }
 
   /** The key its state is saved under: per proxy too, as ids mean nothing to another service. */
-  private get key(): string {
-    return `${this.host.api}|${this.returnKey}`;
+  private get _key(): string {
+    return `${this._host.api}|${this._returnKey}`;
   }
 
   hostConnected(): void {
     if (typeof location === 'undefined') return;
-    const saved = loadBooking(this.key);
-    const back = readReturn(location.href, this.returnKey, Boolean(saved?.redirected));
+    const saved = loadBooking(this._key);
+    const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
     if (back) {
       history.replaceState(history.state, '', withoutReturn(location.href));
       this.returned = true;
@@ -75,7 +75,7 @@ export class Session implements ReactiveController {
         confirmation: back,
       });
     }
-    this.restore({ back, saved });
+    this._restore({ back, saved });
   }
 
   /**
@@ -91,17 +91,17 @@ export class Session implements ReactiveController {
 
   /** Saves (or, with null, forgets) the booking in progress. */
   save(value: SavedBooking | null): void {
-    saveBooking(this.key, value);
+    saveBooking(this._key, value);
   }
 
   /** The Idempotency-Key of a booking with these details (the same across a retry and a reload). */
   pendingKey(details: string): Promise<string> {
-    return pendingBookingKey(this.key, details);
+    return pendingBookingKey(this._key, details);
   }
 
   /** Forgets that key once the booking's answer arrived. */
   sent(): void {
-    clearPendingBookingKey(this.key);
+    clearPendingBookingKey(this._key);
   }
 
   /**
@@ -110,11 +110,11 @@ export class Session implements ReactiveController {
    * (`venue`: the venue booked, for the bridge).
    */
   returnTo(venue: string, bridge: boolean): { returnUrl: string; returnMethod?: 'post' } {
-    const page = returnUrlFor(this.host.returnUrl, location.href, this.returnKey);
+    const page = returnUrlFor(this._host.returnUrl, location.href, this._returnKey);
     // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
     // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
-    const post = this.host.returnMethod !== 'get' && bridge && new URL(page).origin === location.origin;
-    return post ? { returnUrl: bridgeUrl(this.host.api, venue, page), returnMethod: 'post' } : { returnUrl: page };
+    const post = this._host.returnMethod !== 'get' && bridge && new URL(page).origin === location.origin;
+    return post ? { returnUrl: bridgeUrl(this._host.api, venue, page), returnMethod: 'post' } : { returnUrl: page };
   }
 
   /** Sends the guest to the booking site, marked as away so the return is read. */
