@@ -275,8 +275,9 @@ export default defineConfig(({ command, mode }) => {
             emptyOutDir: false, // dist/lib comes from tsc in the same `npm run build`
             target: 'es2022',
             // A script-tag bundle is the end of the line, not an input to another bundler, so
-            // whitespace goes too (lib mode keeps it by default, for downstream tree-shaking).
-            rolldownOptions: { output: { minify: true } },
+            // whitespace goes too (lib mode keeps it by default, for downstream tree-shaking), and
+            // so do the `@__PURE__` annotations that only another bundler would read.
+            rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
             lib: {
               entry: `${root}src/index.ts`,
               formats: ['es'],
