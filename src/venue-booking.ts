@@ -6,7 +6,6 @@ import type { WireBookingCreated, WireOffer } from './api/types.js';
 import {
   alternatives,
   autoChoice,
-  checkGuest,
   choose,
   chosenAction,
   forLargerParty,
@@ -14,12 +13,12 @@ import {
   parseSteps,
   planSubmission,
   reconcile,
-  type GuestDetails,
-  type GuestError,
   type Problem,
   type Step,
 } from './booking-flow.js';
 import { BookingData, type BookingInputs } from './controllers/booking-data.js';
+import { GuestForm } from './controllers/guest-form.js';
+import type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails } from './element-types.js';
 import { Locale } from './controllers/locale.js';
 import { Session, type Restored } from './controllers/session.js';
 import type { Strings } from './i18n/en-GB.js';
@@ -40,20 +39,7 @@ import { renderSummary } from './parts/summary.js';
 import { renderTimes, type DayPart } from './parts/times.js';
 import { renderUnavailable } from './parts/unavailable.js';
 import { renderVenues } from './parts/venues.js';
-import {
-  calendarEvent,
-  confirmationLines,
-  describe,
-  format,
-  problemText,
-  readErrorText,
-  rejectReason,
-  submitErrorText,
-  summaryItems,
-  typeName,
-  type Field,
-  type Wording,
-} from './presenter.js';
+import * as present from './presenter.js';
 import { isPartySize } from './api/rules.js';
 import type { SavedBooking } from './session.js';
 import { styles } from './styles.js';
@@ -63,48 +49,7 @@ import { addPlainDays, venueToday } from './venue-time.js';
 
 export type { ShownStep } from './view.js';
 
-/** The confirmation the widget shows once a booking is stored. */
-export interface BookingConfirmation {
-  reference: string;
-  /** `confirmed` when the venue accepted it at once, `enquiry` when the venue will confirm later. */
-  status: 'confirmed' | 'enquiry';
-}
-
-/** Booking details without any personal data, as events carry them. */
-export interface BookingSummary {
-  venue_id: string;
-  type?: string;
-  date?: string;
-  time?: string;
-  duration?: number;
-  num_people?: number;
-  offer?: string;
-}
-
-/** Guest details a host page may prefill (by property only, never through attributes or URLs). */
-export type GuestPrefill = Partial<Pick<GuestDetails, 'first_name' | 'last_name' | 'email' | 'phone'>>;
-
-/** `detail` of each event the widget fires. */
-export interface VenueBookingEventDetails {
-  'vb-step': { step: ShownStep };
-  'vb-change': { field: 'venue' | Step | 'offer'; value: string | number | null };
-  'vb-submit': { booking: BookingSummary };
-  /**
-   * `restored`: false when the booking was just stored (or the guest just came back from the booking
-   * site); true when a reload shows a confirmation kept from before, so a host page that renders its
-   * own thank-you state can restore it without counting the booking twice.
-   */
-  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary; restored: boolean };
-  'vb-redirect': { url: string; booking: BookingSummary };
-  /**
-   * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`),
-   * `unavailable` when a ready booking can be sent neither through the API nor to the booking site,
-   * or `locale` (during `locale`) when the `locale` module could not be loaded and English stays.
-   */
-  'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' | 'locale' };
-}
-
-type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
+export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails };
 
 /**
  * `<venue-booking>`: steps a guest through a booking at a venue, on the availability answers of
@@ -203,8 +148,6 @@ export class VenueBooking extends LitElement {
     _problems: { state: true },
     _editing: { state: true },
     _offer: { state: true },
-    _guest: { state: true },
-    _guestErrors: { state: true },
     _submitting: { state: true },
     _submitError: { state: true },
     _confirmation: { state: true },
@@ -259,8 +202,6 @@ export class VenueBooking extends LitElement {
   declare private _problems: Problem[];
   declare private _editing: ShownStep | null;
   declare private _offer: string | null;
-  declare private _guest: GuestDetails;
-  declare private _guestErrors: FieldErrors;
   declare private _submitting: boolean;
   declare private _submitError: ApiError | null;
   declare private _confirmation: BookingConfirmation | null;
@@ -281,13 +222,16 @@ export class VenueBooking extends LitElement {
   private _lastStep: ShownStep | null = null;
   /** The height of the last step shown, for the placeholder that replaces it. */
   private _stepHeight = 0;
-  /** Guest fields the guest has typed in: a later `guest` prefill (a host's re-render) leaves them alone. */
-  private _touched = new Set<keyof GuestDetails>();
   /** Whether the details form has been in sight: the marketing preferences are read from then on. */
   private _wantPreferences = false;
 
   private _locale = new Locale(this, () => this._emit('vb-error', { kind: 'locale', status: null, during: 'locale' }));
   private _session = new Session(this, (restored) => this._restore(restored));
+  private _form = new GuestForm(
+    this,
+    () => this._today,
+    () => this._view.kind === 'details',
+  );
   private _data = new BookingData(this, () => this._inputs(), {
     venues: (venues) => {
       if (venues.length === 1 && !this._pick.id) this._pick = { ...this._pick, id: venues[0]._id };
@@ -327,16 +271,6 @@ export class VenueBooking extends LitElement {
     this._problems = [];
     this._editing = null;
     this._offer = null;
-    this._guest = {
-      first_name: '',
-      last_name: '',
-      email: '',
-      phone: '',
-      dob: '',
-      notes: '',
-      marketing_preferences: [],
-    };
-    this._guestErrors = {};
     this._submitting = false;
     this._submitError = null;
     this._confirmation = null;
@@ -387,7 +321,7 @@ export class VenueBooking extends LitElement {
     };
   }
 
-  private get _wording(): Wording {
+  private get _wording(): present.Wording {
     return {
       strings: this._strings,
       locale: this._locale.tag,
@@ -428,7 +362,7 @@ export class VenueBooking extends LitElement {
   private _saved(): SavedBooking {
     const type = this._choices.type;
     const names = {
-      type: (type && typeName(this._wording, type)) || undefined,
+      type: (type && present.typeName(this._wording, type)) || undefined,
       venue: this._venue.name || undefined,
     };
     const { _pick: pick, _choices: choices, _offer: offer, _confirmation: confirmation } = this;
@@ -453,14 +387,6 @@ export class VenueBooking extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('guest') && this.guest) {
-      // A prefill fills only what the guest has not typed: a host page that re-renders and sets
-      // `guest` again must not overwrite "Grace" with "Ada".
-      const fill = Object.entries(this.guest).filter(
-        ([name, value]) => typeof value === 'string' && !this._touched.has(name as keyof GuestDetails),
-      );
-      if (fill.length) this._guest = { ...this._guest, ...Object.fromEntries(fill) };
-    }
     // Prefill attributes set choices the guest has not made (a restored booking wins).
     const prefill: Choices = {};
     if (changed.has('type') && this.type) prefill.type = this.type;
@@ -599,7 +525,7 @@ export class VenueBooking extends LitElement {
     this._emit('vb-change', { field: 'venue', value: id });
   }
 
-  private _onEdit(field: Field): void {
+  private _onEdit(field: present.Field): void {
     this._act();
     this._editing = field;
     if (field === 'date') this._focusDate = this._choices.date ?? null;
@@ -617,37 +543,6 @@ export class VenueBooking extends LitElement {
     void (during === 'venues' ? this._data.venues : this._data.availability).task.run();
   }
 
-  private _onInput(event: Event): void {
-    const input = event.target as HTMLInputElement;
-    if (input.name === 'marketing_preferences') {
-      const chosen = new Set(this._guest.marketing_preferences);
-      if (input.checked) chosen.add(input.value);
-      else chosen.delete(input.value);
-      this._guest = { ...this._guest, marketing_preferences: [...chosen] };
-      return;
-    }
-    this._guest = { ...this._guest, [input.name]: input.value };
-    this._touched.add(input.name as keyof GuestDetails);
-    // Once a field was flagged, re-check it as the guest types so the message goes away promptly.
-    if (this._guestErrors[input.name as keyof GuestDetails]) this._recheck(input.name as keyof GuestDetails);
-  }
-
-  private _onBlur(event: Event): void {
-    const input = event.target as HTMLInputElement;
-    // A field blurs as the form leaves (say, for the confirmation): nothing to check then, and no
-    // update to set off while the last one is being committed.
-    if (this._view.kind !== 'details') return;
-    if (input.value) this._recheck(input.name as keyof GuestDetails);
-  }
-
-  private _recheck(name: keyof GuestDetails): void {
-    const errors = { ...this._guestErrors };
-    const code = checkGuest(this._guest, this.askDob, this._today)[name];
-    if (code) errors[name] = code;
-    else delete errors[name];
-    this._guestErrors = errors;
-  }
-
   private _onOffer(id: string | null): void {
     this._interacted = true;
     this._offer = id;
@@ -659,16 +554,14 @@ export class VenueBooking extends LitElement {
     const availability = this._data.availability.task.value;
     if (this._submitting || !availability) return;
     this._interacted = true;
-    const errors = checkGuest(this._guest, this.askDob, this._today);
-    this._guestErrors = errors;
-    if (Object.keys(errors).length > 0) {
+    if (!this._form.check()) {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
     const offer =
       this._offer && this._eligibleOffers.some((item) => item._id === this._offer) ? this._offer : undefined;
-    const plan = planSubmission(availability, this._choices, this._venue.current, this._guest, {
+    const plan = planSubmission(availability, this._choices, this._venue.current, this._form.details, {
       returnUrl: '',
       offer,
       partnerSource: this.partnerSource || undefined,
@@ -711,7 +604,7 @@ export class VenueBooking extends LitElement {
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
     const venue = this._venue.current;
-    const plan = planSubmission(availability, this._choices, venue, this._guest, {
+    const plan = planSubmission(availability, this._choices, venue, this._form.details, {
       ...this._session.returnTo(venue, this._data.bridged),
       offer: this._offer ?? undefined,
     });
@@ -730,7 +623,7 @@ export class VenueBooking extends LitElement {
     this._offer = null;
     this._problems = [];
     this._editing = null;
-    this._guest = { ...this._guest, notes: '', marketing_preferences: [] };
+    this._form.reset();
     this._session.save(null);
   }
 
@@ -783,8 +676,8 @@ export class VenueBooking extends LitElement {
 
   // --- rendering: the view of this update, through the templates of `parts/` ---
 
-  private _format(field: Field, value: string | number): string {
-    return format(this._wording, field, value);
+  private _format(field: present.Field, value: string | number): string {
+    return present.format(this._wording, field, value);
   }
 
   private get _alternatives(): AlternativesProps {
@@ -834,7 +727,8 @@ export class VenueBooking extends LitElement {
               max: field?.max ?? null,
               allSizes: this._allSizes,
               typed: Boolean(this._choices.type),
-              describe: (item) => describe(this._wording, step, item, this._choices.time, this._badge(step, item)),
+              describe: (item) =>
+                present.describe(this._wording, step, item, this._choices.time, this._badge(step, item)),
               onChoose: (item) => this._onChoose(step, item.value),
               onMore: () => (this._allSizes = true),
               onLargerParty: () => this._onLargerParty(),
@@ -849,8 +743,8 @@ export class VenueBooking extends LitElement {
     return renderDetails({
       strings: s,
       locale: this._locale.tag,
-      guest: this._guest,
-      errors: this._guestErrors,
+      guest: this._form.details,
+      errors: this._form.errors,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       today: this._today,
       offers: this._eligibleOffers,
@@ -858,9 +752,9 @@ export class VenueBooking extends LitElement {
       preferences: this._data.preferences.task.value ?? [],
       submitLabel: this._submitError?.retryable ? s.retry : label,
       submitting: this._submitting,
-      error: submitErrorText(s, this._submitError),
-      onInput: (event) => this._onInput(event),
-      onBlur: (event) => this._onBlur(event),
+      error: present.submitErrorText(s, this._submitError),
+      onInput: (event) => this._form.input(event),
+      onBlur: (event) => this._form.blur(event),
       onOffer: (id) => this._onOffer(id),
       onSubmit: (event) => void this._onSubmit(event),
     });
@@ -872,8 +766,8 @@ export class VenueBooking extends LitElement {
       strings: this._strings,
       reference,
       status,
-      summary: confirmationLines(this._wording, this._choices, venue),
-      event: calendarEvent(this._wording, reference, this._choices, venue),
+      summary: present.confirmationLines(this._wording, this._choices, venue),
+      event: present.calendarEvent(this._wording, reference, this._choices, venue),
       now: this.now ?? new Date(),
       onAgain: () => this._onAgain(),
     });
@@ -883,7 +777,7 @@ export class VenueBooking extends LitElement {
     const { date, time } = this._choices;
     return renderReject(
       this._strings,
-      rejectReason(this._strings, this._order, this._choices, availability),
+      present.rejectReason(this._strings, this._order, this._choices, availability),
       this._alternatives,
       time ? alternatives(availability, 'time', time) : null,
       date ? alternatives(availability, 'date', date) : null,
@@ -906,7 +800,7 @@ export class VenueBooking extends LitElement {
       case 'busy':
         return renderBusy(s.loading);
       case 'error':
-        return renderError(readErrorText(s, view.error), s.retry, () => this._onRetry(view.during));
+        return renderError(present.readErrorText(s, view.error), s.retry, () => this._onRetry(view.during));
       case 'empty':
         return nothing;
       case 'step':
@@ -928,11 +822,11 @@ export class VenueBooking extends LitElement {
     if (view.frame === 'none') return body;
     const w = this._wording;
     const venue = this._venue.multi && this._pick.id ? this._pick.id : null;
-    const summary = renderSummary(this._strings, summaryItems(w, this._order, this._choices, venue), (field) =>
+    const summary = renderSummary(this._strings, present.summaryItems(w, this._order, this._choices, venue), (field) =>
       this._onEdit(field),
     );
     if (view.frame === 'summary') return html`${summary}${body}`;
-    const problems = this._problems.map((problem) => ({ ...problem, text: problemText(w, problem) }));
+    const problems = this._problems.map((problem) => ({ ...problem, text: present.problemText(w, problem) }));
     return html`${summary}${renderProblems(this._alternatives, problems)}${body}`;
   }
 

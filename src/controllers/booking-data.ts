@@ -4,7 +4,7 @@
  * venue's own record (its name) and the proxy's return bridge. Each Task takes its inputs through
  * `args`, from the element's inputs for this update, and never reads the element inside `task`.
  */
-import { Task, TaskStatus } from '@lit/task';
+import { shallowArrayEquals, Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { createApiClient, type ApiClient } from '../api/client.js';
 import { normalizeAvailability, type Availability, type Choices } from '../api/normalize.js';
@@ -58,7 +58,7 @@ export class Read<const A extends readonly unknown[], R> {
     host: ReactiveControllerHost,
     private readonly _args: () => A,
     run: (args: A, signal: AbortSignal) => Promise<R>,
-    private readonly _equal: (a: A, b: A) => boolean = (a, b) => a.every((value, index) => value === b[index]),
+    private readonly _equal: (a: A, b: A) => boolean = shallowArrayEquals,
     callbacks: { onComplete?: (value: R) => void; onError?: (error: unknown) => void } = {},
   ) {
     this.task = new Task<A, R>(host, {
