@@ -2,7 +2,7 @@ import { LitElement, html, nothing, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
 import type { Availability, Choices, Suggestion } from './api/normalize.js';
-import type { WireBookingCreated, WireOffer } from './api/types.js';
+import type { WireOffer } from './api/types.js';
 import {
   alternatives,
   autoChoice,
@@ -573,18 +573,11 @@ export class VenueBooking extends LitElement {
     try {
       // One key per booking, kept in sessionStorage: a retry, even after a reload, cannot book twice.
       const key = await this._session.pendingKey(JSON.stringify(plan.body));
-      const created: WireBookingCreated = await this._data.clientFor(this.api).createBooking(plan.body, key);
-      const handled = String(created.bookingStatus ?? '').toLowerCase();
-      const confirmed =
-        handled === 'confirmed' ||
-        handled === 'complete' ||
-        (!handled && chosenAction(availability, this._choices) === 'accept');
+      const instant = chosenAction(availability, this._choices) === 'accept';
+      const { confirmation, title } = await this._data.book(this.api, plan.body, key, instant);
       // The venue's name for the confirmation comes with the create response.
-      this._pick = { ...this._pick, title: created.venue?.title ?? this._pick.title };
-      this._confirmation = {
-        reference: String(created.booking?.reference ?? ''),
-        status: confirmed ? 'confirmed' : 'enquiry',
-      };
+      this._pick = { ...this._pick, title: title ?? this._pick.title };
+      this._confirmation = confirmation;
       this._session.sent();
       this._focusPending = true;
       this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
