@@ -14,8 +14,6 @@ export interface VenuePick {
 
 /** What is known of the venue in use. */
 export interface VenueModel {
-  /** The ids of the `venue` attribute. */
-  ids: string[];
   /** Whether the guest picks the venue (a list of ids or a group). */
   multi: boolean;
   /** The venue the booking is for ('' until one is picked). */
@@ -59,5 +57,5 @@ export function venueModel(
   const multi = Boolean(group) || ids.length > 1;
   const current = multi ? (pick.id ?? '') : (ids[0] ?? '');
   const name = pick.title || venueName(list?.find((venue) => venue._id === current)) || record || '';
-  return { ids, multi, current, name };
+  return { multi, current, name };
 }

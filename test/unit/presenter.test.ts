@@ -101,7 +101,7 @@ describe('venue model', () => {
     assert.deepEqual(venueIds(' a, b ,,c'), ['a', 'b', 'c']);
     assert.equal(venueName({ _id: 'x', path: 'old-ship' }), 'Old Ship');
     const one = venueModel('a', '', { id: null, title: '' }, undefined, 'Record name');
-    assert.deepEqual(one, { ids: ['a'], multi: false, current: 'a', name: 'Record name' });
+    assert.deepEqual(one, { multi: false, current: 'a', name: 'Record name' });
     const list = [{ _id: 'b', title: 'Listed' }];
     const picker = venueModel('a,b', '', { id: 'b', title: '' }, list, undefined);
     assert.deepEqual([picker.multi, picker.current, picker.name], [true, 'b', 'Listed']);
