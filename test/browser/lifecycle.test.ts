@@ -1,7 +1,17 @@
 import { expect, fixture, html } from '@open-wc/testing';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
-import { DEMO_VENUE, guest, london, newStack, requestsTo, TYPES, WidgetPage } from '../support/widget-page.js';
+import {
+  DEMO_VENUE,
+  guest,
+  london,
+  newStack,
+  requestsTo,
+  scriptFaults,
+  TYPES,
+  until,
+  WidgetPage,
+} from '../support/widget-page.js';
 
 /**
  * The element's update cycle: the view is decided before render and nothing sets state while an
@@ -55,5 +65,27 @@ describe('update cycle and the reads it starts', () => {
     expect(requestsTo(`${stack.api}/bookings`)).to.have.length(1);
     expect(requestsTo(`${stack.api}/venues/${DEMO_VENUE}?`)).to.deep.equal([]);
     expect(requestsTo(`${stack.api}/return`)).to.deep.equal([]);
+  });
+
+  it('a failed venue list: its retry reads the list again, and the picker shows', async () => {
+    const now = '2026-03-16T10:00';
+    const stack = await newStack({ sandbox: { now } });
+    await scriptFaults(stack, [{ path: 'venue_group=', status: 500, times: 2 }]);
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking venue-group="64a1f0c2e4b0a1b2c3d4e500" api=${stack.api} .now=${london(now)}></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    const errors: string[] = [];
+    element.addEventListener('vb-error', (event) => errors.push(event.detail.during));
+    await until(() => page.retryButton(), 'the retry button');
+    expect(page.alert()).to.match(/went wrong/);
+    for (let attempt = 0; attempt < 3 && page.currentStep() !== 'venue'; attempt++) {
+      page.retryButton()?.click();
+      await until(() => page.currentStep() === 'venue' || page.retryButton(), 'an answer');
+      await element.updateComplete;
+    }
+    await page.waitForStep('venue');
+    expect(page.options().length).to.equal(3);
+    expect(errors.every((during) => during === 'venues')).to.equal(true);
   });
 });
