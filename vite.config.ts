@@ -144,10 +144,11 @@ function compactTemplates(): Plugin {
 
 /**
  * Shortens the element's private members (`_choices`, `_onChoose`, …: class members and state
- * properties of src/venue-booking.ts whose names start with `_`) to `__0`, `__1`, … in the
- * script-tag bundle, where the minifier keeps property names. Member accesses, the `static
+ * properties of src/venue-booking.ts whose names start with `_`), and those of its controllers
+ * (src/controllers/), to `__0`, `__1`, … in the script-tag bundle, where the minifier keeps
+ * property names (each file numbers its own: they are members of different objects). Member accesses, the `static
  * properties` keys and string literals naming them (`changed.has('_choices')`) change together;
- * nothing outside the file reads them. Lit's own private names start with `_$` and are left alone.
+ * nothing outside the file reads them (TypeScript's `private`). Lit's own private names start with `_$` and are left alone.
  */
 function shortPrivateNames(): Plugin {
   type Node = { type: string; start: number; end: number; [key: string]: unknown };
@@ -163,7 +164,7 @@ function shortPrivateNames(): Plugin {
     apply: 'build',
     enforce: 'post',
     transform(code, id) {
-      if (id !== `${root}src/venue-booking.ts`) return null;
+      if (id !== `${root}src/venue-booking.ts` && !id.startsWith(`${root}src/controllers/`)) return null;
       const ast = this.parse(code);
       const names = new Set<string>();
       const stateKeys = (object: Node | undefined) => {
@@ -274,8 +275,9 @@ export default defineConfig(({ command, mode }) => {
             emptyOutDir: false, // dist/lib comes from tsc in the same `npm run build`
             target: 'es2022',
             // A script-tag bundle is the end of the line, not an input to another bundler, so
-            // whitespace goes too (lib mode keeps it by default, for downstream tree-shaking).
-            rolldownOptions: { output: { minify: true } },
+            // whitespace goes too (lib mode keeps it by default, for downstream tree-shaking), and
+            // so do the `@__PURE__` annotations that only another bundler would read.
+            rolldownOptions: { output: { minify: true, comments: { annotation: false } } },
             lib: {
               entry: `${root}src/index.ts`,
               formats: ['es'],

@@ -1,102 +1,55 @@
 import { LitElement, html, nothing, type PropertyValues } from 'lit';
-import { Task, TaskStatus } from '@lit/task';
-import { createApiClient, ApiError, type ApiClient } from './api/client.js';
-import { normalizeAvailability, type Availability, type Choices, type Suggestion } from './api/normalize.js';
-import type { WireBookingCreated, WireMarketingPreference, WireOffer, WireVenue } from './api/types.js';
+import { TaskStatus } from '@lit/task';
+import { ApiError } from './api/client.js';
+import type { Availability, Choices, Suggestion } from './api/normalize.js';
+import type { WireOffer } from './api/types.js';
 import {
   alternatives,
   autoChoice,
-  type AvailabilityRead,
-  type HeldAvailability,
-  checkGuest,
   choose,
   chosenAction,
   forLargerParty,
-  isReady,
-  needsRedirect,
   nextStep,
   parseSteps,
-  partnerOffers,
-  planRead,
   planSubmission,
-  readKey,
-  reasonFor,
   reconcile,
-  submitRoute,
-  type GuestDetails,
-  type GuestError,
   type Problem,
   type Step,
 } from './booking-flow.js';
-import { addMonths, moveFocus } from './calendar.js';
-import { durationMinutes, endTimeOf, formatDuration } from './format.js';
-import { enGB, type Strings } from './i18n/en-GB.js';
-import { loadStrings } from './i18n/index.js';
-import { renderCalendar } from './parts/calendar.js';
-import { renderConfirmation } from './parts/confirmation.js';
-import { renderDetails } from './parts/details.js';
-import { isPartySize } from './api/rules.js';
+import { BookingData, type BookingInputs } from './controllers/booking-data.js';
+import { GuestForm } from './controllers/guest-form.js';
+import type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails } from './element-types.js';
+import { Locale } from './controllers/locale.js';
+import { Session, type Restored } from './controllers/session.js';
+import type { Strings } from './i18n/en-GB.js';
+import { addMonths, moveFocus } from './month-grid.js';
 import { badgeFor, offerApplies } from './offers.js';
-import { renderOptions, type Badge } from './parts/options.js';
+import { renderBusy } from './parts/busy.js';
+import { renderConfirmation } from './parts/confirmation.js';
+import { renderDatePicker } from './parts/date-picker.js';
+import { renderDetails } from './parts/details.js';
+import { renderError } from './parts/error.js';
+import type { Badge } from './parts/options.js';
+import { renderPopup } from './parts/popup.js';
+import { renderProblems, type AlternativesProps } from './parts/problems.js';
+import { renderRedirect } from './parts/redirect.js';
+import { renderReject } from './parts/reject.js';
+import { renderChoices, renderStep } from './parts/step.js';
+import { renderSummary } from './parts/summary.js';
 import { renderTimes, type DayPart } from './parts/times.js';
-import {
-  clearPendingBookingKey,
-  loadBooking,
-  pendingBookingKey,
-  readReturn,
-  returnUrlFor,
-  saveBooking,
-  withoutReturn,
-  type SavedBooking,
-} from './session.js';
+import { renderUnavailable } from './parts/unavailable.js';
+import { renderVenues } from './parts/venues.js';
+import * as present from './presenter.js';
+import { isPartySize } from './api/rules.js';
+import type { SavedBooking } from './session.js';
 import { styles } from './styles.js';
-import { addPlainDays, formatVenueDate, formatVenueTime, venueToday } from './venue-time.js';
+import { viewFor, type ShownStep, type View } from './view.js';
+import { venueModel, type VenueModel, type VenuePick } from './venue-model.js';
+import { addPlainDays, venueToday } from './venue-time.js';
 
-/** The confirmation the widget shows once a booking is stored. */
-export interface BookingConfirmation {
-  reference: string;
-  /** `confirmed` when the venue accepted it at once, `enquiry` when the venue will confirm later. */
-  status: 'confirmed' | 'enquiry';
-}
+export type { ShownStep } from './view.js';
 
-/** Booking details without any personal data, as events carry them. */
-export interface BookingSummary {
-  venue_id: string;
-  type?: string;
-  date?: string;
-  time?: string;
-  duration?: number;
-  num_people?: number;
-  offer?: string;
-}
-
-/** Guest details a host page may prefill (by property only, never through attributes or URLs). */
-export type GuestPrefill = Partial<Pick<GuestDetails, 'first_name' | 'last_name' | 'email' | 'phone'>>;
-
-/** A step shown to the guest: the venue picker, a booking field, or the end of the flow. */
-export type ShownStep = 'venue' | Step | 'details' | 'redirect' | 'unavailable' | 'confirmation';
-
-/** `detail` of each event the widget fires. */
-export interface VenueBookingEventDetails {
-  'vb-step': { step: ShownStep };
-  'vb-change': { field: 'venue' | Step | 'offer'; value: string | number | null };
-  'vb-submit': { booking: BookingSummary };
-  /**
-   * `restored`: false when the booking was just stored (or the guest just came back from the booking
-   * site); true when a reload shows a confirmation kept from before, so a host page that renders its
-   * own thank-you state can restore it without counting the booking twice.
-   */
-  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary; restored: boolean };
-  'vb-redirect': { url: string; booking: BookingSummary };
-  /**
-   * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`),
-   * `unavailable` when a ready booking can be sent neither through the API nor to the booking site,
-   * or `locale` (during `locale`) when the `locale` module could not be loaded and English stays.
-   */
-  'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' | 'locale' };
-}
-
-type FieldErrors = Partial<Record<keyof GuestDetails, GuestError>>;
+export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails };
 
 /**
  * `<venue-booking>`: steps a guest through a booking at a venue, on the availability answers of
@@ -190,17 +143,14 @@ export class VenueBooking extends LitElement {
     numPeople: { type: Number, attribute: 'num-people' },
     now: { attribute: false },
     guest: { attribute: false },
-    _venue: { state: true },
+    _pick: { state: true },
     _choices: { state: true },
     _problems: { state: true },
     _editing: { state: true },
     _offer: { state: true },
-    _guest: { state: true },
-    _guestErrors: { state: true },
     _submitting: { state: true },
     _submitError: { state: true },
     _confirmation: { state: true },
-    _strings: { state: true },
     _focusDate: { state: true },
     _dayParts: { state: true },
     _allSizes: { state: true },
@@ -247,174 +197,51 @@ export class VenueBooking extends LitElement {
   /** Guest details to prefill. */
   declare guest: GuestPrefill | null;
 
-  declare private _venue: string | null;
+  declare private _pick: VenuePick;
   declare private _choices: Choices;
   declare private _problems: Problem[];
   declare private _editing: ShownStep | null;
   declare private _offer: string | null;
-  declare private _guest: GuestDetails;
-  declare private _guestErrors: FieldErrors;
   declare private _submitting: boolean;
   declare private _submitError: ApiError | null;
   declare private _confirmation: BookingConfirmation | null;
-  declare private _strings: Strings;
   declare private _focusDate: string | null;
   /** Time groups the guest opened or closed (the likely one starts open). */
   declare private _dayParts: Partial<Record<DayPart, boolean>>;
   /** Whether party sizes past the compact row are shown. */
   declare private _allSizes: boolean;
 
-  private _client: ApiClient | null = null;
-  private _clientBase = '';
-  /** The venue's name, from the create response or the venue list (for the summary and calendar). */
-  private _venueTitle = '';
   /** Booking type names seen in answers, so the summary keeps them while an answer is missing. */
   private _typeNames = new Map<string, string>();
   /** Set once the guest acts: events and focus moves happen only after that. */
   private _interacted = false;
   /** Set by a guest action: the next settled render moves focus to the step heading. */
   private _focusPending = false;
-  private _shownStep: ShownStep | null = null;
+  /** The view of this update (`willUpdate`), and the last step shown. */
+  private _view: View = { kind: 'empty', step: null, frame: 'none' };
   private _lastStep: ShownStep | null = null;
   /** The height of the last step shown, for the placeholder that replaces it. */
   private _stepHeight = 0;
-  /** Set when this page load is the guest's return from the booking site. */
-  private _returned = false;
-  /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
-  private _restored = false;
-  /** Guest fields the guest has typed in: a later `guest` prefill (a host's re-render) leaves them alone. */
-  private _touched = new Set<keyof GuestDetails>();
+  /** Whether the details form has been in sight: the marketing preferences are read from then on. */
+  private _wantPreferences = false;
 
-  private _venues = new Task(this, {
-    task: async ([api, venue, group], { signal }): Promise<WireVenue[]> => {
-      const ids = venueIds(venue);
-      if (!group && ids.length < 2) return [];
-      const client = this._clientFor(api);
-      // A group's list holds only ids and paths (spec §4.9), so both forms read each venue's
-      // settings for its title, in parallel; a venue that cannot be read keeps what was known.
-      const listed: WireVenue[] = group
-        ? ((await client.get<{ pages?: WireVenue[] }>('venues', { venue_group: group }, signal)).pages ?? [])
-        : ids.map((id) => ({ _id: id }));
-      return Promise.all(
-        listed.map((known) =>
-          client
-            .get<{ venue?: WireVenue }>(
-              `venues/${encodeURIComponent(String(known._id))}`,
-              { fields: 'booking_types' },
-              signal,
-            )
-            .then((payload) => ({ ...known, ...payload.venue, _id: known._id }))
-            .catch(() => known),
-        ),
-      );
+  private _locale = new Locale(this, () => this._emit('vb-error', { kind: 'locale', status: null, during: 'locale' }));
+  private _session = new Session(this, (restored) => this._restore(restored));
+  private _form = new GuestForm(
+    this,
+    () => this._today,
+    () => this._view.kind === 'details',
+  );
+  private _data = new BookingData(this, () => this._inputs(), {
+    venues: (venues) => {
+      if (venues.length === 1 && !this._pick.id) this._pick = { ...this._pick, id: venues[0]._id };
     },
-    args: () => [this.api, this.venue, this.venueGroup] as const,
-    onComplete: (venues) => {
-      if (venues.length === 1 && !this._venue) this._venue = venues[0]._id;
-    },
-    onError: (error) => this._fail(error, 'venues'),
-  });
-
-  /**
-   * The availability read the choices call for (`planRead`): a choice that the answer in hand
-   * already validated, and that cannot change what the next step shows, costs no read.
-   */
-  private _read(): AvailabilityRead {
-    const held = this._held?.venue === this._currentVenue ? this._held : null;
-    return planRead(this._order, this._choices, held);
-  }
-
-  /** The last availability answer, the read it answered and its venue. */
-  private _held: (HeldAvailability & { venue: string }) | null = null;
-
-  private _availability = new Task(this, {
-    task: async ([api, venue, key], { signal }) => {
-      if (!venue || this._confirmation) return null;
-      void key;
-      const read = this._read();
-      const query = read.fields ? { ...read.choices, fields: read.fields.join(',') } : { ...read.choices };
-      // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
-      const availability = normalizeAvailability(await this._clientFor(api).availability(venue, query, signal));
-      if (!signal.aborted) this._held = { read, availability, venue };
-      return availability;
-    },
-    args: () => [this.api, this._currentVenue, readKey(this._read())] as const,
-    onComplete: (availability) => {
-      if (!availability) return;
+    answer: (availability) => {
       for (const item of availability.fields.type?.suggestions ?? [])
         if (item.label) this._typeNames.set(String(item.value), item.label);
       this._reconcile(availability);
     },
-    onError: (error) => this._fail(error, 'availability'),
-  });
-
-  /** Whether the details form has been in sight: the marketing preferences are read from then on. */
-  private _wantPreferences = false;
-
-  /**
-   * Marketing preferences, read only for the details form (in parallel with the complete check
-   * before it), so that a guest who only looks at times costs no such read.
-   */
-  private _preferences = new Task(this, {
-    task: async ([api, venue, wanted], { signal }): Promise<WireMarketingPreference[]> => {
-      if (!venue || !wanted) return [];
-      const payload = await this._clientFor(api)
-        .get<{ marketing_preferences?: WireMarketingPreference[] }>(
-          `venues/${encodeURIComponent(venue)}/marketing-preferences`,
-          {},
-          signal,
-        )
-        .catch(() => null);
-      return payload?.marketing_preferences ?? [];
-    },
-    args: () => [this.api, this._currentVenue, this._wantPreferences] as const,
-  });
-
-  /**
-   * Every visible offer of the venue, read once per venue: the badges are filtered from it by each
-   * offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
-   */
-  private _venueOffers = new Task(this, {
-    task: async ([api, venue, hidden], { signal }): Promise<WireOffer[]> => {
-      if (!venue || hidden) return [];
-      const payload = await this._clientFor(api)
-        .get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, {}, signal)
-        .catch(() => []);
-      return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
-    },
-    args: () => [this.api, this._currentVenue, this.hideOffers] as const,
-  });
-
-  /**
-   * A single venue's name, read only when it will be needed and nothing else gives it: before a
-   * hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
-   * for the confirmation on return, or for a confirmation that has no name for it.
-   */
-  private _venueRecord = new Task(this, {
-    task: async ([api, venue, needed], { signal }): Promise<string> => {
-      if (!needed || !venue || this._multi) return '';
-      const payload = await this._clientFor(api)
-        .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(venue)}`, { fields: 'booking_types' }, signal)
-        .catch(() => null);
-      return venueName(payload?.venue);
-    },
-    args: () => [this.api, this._currentVenue, this._away || Boolean(this._confirmation && !this._venueTitle)] as const,
-  });
-
-  /**
-   * Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
-   * when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
-   * details to the bridge instead of putting them in the venue page's URL.
-   */
-  private _bridge = new Task(this, {
-    task: async ([api, wanted], { signal }): Promise<boolean> => {
-      if (!wanted) return false;
-      const payload = await this._clientFor(api)
-        .get<{ methods?: unknown }>('return', {}, signal)
-        .catch(() => null);
-      return Array.isArray(payload?.methods) && payload.methods.includes('post');
-    },
-    args: () => [this.api, this._away && this.returnMethod !== 'get'] as const,
+    error: (error, during) => this._fail(error, during),
   });
 
   constructor() {
@@ -439,25 +266,14 @@ export class VenueBooking extends LitElement {
     this.numPeople = undefined;
     this.now = null;
     this.guest = null;
-    this._venue = null;
+    this._pick = { id: null, title: '' };
     this._choices = {};
     this._problems = [];
     this._editing = null;
     this._offer = null;
-    this._guest = {
-      first_name: '',
-      last_name: '',
-      email: '',
-      phone: '',
-      dob: '',
-      notes: '',
-      marketing_preferences: [],
-    };
-    this._guestErrors = {};
     this._submitting = false;
     this._submitError = null;
     this._confirmation = null;
-    this._strings = enGB;
     this._focusDate = null;
     this._dayParts = {};
     this._allSizes = false;
@@ -465,53 +281,53 @@ export class VenueBooking extends LitElement {
 
   // --- derived values ---
 
-  /** Whether the guest will finish on the booking site (a deposit is known once the type is chosen). */
-  private get _away(): boolean {
-    const availability = this._availability?.value;
-    return Boolean(
-      availability &&
-      (availability.depositRequired || (!nextStep(this._order, this._choices) && needsRedirect(availability))),
-    );
-  }
-
   private get _order(): Step[] {
     return parseSteps(this.steps);
   }
 
-  private get _multi(): boolean {
-    return Boolean(this.venueGroup) || venueIds(this.venue).length > 1;
-  }
-
-  private get _currentVenue(): string {
-    return this._multi ? (this._venue ?? '') : (venueIds(this.venue)[0] ?? '');
-  }
-
-  /** Names this widget on the page (and in the return URL): its id, else its venue (or group). */
-  private get _returnKey(): string {
-    return this.id || this.venueGroup || this.venue;
-  }
-
-  /** The key its state is saved under: per proxy too, as ids mean nothing to another service. */
-  private get _storageKey(): string {
-    return `${this.api}|${this._returnKey}`;
-  }
-
-  private get _intlLocale(): string {
-    return this._strings === enGB ? 'en-GB' : this.locale;
+  private get _strings(): Strings {
+    return this._locale.strings;
   }
 
   private get _today(): string {
     return venueToday(this.now ?? new Date());
   }
 
-  /** The chosen venue's name for people, or '' while it is unknown (never its id). */
-  private get _venueName(): string {
-    return (
-      this._venueTitle ||
-      venueName(this._venues.value?.find((venue) => venue._id === this._currentVenue)) ||
-      this._venueRecord.value ||
-      ''
+  /** The venue in use: its id, whether the guest picks it, and its name for people. */
+  private get _venue(): VenueModel {
+    return venueModel(
+      this.venue,
+      this.venueGroup,
+      this._pick,
+      this._data.venues.task.value,
+      this._data.record.task.value,
     );
+  }
+
+  /** What the reads depend on. */
+  private _inputs(): BookingInputs {
+    return {
+      api: this.api,
+      attribute: this.venue,
+      group: this.venueGroup,
+      venue: this._venue,
+      order: this._order,
+      choices: this._choices,
+      confirmed: Boolean(this._confirmation),
+      hideOffers: this.hideOffers,
+      wantPreferences: this._wantPreferences,
+      titled: Boolean(this._pick.title),
+      returnMethod: this.returnMethod,
+    };
+  }
+
+  private get _wording(): present.Wording {
+    return {
+      strings: this._strings,
+      locale: this._locale.tag,
+      typeNames: this._typeNames,
+      venues: this._data.venues.task.value,
+    };
   }
 
   /**
@@ -519,19 +335,20 @@ export class VenueBooking extends LitElement {
    * same rules that put every badge on the way here, so a badge is always honoured.
    */
   private get _eligibleOffers(): WireOffer[] {
-    return (this._venueOffers.value ?? []).filter((offer) => offerApplies(offer, this._choices));
+    return (this._data.offers.task.value ?? []).filter((offer) => offerApplies(offer, this._choices));
   }
 
   /** The offer badge of a value of a step: only where an offer can still apply with it. */
   private _badge(step: Step, suggestion: Suggestion): Badge | null {
     if (this.hideOffers || !suggestion.valid) return null;
-    return badgeFor(this._venueOffers.value ?? [], { ...this._choices, [step]: suggestion.value }, this._strings.offer);
+    const offers = this._data.offers.task.value ?? [];
+    return badgeFor(offers, { ...this._choices, [step]: suggestion.value }, this._strings.offer);
   }
 
   private get _summary(): BookingSummary {
     const { type, date, time, duration, num_people } = this._choices;
     return {
-      venue_id: this._currentVenue,
+      venue_id: this._venue.current,
       type,
       date,
       time,
@@ -541,63 +358,35 @@ export class VenueBooking extends LitElement {
     };
   }
 
+  /** The booking as saved across a reload: choices and display names, never personal data. */
+  private _saved(): SavedBooking {
+    const type = this._choices.type;
+    const names = {
+      type: (type && present.typeName(this._wording, type)) || undefined,
+      venue: this._venue.name || undefined,
+    };
+    const { _pick: pick, _choices: choices, _offer: offer, _confirmation: confirmation } = this;
+    return { venue: pick.id, choices, offer, confirmation, names };
+  }
+
   // --- lifecycle ---
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (typeof location === 'undefined') return;
-    const saved = loadBooking(this._storageKey);
-    const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
-    if (back) {
-      history.replaceState(history.state, '', withoutReturn(location.href));
-      this._returned = true;
-      this._confirmation = back;
-      saveBooking(this._storageKey, {
-        ...saved,
-        venue: saved?.venue ?? null,
-        choices: saved?.choices ?? {},
-        offer: saved?.offer ?? null,
-        redirected: false,
-        confirmation: back,
-      });
+  /** What the page load brought back (`Session`): the return's confirmation, the saved booking. */
+  private _restore({ back, saved }: Restored): void {
+    if (back) this._confirmation = back;
+    if (!saved) return;
+    this._pick = { id: saved.venue, title: this._pick.title || saved.names?.venue || '' };
+    this._choices = saved.choices;
+    this._offer = saved.offer;
+    if (!this._confirmation && saved.confirmation) {
+      this._confirmation = saved.confirmation;
+      this._session.restored = true;
     }
-    if (saved) {
-      this._venue = saved.venue;
-      this._choices = saved.choices;
-      this._offer = saved.offer;
-      if (!this._confirmation && saved.confirmation) {
-        this._confirmation = saved.confirmation;
-        this._restored = true;
-      }
-      const { type, venue } = saved.names ?? {};
-      if (type && saved.choices.type) this._typeNames.set(saved.choices.type, type);
-      this._venueTitle ||= venue ?? '';
-    }
+    const type = saved.names?.type;
+    if (type && saved.choices.type) this._typeNames.set(saved.choices.type, type);
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (changed.has('locale')) {
-      const locale = this.locale;
-      // A locale chunk that cannot be fetched (say, the bundle served without it) leaves English in place.
-      loadStrings(locale || 'en-GB').then(
-        (strings) => {
-          if (this.locale === locale) this._strings = strings;
-        },
-        () => {
-          if (this.locale !== locale) return;
-          this._strings = enGB;
-          this._emit('vb-error', { kind: 'locale', status: null, during: 'locale' });
-        },
-      );
-    }
-    if (changed.has('guest') && this.guest) {
-      // A prefill fills only what the guest has not typed: a host page that re-renders and sets
-      // `guest` again must not overwrite "Grace" with "Ada".
-      const fill = Object.entries(this.guest).filter(
-        ([name, value]) => typeof value === 'string' && !this._touched.has(name as keyof GuestDetails),
-      );
-      if (fill.length) this._guest = { ...this._guest, ...Object.fromEntries(fill) };
-    }
     // Prefill attributes set choices the guest has not made (a restored booking wins).
     const prefill: Choices = {};
     if (changed.has('type') && this.type) prefill.type = this.type;
@@ -612,17 +401,27 @@ export class VenueBooking extends LitElement {
       this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
     // A choice served by the answer in hand: the next step is chosen for the guest when that answer
     // leaves one value, as a fresh answer would (`reconcile`), and never on an answer that refused one.
-    const held = this._held;
-    if (
-      held &&
-      (changed as PropertyValues).has('_choices') &&
-      this._problems.length === 0 &&
-      readKey(this._read()) === readKey(held.read)
-    ) {
-      const auto = autoChoice(this._order, this._choices, held.availability);
+    if ((changed as PropertyValues).has('_choices') && this._problems.length === 0) {
+      const answer = this._data.current(this._inputs());
+      const auto = answer && autoChoice(this._order, this._choices, answer);
       if (auto) this._choices = auto;
     }
     this._wantPreferences ||= nextStep(this._order, this._choices) === null;
+    const venue = this._venue;
+    const data = this._data;
+    this._view = viewFor(
+      {
+        confirmed: Boolean(this._confirmation),
+        multi: venue.multi,
+        venue: this._pick.id,
+        editing: this._editing,
+        order: this._order,
+        choices: this._choices,
+        venues: data.venues.state,
+        extrasPending: data.offers.pending || data.preferences.pending,
+      },
+      data.availability.state,
+    );
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -632,54 +431,31 @@ export class VenueBooking extends LitElement {
     else this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
     if (
       this._interacted &&
-      (changed.has('_choices') || changed.has('_venue') || changed.has('_offer') || changed.has('_confirmation'))
+      (changed.has('_choices') || changed.has('_pick') || changed.has('_offer') || changed.has('_confirmation'))
     ) {
-      this._save();
+      this._session.save(this._saved());
     }
-    const step = this._shownStep;
+    const step = this._view.step;
     if (step && step !== this._lastStep) {
       this._lastStep = step;
-      if (this._interacted || (this._returned && step === 'confirmation')) {
+      if (this._interacted || (this._session.returned && step === 'confirmation')) {
         this._emit('vb-step', { step });
         this._announce(this._headingText());
       }
       if (step === 'unavailable') this._emit('vb-error', { kind: 'unavailable', status: null, during: 'submit' });
-      if ((this._returned || this._restored) && step === 'confirmation') {
-        const restored = !this._returned;
-        this._returned = this._restored = false;
+      const restored = step === 'confirmation' ? this._session.arrival() : null;
+      if (restored !== null) {
         const { reference, status } = this._confirmation!;
         this._emit('vb-complete', { reference, status, booking: this._summary, restored });
       }
     }
-    if (this._focusPending && step && this._availability.status !== TaskStatus.PENDING) {
+    if (this._focusPending && step && this._data.availability.task.status !== TaskStatus.PENDING) {
       this._focusPending = false;
       this.renderRoot.querySelector<HTMLElement>('#step-title')?.focus();
     }
   }
 
   // --- internals ---
-
-  private _clientFor(api: string): ApiClient {
-    if (!this._client || this._clientBase !== api) {
-      this._client = createApiClient({ base: api || '/api' });
-      this._clientBase = api;
-    }
-    return this._client;
-  }
-
-  private _save(redirected?: boolean): void {
-    const type = this._choices.type;
-    const names = { type: (type && this._typeName(type)) || undefined, venue: this._venueName || undefined };
-    const value: SavedBooking = {
-      venue: this._venue,
-      choices: this._choices,
-      offer: this._offer,
-      confirmation: this._confirmation,
-      names,
-      redirected,
-    };
-    saveBooking(this._storageKey, value);
-  }
 
   private _emit<K extends keyof VenueBookingEventDetails>(
     name: K,
@@ -724,6 +500,8 @@ export class VenueBooking extends LitElement {
     this._focusPending = true;
   }
 
+  // --- handlers ---
+
   private _onChoose(step: Step, value: string | number): void {
     this._act();
     this._problems = [];
@@ -737,21 +515,20 @@ export class VenueBooking extends LitElement {
     this._act();
     this._editing = null;
     this._problems = [];
-    if (id !== this._venue) {
+    if (id !== this._pick.id) {
       // Booking types, durations and offers belong to one venue; date, time and party size carry over.
       const { type: _type, duration: _duration, ...rest } = this._choices;
       this._choices = rest;
       this._offer = null;
     }
-    this._venue = id;
-    this._venueTitle = '';
+    this._pick = { id, title: '' };
     this._emit('vb-change', { field: 'venue', value: id });
   }
 
-  private _onEdit(step: ShownStep): void {
+  private _onEdit(field: present.Field): void {
     this._act();
-    this._editing = step;
-    if (step === 'date') this._focusDate = this._choices.date ?? null;
+    this._editing = field;
+    if (field === 'date') this._focusDate = this._choices.date ?? null;
   }
 
   private _onLargerParty(): void {
@@ -761,37 +538,9 @@ export class VenueBooking extends LitElement {
     this._editing = 'num_people';
   }
 
-  private _onRetryAvailability(): void {
+  private _onRetry(during: 'venues' | 'availability'): void {
     this._act();
-    void this._availability.run();
-  }
-
-  private _onInput(event: Event): void {
-    const input = event.target as HTMLInputElement;
-    if (input.name === 'marketing_preferences') {
-      const chosen = new Set(this._guest.marketing_preferences);
-      if (input.checked) chosen.add(input.value);
-      else chosen.delete(input.value);
-      this._guest = { ...this._guest, marketing_preferences: [...chosen] };
-      return;
-    }
-    this._guest = { ...this._guest, [input.name]: input.value };
-    this._touched.add(input.name as keyof GuestDetails);
-    // Once a field was flagged, re-check it as the guest types so the message goes away promptly.
-    if (this._guestErrors[input.name as keyof GuestDetails]) this._recheck(input.name as keyof GuestDetails);
-  }
-
-  private _onBlur(event: Event): void {
-    const input = event.target as HTMLInputElement;
-    if (input.value) this._recheck(input.name as keyof GuestDetails);
-  }
-
-  private _recheck(name: keyof GuestDetails): void {
-    const errors = { ...this._guestErrors };
-    const code = checkGuest(this._guest, this.askDob, this._today)[name];
-    if (code) errors[name] = code;
-    else delete errors[name];
-    this._guestErrors = errors;
+    void (during === 'venues' ? this._data.venues : this._data.availability).task.run();
   }
 
   private _onOffer(id: string | null): void {
@@ -802,19 +551,17 @@ export class VenueBooking extends LitElement {
 
   private async _onSubmit(event: Event): Promise<void> {
     event.preventDefault();
-    const availability = this._availability.value;
+    const availability = this._data.availability.task.value;
     if (this._submitting || !availability) return;
     this._interacted = true;
-    const errors = checkGuest(this._guest, this.askDob, this._today);
-    this._guestErrors = errors;
-    if (Object.keys(errors).length > 0) {
+    if (!this._form.check()) {
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
       return;
     }
     const offer =
       this._offer && this._eligibleOffers.some((item) => item._id === this._offer) ? this._offer : undefined;
-    const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
+    const plan = planSubmission(availability, this._choices, this._venue.current, this._form.details, {
       returnUrl: '',
       offer,
       partnerSource: this.partnerSource || undefined,
@@ -825,19 +572,13 @@ export class VenueBooking extends LitElement {
     this._emit('vb-submit', { booking: this._summary });
     try {
       // One key per booking, kept in sessionStorage: a retry, even after a reload, cannot book twice.
-      const key = await pendingBookingKey(this._storageKey, JSON.stringify(plan.body));
-      const created: WireBookingCreated = await this._clientFor(this.api).createBooking(plan.body, key);
-      const handled = String(created.bookingStatus ?? '').toLowerCase();
-      const confirmed =
-        handled === 'confirmed' ||
-        handled === 'complete' ||
-        (!handled && chosenAction(availability, this._choices) === 'accept');
-      this._venueTitle = created.venue?.title ?? this._venueTitle;
-      this._confirmation = {
-        reference: String(created.booking?.reference ?? ''),
-        status: confirmed ? 'confirmed' : 'enquiry',
-      };
-      clearPendingBookingKey(this._storageKey);
+      const key = await this._session.pendingKey(JSON.stringify(plan.body));
+      const instant = chosenAction(availability, this._choices) === 'accept';
+      const { confirmation, title } = await this._data.book(this.api, plan.body, key, instant);
+      // The venue's name for the confirmation comes with the create response.
+      this._pick = { ...this._pick, title: title ?? this._pick.title };
+      this._confirmation = confirmation;
+      this._session.sent();
       this._focusPending = true;
       this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
     } catch (error) {
@@ -849,26 +590,23 @@ export class VenueBooking extends LitElement {
   }
 
   private async _onRedirect(): Promise<void> {
-    if (this._bridge.status === TaskStatus.PENDING) await this._bridge.taskComplete.catch(() => false);
-    const availability = this._availability.value;
+    // Not awaited without need: the redirect (and `vb-redirect`) then happens in the click itself.
+    const bridging = this._data.bridging;
+    if (bridging) await bridging;
+    const availability = this._data.availability.task.value;
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
-    const page = returnUrlFor(this.returnUrl, location.href, this._returnKey);
-    // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
-    // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
-    const post = this.returnMethod !== 'get' && this._bridge.value === true && new URL(page).origin === location.origin;
-    const plan = planSubmission(availability, this._choices, this._currentVenue, this._guest, {
-      returnUrl: post ? bridgeUrl(this.api, this._currentVenue, page) : page,
-      returnMethod: post ? 'post' : undefined,
+    const venue = this._venue.current;
+    const plan = planSubmission(availability, this._choices, venue, this._form.details, {
+      ...this._session.returnTo(venue, this._data.bridged),
       offer: this._offer ?? undefined,
     });
     if (!plan || plan.kind !== 'web') return;
     // Saved first with the display names, so a host that cancels this and sends the guest itself still
     // gets a named confirmation on return.
-    this._save();
+    this._session.save(this._saved());
     if (!this._emit('vb-redirect', { url: plan.url, booking: this._summary }, true)) return;
-    this._save(true);
-    location.assign(plan.url);
+    this._session.leave(plan.url, this._saved());
   }
 
   private _onAgain(): void {
@@ -878,13 +616,14 @@ export class VenueBooking extends LitElement {
     this._offer = null;
     this._problems = [];
     this._editing = null;
-    this._guest = { ...this._guest, notes: '', marketing_preferences: [] };
-    saveBooking(this._storageKey, null);
+    this._form.reset();
+    this._session.save(null);
   }
 
   private _onCalendarKey(event: KeyboardEvent): void {
-    const focus = this._focusDate ?? this._defaultFocus(this._availability.value);
-    const next = moveFocus(focus, event.key, event.shiftKey, this._today, this._maxDate(this._availability.value));
+    const availability = this._data.availability.task.value;
+    const focus = this._focusDate ?? this._defaultFocus(availability);
+    const next = moveFocus(focus, event.key, event.shiftKey, this._today, this._maxDate(availability));
     if (!next) return;
     event.preventDefault();
     this._focusDate = next;
@@ -892,9 +631,9 @@ export class VenueBooking extends LitElement {
   }
 
   private _onMonth(delta: number): void {
-    const focus = this._focusDate ?? this._defaultFocus(this._availability.value);
-    const next = addMonths(focus, delta);
-    const max = this._maxDate(this._availability.value);
+    const availability = this._data.availability.task.value;
+    const next = addMonths(this._focusDate ?? this._defaultFocus(availability), delta);
+    const max = this._maxDate(availability);
     this._focusDate = next < this._today ? this._today : next > max ? max : next;
   }
 
@@ -928,378 +667,172 @@ export class VenueBooking extends LitElement {
     this.renderRoot.querySelector('dialog')?.close();
   }
 
-  // --- rendering ---
+  // --- rendering: the view of this update, through the templates of `parts/` ---
 
-  /** Formats a value of a field for people. */
-  private _format(step: Step | 'venue', value: string | number, label?: string | null): string {
-    const locale = this._intlLocale;
-    switch (step) {
-      case 'date':
-        return formatVenueDate(String(value), locale, { weekday: 'short', day: 'numeric', month: 'short' });
-      case 'time':
-        return formatVenueTime(String(value), locale);
-      case 'num_people':
-        return this._strings.people(Number(value));
-      case 'duration':
-        return Number(value) === -1 ? this._strings.untilClose : formatDuration(durationMinutes(Number(value)), locale);
-      case 'venue':
-        return venueName(this._venues.value?.find((venue) => venue._id === value)) || String(value);
-      default:
-        return label ?? this._typeName(String(value)) ?? String(value);
-    }
+  private _format(field: present.Field, value: string | number): string {
+    return present.format(this._wording, field, value);
   }
 
-  private _typeName(id: string): string | null {
-    return this._typeNames.get(id) ?? null;
-  }
-
-  private _describe(step: Step, suggestion: Suggestion) {
-    const s = this._strings;
-    let detail: string | null = null;
-    if (!suggestion.valid) detail = suggestion.message ?? s.unavailable;
-    else if (step === 'duration') {
-      const end =
-        suggestion.endTime ??
-        (this._choices.time && Number(suggestion.value) > 0
-          ? endTimeOf(this._choices.time, durationMinutes(Number(suggestion.value)))
-          : null);
-      if (end) detail = s.endsAt(formatVenueTime(end, this._intlLocale));
-    }
-    // Party sizes are a row of numbers under "How many people?".
-    const label =
-      step === 'num_people' ? String(suggestion.value) : this._format(step, suggestion.value, suggestion.label);
-    return { label, detail, badge: this._badge(step, suggestion) };
-  }
-
-  private _renderSummary() {
-    const s = this._strings;
-    const chosen = this._order.filter((step) => this._choices[step] !== undefined);
-    const venue = this._multi && this._venue ? this._venue : null;
-    if (chosen.length === 0 && !venue) return nothing;
-    // Each choice is one button: the field name small above the value; a tap goes back to that step.
-    const item = (step: Step | 'venue', value: string | number) =>
-      html`<li>
-        <button class="choice" type="button" @click=${() => this._onEdit(step)}>
-          <span class="visually-hidden">${s.change}:</span><small>${s.fieldNames[step]}</small>
-          <strong>${this._format(step, value)}</strong>
-        </button>
-      </li>`;
-    return html`<ul class="summary" part="summary" aria-label=${s.summary}>
-      ${venue ? item('venue', venue) : nothing} ${chosen.map((step) => item(step, this._choices[step]!))}
-    </ul>`;
-  }
-
-  private _renderProblems() {
-    if (this._problems.length === 0) return nothing;
-    const s = this._strings;
-    return html`${this._problems.map(
-      (problem) =>
-        html`<div class="problem" part="problem" role="status">
-          <p>
-            ${s.problem(s.fieldNames[problem.field], this._format(problem.field, problem.value))}
-            ${problem.reason ?? ''}
-          </p>
-          ${this._renderAlternatives(problem.field, problem.alternatives)}
-        </div>`,
-    )}`;
-  }
-
-  private _renderAlternatives(field: Step, values: (string | number)[]) {
-    if (values.length === 0) return nothing;
-    return html`<p class="alternatives">
-      ${this._strings.nearest}
-      ${values.map((value) => html`<button type="button" class="option small" data-alternative=${field} data-value=${String(value)} @click=${() => this._onChoose(field, value)}>${this._format(field, value)}</button>`)}
-    </p>`;
-  }
-
-  /** The guest's choices are complete but the service refuses the booking: why, and what else works. */
-  private _renderReject(availability: Availability) {
-    const s = this._strings;
-    const { date, time } = this._choices;
-    const reason =
-      this._order.map((field) => reasonFor(availability, field, this._choices[field]!)).find(Boolean) ?? s.rejected;
-    return html`<div role="group" part="step problem" class="problem" aria-labelledby="step-title" data-step="reject">
-      <h2 id="step-title" tabindex="-1">${s.rejected}</h2>
-      <p>${reason}</p>
-      ${time ? this._renderAlternatives('time', alternatives(availability, 'time', time)) : nothing}
-      ${date ? this._renderAlternatives('date', alternatives(availability, 'date', date)) : nothing}
-    </div>`;
-  }
-
-  private _renderVenues() {
-    const s = this._strings;
-    const venues = this._venues.value ?? [];
-    return html`<div role="group" part="step" aria-labelledby="step-title" data-step="venue">
-      <h2 id="step-title" tabindex="-1">${s.stepTitles.venue}</h2>
-      <ul class="options" role="list">
-        ${venues.map(
-          (venue) =>
-            html`<li>
-              <button
-                class="option"
-                part=${`option${venue._id === this._venue ? ' selected' : ''}`}
-                type="button"
-                data-value=${venue._id}
-                aria-pressed=${venue._id === this._venue ? 'true' : 'false'}
-                @click=${() => this._onChooseVenue(venue._id)}
-              >
-                <span>${venueName(venue) || venue._id}</span>
-              </button>
-            </li>`,
-        )}
-      </ul>
-    </div>`;
+  private get _alternatives(): AlternativesProps {
+    return {
+      nearest: this._strings.nearest,
+      format: (field, value) => this._format(field, value),
+      onChoose: (field, value) => this._onChoose(field, value),
+    };
   }
 
   private _renderStep(step: Step, availability: Availability) {
     const s = this._strings;
     const field = availability.fields[step];
     const suggestions = field?.suggestions ?? [];
-    let body;
-    if (step === 'date') {
-      body = renderCalendar({
-        focus: this._focusDate ?? this._defaultFocus(availability),
-        selected: this._choices.date,
-        today: this._today,
-        min: this._today,
-        max: this._maxDate(availability),
-        days: new Map(suggestions.map((item) => [String(item.value), item])),
-        locale: this._intlLocale,
-        strings: s,
-        onPick: (date, valid) => this._onPickDate(date, valid),
-        onKey: (event) => this._onCalendarKey(event),
-        onMonth: (delta) => this._onMonth(delta),
-      });
-    } else if (step === 'time') {
-      body = renderTimes({
-        strings: s,
-        suggestions,
-        chosen: this._choices.time,
-        toggled: this._dayParts,
-        deposit: availability.depositRequired,
-        format: (time) => this._format('time', time),
-        badge: (item) => this._badge('time', item),
-        onChoose: (item) => this._onChoose('time', item.value),
-        onToggle: (part, open) => (this._dayParts = { ...this._dayParts, [part]: open }),
-      });
-    } else {
-      const max = field?.max ?? null;
-      const people = step === 'num_people';
-      const fits = people && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
-      // Party sizes: a compact row of 1–8, then "More" (the rest, then the larger-party enquiry).
-      const row = people && !this._allSizes ? fits.filter((item) => Number(item.value) <= 8) : fits;
-      const larger = people && max !== null && this._choices.type;
-      const more = people && (row.length < fits.length || larger);
-      body = html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
-      ${renderOptions(
-        row,
-        this._choices[step],
-        (item) => this._describe(step, item),
-        (item) => this._onChoose(step, item.value),
-        people,
-      )}
-      ${
-        more
-          ? html`<p>
-              ${
-                row.length < fits.length
-                  ? html`<button type="button" class="option" data-more @click=${() => (this._allSizes = true)}>
-                      ${s.more}
-                    </button>`
-                  : html`<button type="button" class="link" data-larger-party @click=${this._onLargerParty}>
-                      ${s.largerParty(max!)}
-                    </button>`
-              }
-            </p>`
-          : nothing
-      }`;
-    }
-    return html`<div role="group" part="step" aria-labelledby="step-title" data-step=${step}>
-      <h2 id="step-title" tabindex="-1">${s.stepTitles[step]}</h2>
-      ${body}
-    </div>`;
+    const body =
+      step === 'date'
+        ? renderDatePicker({
+            focus: this._focusDate ?? this._defaultFocus(availability),
+            selected: this._choices.date,
+            today: this._today,
+            min: this._today,
+            max: this._maxDate(availability),
+            days: new Map(suggestions.map((item) => [String(item.value), item])),
+            locale: this._locale.tag,
+            strings: s,
+            onPick: (date, valid) => this._onPickDate(date, valid),
+            onKey: (event) => this._onCalendarKey(event),
+            onMonth: (delta) => this._onMonth(delta),
+          })
+        : step === 'time'
+          ? renderTimes({
+              strings: s,
+              suggestions,
+              chosen: this._choices.time,
+              toggled: this._dayParts,
+              deposit: availability.depositRequired,
+              format: (time) => this._format('time', time),
+              badge: (item) => this._badge('time', item),
+              onChoose: (item) => this._onChoose('time', item.value),
+              onToggle: (part, open) => (this._dayParts = { ...this._dayParts, [part]: open }),
+            })
+          : renderChoices({
+              strings: s,
+              step,
+              suggestions,
+              chosen: this._choices[step],
+              max: field?.max ?? null,
+              allSizes: this._allSizes,
+              typed: Boolean(this._choices.type),
+              describe: (item) =>
+                present.describe(this._wording, step, item, this._choices.time, this._badge(step, item)),
+              onChoose: (item) => this._onChoose(step, item.value),
+              onMore: () => (this._allSizes = true),
+              onLargerParty: () => this._onLargerParty(),
+            });
+    return renderStep(step, s.stepTitles[step], body);
   }
 
-  private _renderRedirect(deposit: boolean) {
-    const s = this._strings;
-    return html`<div role="group" part="step" aria-labelledby="step-title" data-step="redirect">
-      <h2 id="step-title" tabindex="-1">${s.redirectTitle}</h2>
-      <p>${deposit ? s.depositNote : s.redirectNote}</p>
-      <button class="primary" part="submit" type="button" @click=${this._onRedirect}>
-        ${deposit ? s.payDeposit : s.continueToSite}
-      </button>
-    </div>`;
-  }
-
-  /** A ready booking that cannot be sent from here: say so, and show the venue's own way to book. */
-  private _renderUnavailable() {
-    const s = this._strings;
-    return html`<div
-      role="group"
-      part="step problem"
-      class="problem"
-      aria-labelledby="step-title"
-      data-step="unavailable"
-    >
-      <h2 id="step-title" tabindex="-1">${s.cannotBookTitle}</h2>
-      <p>${s.cannotBookNote}</p>
-      <slot></slot>
-    </div>`;
-  }
-
-  private _renderDetailsStep(availability: Availability) {
+  private _renderDetails(availability: Availability) {
     const s = this._strings;
     const action = chosenAction(availability, this._choices);
     const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
-    const error = this._submitError;
     return renderDetails({
       strings: s,
-      locale: this._intlLocale,
-      guest: this._guest,
-      errors: this._guestErrors,
+      locale: this._locale.tag,
+      guest: this._form.details,
+      errors: this._form.errors,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       today: this._today,
       offers: this._eligibleOffers,
       offer: this._offer,
-      preferences: this._preferences.value ?? [],
-      submitLabel: error?.retryable ? s.retry : label,
+      preferences: this._data.preferences.task.value ?? [],
+      submitLabel: this._submitError?.retryable ? s.retry : label,
       submitting: this._submitting,
-      error: error
-        ? error.kind === 'invalid' && error.message
-          ? `${s.errors.invalid} ${error.message}`
-          : s.errors[error.kind]
-        : null,
-      onInput: (event) => this._onInput(event),
-      onBlur: (event) => this._onBlur(event),
+      error: present.submitErrorText(s, this._submitError),
+      onInput: (event) => this._form.input(event),
+      onBlur: (event) => this._form.blur(event),
       onOffer: (id) => this._onOffer(id),
       onSubmit: (event) => void this._onSubmit(event),
     });
   }
 
-  private _renderConfirmation(confirmation: BookingConfirmation) {
-    const s = this._strings;
-    const { date, time, duration, num_people, type } = this._choices;
-    const lines: [string, string][] = [];
-    const venue = this._venueName;
-    if (venue) lines.push([s.fieldNames.venue, venue]);
-    if (type) lines.push([s.fieldNames.type, this._format('type', type)]);
-    if (date) lines.push([s.fieldNames.date, formatVenueDate(date, this._intlLocale)]);
-    if (time) lines.push([s.fieldNames.time, this._format('time', time)]);
-    if (duration !== undefined) lines.push([s.fieldNames.duration, this._format('duration', duration)]);
-    if (num_people !== undefined) lines.push([s.fieldNames.num_people, this._format('num_people', num_people)]);
-    const minutes = duration === undefined ? null : durationMinutes(duration);
+  private _renderConfirmation({ reference, status }: BookingConfirmation) {
+    const venue = this._venue.name;
     return renderConfirmation({
-      strings: s,
-      reference: confirmation.reference,
-      status: confirmation.status,
-      summary: lines,
-      event:
-        date && time
-          ? {
-              reference: confirmation.reference,
-              title: venue ? s.calendarTitle(venue) : type ? this._format('type', type) : s.fieldNames.type,
-              date,
-              time,
-              minutes,
-              location: venue,
-              description: `${s.reference}: ${confirmation.reference}`,
-            }
-          : null,
+      strings: this._strings,
+      reference,
+      status,
+      summary: present.confirmationLines(this._wording, this._choices, venue),
+      event: present.calendarEvent(this._wording, reference, this._choices, venue),
       now: this.now ?? new Date(),
       onAgain: () => this._onAgain(),
     });
   }
 
-  private _renderError(error: unknown) {
+  private _renderReject(availability: Availability) {
+    const { date, time } = this._choices;
+    return renderReject(
+      this._strings,
+      present.rejectReason(this._strings, this._order, this._choices, availability),
+      this._alternatives,
+      time ? alternatives(availability, 'time', time) : null,
+      date ? alternatives(availability, 'date', date) : null,
+    );
+  }
+
+  /** The view's own content. */
+  private _renderBody(view: View) {
     const s = this._strings;
-    const kind = error instanceof ApiError ? error.kind : 'server';
-    return html`<div class="problem" part="problem">
-      <p class="error" role="alert">${kind === 'invalid' || kind === 'aborted' ? s.errors.server : s.errors[kind]}</p>
-      <button class="primary" type="button" data-retry @click=${this._onRetryAvailability}>${s.retry}</button>
-      <slot></slot>
-    </div>`;
-  }
-
-  /**
-   * The placeholder while an answer is on its way: grey blocks where a step's title and choices
-   * will be, so nothing jumps when it arrives; its words (and shimmer) show only after 300 ms, so a
-   * quick answer never flashes a busy indicator.
-   */
-  private _renderBusy() {
-    return html`<div class="busy" role="status" aria-busy="true">
-      <div class="bone title"></div>
-      <div class="bones">${[1, 2, 3, 4, 5, 6, 7, 8].map(() => html`<div class="bone"></div>`)}</div>
-      <p class="note">${this._strings.loading}</p>
-    </div>`;
-  }
-
-  /** The flow on the latest answer; while a newer answer is on its way, no stale options show. */
-  private _renderFlow() {
-    if (this._confirmation) {
-      this._shownStep = 'confirmation';
-      return this._renderConfirmation(this._confirmation);
+    switch (view.kind) {
+      case 'confirmation':
+        return this._renderConfirmation(this._confirmation!);
+      case 'venues':
+        return renderVenues({
+          strings: s,
+          venues: this._data.venues.task.value ?? [],
+          chosen: this._pick.id,
+          onChoose: (id) => this._onChooseVenue(id),
+        });
+      case 'busy':
+        return renderBusy(s.loading);
+      case 'error':
+        return renderError(present.readErrorText(s, view.error), s.retry, () => this._onRetry(view.during));
+      case 'empty':
+        return nothing;
+      case 'step':
+        return this._renderStep(view.step, view.availability);
+      case 'details':
+        return this._renderDetails(view.availability);
+      case 'redirect':
+        return renderRedirect(s, view.deposit, () => void this._onRedirect());
+      case 'unavailable':
+        return renderUnavailable(s);
+      case 'reject':
+        return this._renderReject(view.availability);
     }
-    if (this._multi && (!this._venue || this._editing === 'venue')) {
-      if (this._venues.status === TaskStatus.ERROR) return this._renderError(this._venues.error);
-      if (!this._venues.value?.length) return this._renderBusy();
-      this._shownStep = 'venue';
-      return this._renderVenues();
-    }
-    return this._availability.render({
-      initial: () => this._renderBusy(),
-      pending: () => html`${this._renderSummary()}${this._renderBusy()}`,
-      error: (error) => html`${this._renderSummary()}${this._renderError(error)}`,
-      complete: (availability) => {
-        if (!availability) return nothing;
-        const editing =
-          this._editing && this._editing !== 'venue' && this._editing !== 'details' ? (this._editing as Step) : null;
-        const step = editing ?? nextStep(this._order, this._choices);
-        let body;
-        if (step) {
-          this._shownStep = step;
-          body = this._renderStep(step, availability);
-        } else if (this._venueOffers.status === TaskStatus.PENDING || this._preferences.status === TaskStatus.PENDING) {
-          // The form waits for its offers and preferences, so they do not push the fields down once shown.
-          this._shownStep = null;
-          body = this._renderBusy();
-        } else if (isReady(this._order, this._choices, availability)) {
-          const route = submitRoute(availability);
-          this._shownStep = route === 'api' ? 'details' : route ? 'redirect' : 'unavailable';
-          body =
-            route === 'api'
-              ? this._renderDetailsStep(availability)
-              : route
-                ? this._renderRedirect(availability.depositRequired)
-                : this._renderUnavailable();
-        } else {
-          this._shownStep = null;
-          body = this._renderReject(availability);
-        }
-        return html`${this._renderSummary()}${this._renderProblems()}${body}`;
-      },
-    });
   }
 
-  private _renderPopup(flow: unknown) {
-    const s = this._strings;
-    return html`<button class="primary" part="open" type="button" aria-haspopup="dialog" @click=${this.open}>
-        ${s.open}
-      </button>
-      <dialog
-        part="dialog"
-        aria-labelledby="step-title"
-        @close=${() => this.renderRoot.querySelector<HTMLElement>('[part="open"]')?.focus()}
-      >
-        <button type="button" class="close link" @click=${this.close} aria-label=${s.close}>×</button>
-        ${flow}
-      </dialog>`;
+  /** The view, with the summary of the choices (and the problems with them) above it in the flow. */
+  private _renderView(view: View) {
+    const body = this._renderBody(view);
+    if (view.frame === 'none') return body;
+    const w = this._wording;
+    const venue = this._venue.multi && this._pick.id ? this._pick.id : null;
+    const summary = renderSummary(this._strings, present.summaryItems(w, this._order, this._choices, venue), (field) =>
+      this._onEdit(field),
+    );
+    if (view.frame === 'summary') return html`${summary}${body}`;
+    const problems = this._problems.map((problem) => ({ ...problem, text: present.problemText(w, problem) }));
+    return html`${summary}${renderProblems(this._alternatives, problems)}${body}`;
   }
 
   override render() {
-    this._shownStep = null;
-    const flow = this._renderFlow();
+    const flow = this._renderView(this._view);
     const live = html`<div id="live" class="visually-hidden" role="status" aria-live="polite"></div>`;
-    return html`${this.mode === 'popup' ? this._renderPopup(flow) : flow}${live}`;
+    const popup = {
+      strings: this._strings,
+      onOpen: () => this.open(),
+      onClose: () => this.close(),
+      onClosed: () => this.renderRoot.querySelector<HTMLElement>('[part="open"]')?.focus(),
+    };
+    return html`${this.mode === 'popup' ? renderPopup(popup, flow) : flow}${live}`;
   }
 }
 
@@ -1310,32 +843,6 @@ function vbEvent<K extends keyof VenueBookingEventDetails>(
   cancelable: boolean,
 ): CustomEvent {
   return new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable });
-}
-
-/**
- * The proxy's return bridge for a venue, told which page to send the guest back to (the proxy
- * accepts it only on an origin it serves).
- */
-function bridgeUrl(api: string, venue: string, page: string): string {
-  const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
-  url.searchParams.set('venue', venue);
-  url.searchParams.set('page', page);
-  return url.href;
-}
-
-/** The ids of a `venue` attribute: one id or a comma-separated list. */
-function venueIds(venue: string | null | undefined): string[] {
-  return (venue ?? '')
-    .split(',')
-    .map((id) => id.trim())
-    .filter(Boolean);
-}
-
-/** A venue's name for people: its title, else its path made readable. */
-function venueName(venue: WireVenue | undefined): string {
-  if (!venue) return '';
-  if (venue.title || venue.name) return String(venue.title ?? venue.name);
-  return (venue.path ?? '').replace(/[-_]+/g, ' ').replace(/\b\w/g, (letter) => letter.toUpperCase());
 }
 
 declare global {

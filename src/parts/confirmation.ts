@@ -4,7 +4,7 @@
  * time and add-to-calendar links.
  */
 import { html, nothing } from 'lit';
-import { googleCalendarUrl, icsDataUrl, type CalendarEvent } from '../add-to-calendar.js';
+import { googleCalendarUrl, icsDataUrl, type CalendarEvent } from '../calendar-links.js';
 import type { Strings } from '../i18n/en-GB.js';
 
 /** What the confirmation renders. */

@@ -22,6 +22,7 @@ function groupOf(source: string): string {
   if (source.includes('node_modules/ky/')) return 'ky';
   if (source.includes('src/i18n/')) return 'src/i18n (en-GB, loader)';
   if (source.includes('src/parts/')) return 'src/parts (templates)';
+  if (source.includes('src/controllers/')) return 'src/controllers (reads, session, locale, guest form)';
   if (source.endsWith('src/styles.ts')) return 'src/styles.ts';
   if (source.endsWith('src/venue-booking.ts')) return 'src/venue-booking.ts';
   return source.includes('node_modules/') ? 'other dependencies' : 'src (flow, api, dates)';

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addMonths, createMonth, moveFocus } from '../../src/calendar.js';
-import { icsFile, googleCalendarUrl } from '../../src/add-to-calendar.js';
+import { addMonths, createMonth, moveFocus } from '../../src/month-grid.js';
+import { icsFile, googleCalendarUrl } from '../../src/calendar-links.js';
 import { durationMinutes, endTimeOf, formatDuration } from '../../src/format.js';
 import { readReturn, returnUrlFor, withoutReturn } from '../../src/session.js';
 import { addPlainDays, formatVenueTime, venueInstant, venueToday } from '../../src/venue-time.js';

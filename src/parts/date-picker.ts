@@ -6,12 +6,12 @@
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
-import { createMonth, weekdayDates } from '../calendar.js';
+import { createMonth, weekdayDates } from '../month-grid.js';
 import type { Strings } from '../i18n/en-GB.js';
 import { formatVenueDate } from '../venue-time.js';
 
 /** What the calendar renders. */
-export interface CalendarProps {
+export interface DatePickerProps {
   /** The day holding the roving tabindex; its month is shown. */
   focus: string;
   selected: string | undefined;
@@ -29,7 +29,7 @@ export interface CalendarProps {
 }
 
 /** Renders the month of `props.focus`. */
-export function renderCalendar(props: CalendarProps) {
+export function renderDatePicker(props: DatePickerProps) {
   const { focus, selected, today, min, max, days, locale, strings } = props;
   const month = createMonth(focus);
   const focusDay = days.get(focus);

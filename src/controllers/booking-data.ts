@@ -1,0 +1,301 @@
+/**
+ * The booking's reads, as one reactive controller of `@lit/task` Tasks: the picker's venues, the
+ * availability answer the choices call for, the venue's offers, the marketing preferences, the
+ * venue's own record (its name) and the proxy's return bridge. Each Task takes its inputs through
+ * `args`, from the element's inputs for this update, and never reads the element inside `task`.
+ */
+import { shallowArrayEquals, Task, TaskStatus } from '@lit/task';
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { createApiClient, type ApiClient } from '../api/client.js';
+import { normalizeAvailability, type Availability, type Choices } from '../api/normalize.js';
+import type { BookingRequest, WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
+import {
+  needsRedirect,
+  nextStep,
+  partnerOffers,
+  planRead,
+  readKey,
+  type AvailabilityRead,
+  type HeldAvailability,
+  type Step,
+} from '../booking-flow.js';
+import type { BookingConfirmation } from '../element-types.js';
+import type { ReadState } from '../view.js';
+import { venueIds, venueName, type VenueModel } from '../venue-model.js';
+
+/** What the reads depend on, as the element has it for this update. */
+export interface BookingInputs {
+  api: string;
+  /** The `venue` attribute and `venue-group`, for the picker's list. */
+  attribute: string;
+  group: string;
+  venue: VenueModel;
+  order: readonly Step[];
+  choices: Choices;
+  /** A booking is stored: no availability is read. */
+  confirmed: boolean;
+  hideOffers: boolean;
+  /** The details form has been in sight: the marketing preferences are read from then on. */
+  wantPreferences: boolean;
+  /** Whether the venue's name is known without its record (create response, saved names). */
+  titled: boolean;
+  returnMethod: 'post' | 'get';
+}
+
+/** What the element hears of the reads. */
+export interface BookingDataEvents {
+  venues(venues: WireVenue[]): void;
+  answer(availability: Availability): void;
+  error(error: unknown, during: 'venues' | 'availability'): void;
+}
+
+/** A Task that can also tell, before the host's update starts it, that it is about to run. */
+export class Read<const A extends readonly unknown[], R> {
+  readonly task: Task<A, R>;
+  /** The args of the last run. */
+  private _ran: A | undefined;
+
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly _args: () => A,
+    run: (args: A, signal: AbortSignal) => Promise<R>,
+    private readonly _equal: (a: A, b: A) => boolean = shallowArrayEquals,
+    callbacks: { onComplete?: (value: R) => void; onError?: (error: unknown) => void } = {},
+  ) {
+    this.task = new Task<A, R>(host, {
+      task: (values, { signal }) => {
+        this._ran = values;
+        return run(values, signal);
+      },
+      args: _args,
+      argsEqual: _equal,
+      ...callbacks,
+    });
+  }
+
+  /** Whether an answer for the current inputs is on its way, or this update starts asking for one. */
+  get pending(): boolean {
+    return this.task.status === TaskStatus.PENDING || !this._ran || !this._equal(this._ran, this._args());
+  }
+
+  /** The read as this update will see it. */
+  get state(): ReadState<R> {
+    const { status, value, error } = this.task;
+    return { status: this.pending ? 'pending' : STATUS[status], value, error };
+  }
+}
+
+/** `ReadState` statuses by `TaskStatus` (0 initial, 1 pending, 2 complete, 3 error). */
+const STATUS = ['initial', 'pending', 'complete', 'error'] as const;
+
+/** The booking's reads. */
+export class BookingData implements ReactiveController {
+  /** The last availability answer, the read it answered and its venue. */
+  private _held: (HeldAvailability & { venue: string }) | null = null;
+  private _client: ApiClient | null = null;
+  private _clientBase = '';
+  /** Set once a hand-off to the booking site (or a confirmation without a name) is in sight for good. */
+  private _wantRecord = false;
+  private _wantBridge = false;
+
+  readonly venues: Read<readonly [string, string, string], WireVenue[]>;
+  readonly availability: Read<readonly [string, string, AvailabilityRead, boolean], Availability | null>;
+  readonly preferences: Read<readonly [string, string, boolean], WireMarketingPreference[]>;
+  readonly offers: Read<readonly [string, string, boolean], WireOffer[]>;
+  readonly record: Read<readonly [string, string, boolean, boolean], string>;
+  readonly bridge: Read<readonly [string, boolean], boolean>;
+
+  constructor(
+    host: ReactiveControllerHost,
+    private readonly _inputs: () => BookingInputs,
+    events: BookingDataEvents,
+  ) {
+    // Added before its Tasks, so that `hostUpdate` settles what they want before they compare args.
+    host.addController(this);
+    this.venues = new Read(
+      host,
+      () => [this._inputs().api, this._inputs().attribute, this._inputs().group] as const,
+      ([api, attribute, group], signal) => this._readVenues(api, attribute, group, signal),
+      undefined,
+      { onComplete: (venues) => events.venues(venues), onError: (error) => events.error(error, 'venues') },
+    );
+    this.availability = new Read(
+      host,
+      () => {
+        const inputs = this._inputs();
+        return [inputs.api, inputs.venue.current, this._plan(inputs), inputs.confirmed] as const;
+      },
+      async ([api, venue, read, confirmed], signal) => {
+        if (!venue || confirmed) return null;
+        const query = read.fields ? { ...read.choices, fields: read.fields.join(',') } : { ...read.choices };
+        // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
+        const availability = normalizeAvailability(await this.clientFor(api).availability(venue, query, signal));
+        if (!signal.aborted) this._held = { read, availability, venue };
+        return availability;
+      },
+      // A confirmation is read, not watched: it ends the reads, and booking again changes the choices.
+      (a, b) => a[0] === b[0] && a[1] === b[1] && readKey(a[2]) === readKey(b[2]),
+      {
+        onComplete: (answer) => answer && events.answer(answer),
+        onError: (error) => events.error(error, 'availability'),
+      },
+    );
+    // Marketing preferences, read only for the details form (in parallel with the complete check
+    // before it), so that a guest who only looks at times costs no such read.
+    this.preferences = new Read(
+      host,
+      () => [this._inputs().api, this._inputs().venue.current, this._inputs().wantPreferences] as const,
+      async ([api, venue, wanted], signal) => {
+        if (!venue || !wanted) return [];
+        const payload = await this.clientFor(api)
+          .get<{
+            marketing_preferences?: WireMarketingPreference[];
+          }>(`venues/${encodeURIComponent(venue)}/marketing-preferences`, {}, signal)
+          .catch(() => null);
+        return payload?.marketing_preferences ?? [];
+      },
+    );
+    // Every visible offer of the venue, read once per venue: the badges are filtered from it by each
+    // offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
+    this.offers = new Read(
+      host,
+      () => [this._inputs().api, this._inputs().venue.current, this._inputs().hideOffers] as const,
+      async ([api, venue, hidden], signal) => {
+        if (!venue || hidden) return [];
+        const payload = await this.clientFor(api)
+          .get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, {}, signal)
+          .catch(() => []);
+        return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
+      },
+    );
+    // A single venue's name, read only when it will be needed and nothing else gives it: before a
+    // hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
+    // for the confirmation on return, or for a confirmation that has no name for it.
+    this.record = new Read(
+      host,
+      () => [this._inputs().api, this._inputs().venue.current, this._inputs().venue.multi, this._wantRecord] as const,
+      async ([api, venue, multi, needed], signal) => {
+        if (!needed || !venue || multi) return '';
+        const payload = await this.clientFor(api)
+          .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(venue)}`, { fields: 'booking_types' }, signal)
+          .catch(() => null);
+        return venueName(payload?.venue);
+      },
+    );
+    // Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
+    // when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
+    // details to the bridge instead of putting them in the venue page's URL.
+    this.bridge = new Read(
+      host,
+      () => [this._inputs().api, this._wantBridge && this._inputs().returnMethod !== 'get'] as const,
+      async ([api, wanted], signal) => {
+        if (!wanted) return false;
+        const payload = await this.clientFor(api)
+          .get<{ methods?: unknown }>('return', {}, signal)
+          .catch(() => null);
+        return Array.isArray(payload?.methods) && payload.methods.includes('post');
+      },
+    );
+  }
+
+  hostUpdate(): void {
+    const inputs = this._inputs();
+    const away = this.away(inputs);
+    this._wantBridge ||= away;
+    this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
+  }
+
+  /**
+   * Stores a booking through the proxy (`key`: its Idempotency-Key): its confirmation, `confirmed`
+   * when the service says so or, when it says nothing, when the chosen time was `instant`; and the
+   * venue's title, which the create response carries.
+   */
+  async book(
+    api: string,
+    body: BookingRequest,
+    key: string,
+    instant: boolean,
+  ): Promise<{ confirmation: BookingConfirmation; title?: string }> {
+    const created = await this.clientFor(api).createBooking(body, key);
+    const handled = String(created.bookingStatus ?? '').toLowerCase();
+    const confirmed = handled === 'confirmed' || handled === 'complete' || (!handled && instant);
+    return {
+      confirmation: {
+        reference: String(created.booking?.reference ?? ''),
+        status: confirmed ? 'confirmed' : 'enquiry',
+      },
+      title: created.venue?.title,
+    };
+  }
+
+  /** The proxy's client for `api`, made once per base. */
+  clientFor(api: string): ApiClient {
+    if (!this._client || this._clientBase !== api) {
+      this._client = createApiClient({ base: api || '/api' });
+      this._clientBase = api;
+    }
+    return this._client;
+  }
+
+  /**
+   * The availability read the choices call for (`planRead`): a choice that the answer in hand
+   * already validated, and that cannot change what the next step shows, costs no read.
+   */
+  private _plan(inputs: BookingInputs): AvailabilityRead {
+    const held = this._held?.venue === inputs.venue.current ? this._held : null;
+    return planRead(inputs.order, inputs.choices, held);
+  }
+
+  /** The answer in hand when it answers the read the choices call for now; else null. */
+  current(inputs: BookingInputs): Availability | null {
+    const held = this._held;
+    if (!held || held.venue !== inputs.venue.current) return null;
+    return readKey(held.read) === readKey(this._plan(inputs)) ? held.availability : null;
+  }
+
+  /**
+   * Whether the guest will finish on the booking site (a deposit is known once the type is chosen),
+   * on the answer to the current read only: an older answer (say the time's, before the complete
+   * check arrives) has no `next` and would start the hand-off's reads during an instant booking.
+   */
+  away(inputs: BookingInputs): boolean {
+    const answer = this.current(inputs);
+    return Boolean(
+      answer && (answer.depositRequired || (!nextStep(inputs.order, inputs.choices) && needsRedirect(answer))),
+    );
+  }
+
+  /** The bridge's answer while it is on its way (a redirect waits for it), else null. */
+  get bridging(): Promise<unknown> | null {
+    const task = this.bridge.task;
+    return task.status === TaskStatus.PENDING ? task.taskComplete.catch(() => false) : null;
+  }
+
+  /** Whether the proxy offers its return bridge. */
+  get bridged(): boolean {
+    return this.bridge.task.value === true;
+  }
+
+  private async _readVenues(api: string, attribute: string, group: string, signal: AbortSignal): Promise<WireVenue[]> {
+    const ids = venueIds(attribute);
+    if (!group && ids.length < 2) return [];
+    const client = this.clientFor(api);
+    // A group's list holds only ids and paths (spec §4.9), so both forms read each venue's
+    // settings for its title, in parallel; a venue that cannot be read keeps what was known.
+    const listed: WireVenue[] = group
+      ? ((await client.get<{ pages?: WireVenue[] }>('venues', { venue_group: group }, signal)).pages ?? [])
+      : ids.map((id) => ({ _id: id }));
+    return Promise.all(
+      listed.map((known) =>
+        client
+          .get<{ venue?: WireVenue }>(
+            `venues/${encodeURIComponent(String(known._id))}`,
+            { fields: 'booking_types' },
+            signal,
+          )
+          .then((payload) => ({ ...known, ...payload.venue, _id: known._id }))
+          .catch(() => known),
+      ),
+    );
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The guest's details, as a reactive controller: what the guest typed (a `guest` prefill fills only
+ * the fields the guest has not typed in, so a host page that re-renders and sets `guest` again
+ * never overwrites "Grace" with "Ada"), and the inline errors, checked with the proxy's own rules
+ * (`checkGuest`) when a field is left, while a flagged field is retyped, and on submit.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { checkGuest, type GuestDetails, type GuestError } from '../booking-flow.js';
+import type { GuestPrefill } from '../element-types.js';
+
+/** The element as this controller sees it. */
+export interface GuestHost extends ReactiveControllerHost {
+  readonly guest: GuestPrefill | null;
+  readonly askDob: 'required' | 'optional' | '';
+}
+
+/** The details form's values and errors. */
+export class GuestForm implements ReactiveController {
+  details: GuestDetails = {
+    first_name: '',
+    last_name: '',
+    email: '',
+    phone: '',
+    dob: '',
+    notes: '',
+    marketing_preferences: [],
+  };
+  errors: Partial<Record<keyof GuestDetails, GuestError>> = {};
+  /** Fields the guest has typed in. */
+  private _touched = new Set<string>();
+  /** The last `guest` prefill applied. */
+  private _prefill: GuestPrefill | null = null;
+
+  /** `today`: London's date (for the date of birth); `shown`: whether the form is in sight. */
+  constructor(
+    private readonly _host: GuestHost,
+    private readonly _today: () => string,
+    private readonly _shown: () => boolean,
+  ) {
+    _host.addController(this);
+  }
+
+  hostUpdate(): void {
+    const guest = this._host.guest;
+    if (guest === this._prefill) return;
+    this._prefill = guest;
+    const fill = Object.entries(guest ?? {}).filter(
+      ([name, value]) => typeof value === 'string' && !this._touched.has(name),
+    );
+    if (fill.length) this.details = { ...this.details, ...Object.fromEntries(fill) };
+  }
+
+  /** A field's input: its value, and a new check of a field that was flagged. */
+  input(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const name = input.name as keyof GuestDetails;
+    if (name === 'marketing_preferences') {
+      const chosen = new Set(this.details.marketing_preferences);
+      if (input.checked) chosen.add(input.value);
+      else chosen.delete(input.value);
+      this._set({ ...this.details, marketing_preferences: [...chosen] });
+      return;
+    }
+    this._touched.add(name);
+    this._set({ ...this.details, [name]: input.value });
+    // Once a field was flagged, re-check it as the guest types so the message goes away promptly.
+    if (this.errors[name]) this._recheck(name);
+  }
+
+  /** A field left: checked when it holds something. */
+  blur(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    // A field blurs as the form leaves (say, for the confirmation): nothing to check then, and no
+    // update to set off while the last one is being committed.
+    if (this._shown() && input.value) this._recheck(input.name as keyof GuestDetails);
+  }
+
+  /** Checks every field (on submit): true when the details can be sent. */
+  check(): boolean {
+    this.errors = checkGuest(this.details, this._host.askDob, this._today());
+    this._host.requestUpdate();
+    return Object.keys(this.errors).length === 0;
+  }
+
+  /** A new booking: the guest keeps their name and contact details, not the notes or consent. */
+  reset(): void {
+    this._set({ ...this.details, notes: '', marketing_preferences: [] });
+  }
+
+  private _set(details: GuestDetails): void {
+    this.details = details;
+    this._host.requestUpdate();
+  }
+
+  private _recheck(name: keyof GuestDetails): void {
+    const errors = { ...this.errors };
+    const code = checkGuest(this.details, this._host.askDob, this._today())[name];
+    if (code) errors[name] = code;
+    else delete errors[name];
+    this.errors = errors;
+    this._host.requestUpdate();
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * What survives a reload and the trip to the booking site, as a reactive controller: on connect it
+ * reads the guest's return (and cleans the address bar) and the saved booking; it saves the booking
+ * as it changes, keeps the Idempotency-Key of a booking being sent, and sends the guest to the
+ * booking site with the right return address (`src/session.ts` holds the storage rules).
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import {
+  clearPendingBookingKey,
+  loadBooking,
+  pendingBookingKey,
+  readReturn,
+  returnUrlFor,
+  saveBooking,
+  withoutReturn,
+  type SavedBooking,
+} from '../session.js';
+
+/** The element as this controller sees it. */
+export interface SessionHost extends ReactiveControllerHost {
+  readonly id: string;
+  readonly api: string;
+  readonly venue: string;
+  readonly venueGroup: string;
+  readonly returnUrl: string;
+  readonly returnMethod: 'post' | 'get';
+}
+
+/** A confirmation's reference and status. */
+type Confirmation = NonNullable<SavedBooking['confirmation']>;
+
+/** What a page load brings back: the booking site's confirmation on a return, and the saved booking. */
+export interface Restored {
+  back: Confirmation | null;
+  saved: SavedBooking | null;
+}
+
+/** The booking's life across reloads and the booking site. */
+export class Session implements ReactiveController {
+  /** Set when this page load is the guest's return from the booking site. */
+  returned = false;
+  /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
+  restored = false;
+
+  constructor(
+    private readonly _host: SessionHost,
+    private readonly _restore: (restored: Restored) => void,
+  ) {
+    _host.addController(this);
+  }
+
+  /** Names this widget on the page (and in the return URL): its id, else its venue (or group). */
+  private get _returnKey(): string {
+    return this._host.id || this._host.venueGroup || this._host.venue;
+  }
+
+  /** The key its state is saved under: per proxy too, as ids mean nothing to another service. */
+  private get _key(): string {
+    return `${this._host.api}|${this._returnKey}`;
+  }
+
+  hostConnected(): void {
+    if (typeof location === 'undefined') return;
+    const saved = loadBooking(this._key);
+    const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
+    if (back) {
+      history.replaceState(history.state, '', withoutReturn(location.href));
+      this.returned = true;
+      this.save({
+        ...saved,
+        venue: saved?.venue ?? null,
+        choices: saved?.choices ?? {},
+        offer: saved?.offer ?? null,
+        redirected: false,
+        confirmation: back,
+      });
+    }
+    this._restore({ back, saved });
+  }
+
+  /**
+   * Once, when the first confirmation of this load is the guest's return or a kept one: whether it
+   * was kept (`restored`); null otherwise.
+   */
+  arrival(): boolean | null {
+    if (!this.returned && !this.restored) return null;
+    const restored = !this.returned;
+    this.returned = this.restored = false;
+    return restored;
+  }
+
+  /** Saves (or, with null, forgets) the booking in progress. */
+  save(value: SavedBooking | null): void {
+    saveBooking(this._key, value);
+  }
+
+  /** The Idempotency-Key of a booking with these details (the same across a retry and a reload). */
+  pendingKey(details: string): Promise<string> {
+    return pendingBookingKey(this._key, details);
+  }
+
+  /** Forgets that key once the booking's answer arrived. */
+  sent(): void {
+    clearPendingBookingKey(this._key);
+  }
+
+  /**
+   * Where the booking site sends the guest back: through the proxy's bridge (POST) when it offers
+   * one and the page is on this origin, else to the page itself with the details in its URL
+   * (`venue`: the venue booked, for the bridge).
+   */
+  returnTo(venue: string, bridge: boolean): { returnUrl: string; returnMethod?: 'post' } {
+    const page = returnUrlFor(this._host.returnUrl, location.href, this._returnKey);
+    // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
+    // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
+    const post = this._host.returnMethod !== 'get' && bridge && new URL(page).origin === location.origin;
+    return post ? { returnUrl: bridgeUrl(this._host.api, venue, page), returnMethod: 'post' } : { returnUrl: page };
+  }
+
+  /** Sends the guest to the booking site, marked as away so the return is read. */
+  leave(url: string, value: SavedBooking): void {
+    this.save({ ...value, redirected: true });
+    location.assign(url);
+  }
+}
+
+/**
+ * The proxy's return bridge for a venue, told which page to send the guest back to (the proxy
+ * accepts it only on an origin it serves).
+ */
+function bridgeUrl(api: string, venue: string, page: string): string {
+  const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
+  url.searchParams.set('venue', venue);
+  url.searchParams.set('page', page);
+  return url.href;
+}

@@ -1,0 +1,160 @@
+/**
+ * How the widget words things, as pure functions of the strings, the `Intl` locale and the names
+ * known so far: values of each field, the lines of the summary and of the confirmation, the reason
+ * a choice or a booking is refused, and the text of an error. Nothing here reads the element.
+ */
+import { ApiError } from './api/client.js';
+import type { Availability, Choices, Suggestion } from './api/normalize.js';
+import type { WireVenue } from './api/types.js';
+import { reasonFor, type Problem, type Step } from './booking-flow.js';
+import type { CalendarEvent } from './calendar-links.js';
+import { durationMinutes, endTimeOf, formatDuration } from './format.js';
+import type { Strings } from './i18n/en-GB.js';
+import type { Badge, OptionText } from './parts/options.js';
+import { listedName } from './venue-model.js';
+import { formatVenueDate, formatVenueTime } from './venue-time.js';
+
+/** What wording needs: the strings, the `Intl` locale and the names seen so far. */
+export interface Wording {
+  strings: Strings;
+  locale: string;
+  /** Booking type names by id, from the answers (and the saved names after a reload). */
+  typeNames: ReadonlyMap<string, string>;
+  /** The venues of the picker, for their names. */
+  venues?: readonly WireVenue[];
+}
+
+/** A field of the summary, or the venue. */
+export type Field = Step | 'venue';
+
+/** The name of a booking type, or null while no answer named it. */
+export function typeName(wording: Wording, id: string): string | null {
+  return wording.typeNames.get(id) ?? null;
+}
+
+/** A value of a field for people (`label`: the service's own label of a type). */
+export function format(wording: Wording, field: Field, value: string | number, label?: string | null): string {
+  const { strings, locale } = wording;
+  switch (field) {
+    case 'date':
+      return formatVenueDate(String(value), locale, { weekday: 'short', day: 'numeric', month: 'short' });
+    case 'time':
+      return formatVenueTime(String(value), locale);
+    case 'num_people':
+      return strings.people(Number(value));
+    case 'duration':
+      return Number(value) === -1 ? strings.untilClose : formatDuration(durationMinutes(Number(value)), locale);
+    case 'venue':
+      return listedName(wording.venues, String(value));
+    default:
+      return label ?? typeName(wording, String(value)) ?? String(value);
+  }
+}
+
+/** How one suggestion of a step reads: its label, a second line (its end, or why not) and its badge. */
+export function describe(
+  wording: Wording,
+  step: Step,
+  suggestion: Suggestion,
+  time: string | undefined,
+  badge: Badge | null,
+): OptionText {
+  const s = wording.strings;
+  let detail: string | null = null;
+  if (!suggestion.valid) detail = suggestion.message ?? s.unavailable;
+  else if (step === 'duration') {
+    const end =
+      suggestion.endTime ??
+      (time && Number(suggestion.value) > 0 ? endTimeOf(time, durationMinutes(Number(suggestion.value))) : null);
+    if (end) detail = s.endsAt(formatVenueTime(end, wording.locale));
+  }
+  // Party sizes are a row of numbers under "How many people?".
+  const label =
+    step === 'num_people' ? String(suggestion.value) : format(wording, step, suggestion.value, suggestion.label);
+  return { label, detail, badge };
+}
+
+/** One choice of the summary: the field, its name and its value for people. */
+export interface SummaryItem {
+  field: Field;
+  name: string;
+  value: string;
+}
+
+/** The summary of the choices made so far, the picked venue first (multi-venue only). */
+export function summaryItems(
+  wording: Wording,
+  order: readonly Step[],
+  choices: Choices,
+  venue: string | null,
+): SummaryItem[] {
+  const fields: [Field, string | number][] = order
+    .filter((step) => choices[step] !== undefined)
+    .map((step) => [step, choices[step]!]);
+  if (venue) fields.unshift(['venue', venue]);
+  return fields.map(([field, value]) => ({
+    field,
+    name: wording.strings.fieldNames[field],
+    value: format(wording, field, value),
+  }));
+}
+
+/** The label/value lines of a stored booking, in venue time. */
+export function confirmationLines(wording: Wording, choices: Choices, venue: string): [string, string][] {
+  const names = wording.strings.fieldNames;
+  const { date, time, duration, num_people, type } = choices;
+  const lines: [string, string][] = [];
+  if (venue) lines.push([names.venue, venue]);
+  if (type) lines.push([names.type, format(wording, 'type', type)]);
+  if (date) lines.push([names.date, formatVenueDate(date, wording.locale)]);
+  if (time) lines.push([names.time, format(wording, 'time', time)]);
+  if (duration !== undefined) lines.push([names.duration, format(wording, 'duration', duration)]);
+  if (num_people !== undefined) lines.push([names.num_people, format(wording, 'num_people', num_people)]);
+  return lines;
+}
+
+/** The calendar entry of a stored booking, when its date and time are known. */
+export function calendarEvent(
+  wording: Wording,
+  reference: string,
+  choices: Choices,
+  venue: string,
+): CalendarEvent | null {
+  const s = wording.strings;
+  const { date, time, duration, type } = choices;
+  if (!date || !time) return null;
+  return {
+    reference,
+    title: venue ? s.calendarTitle(venue) : type ? format(wording, 'type', type) : s.fieldNames.type,
+    date,
+    time,
+    minutes: duration === undefined ? null : durationMinutes(duration),
+    location: venue,
+    description: `${s.reference}: ${reference}`,
+  };
+}
+
+/** Why a choice was refused or cleared. */
+export function problemText(wording: Wording, problem: Problem): string {
+  const s = wording.strings;
+  return s.problem(s.fieldNames[problem.field], format(wording, problem.field, problem.value));
+}
+
+/** Why the service refuses complete choices: the first field's own reason, else a general one. */
+export function rejectReason(strings: Strings, order: readonly Step[], choices: Choices, availability: Availability) {
+  return order.map((field) => reasonFor(availability, field, choices[field]!)).find(Boolean) ?? strings.rejected;
+}
+
+/** The message of a failed read (a refusal or a cancelled call reads as a server fault). */
+export function readErrorText(strings: Strings, error: unknown): string {
+  const kind = error instanceof ApiError ? error.kind : 'server';
+  return kind === 'invalid' || kind === 'aborted' ? strings.errors.server : strings.errors[kind];
+}
+
+/** The message of a failed submit, with the service's own words on refused details; null without one. */
+export function submitErrorText(strings: Strings, error: ApiError | null): string | null {
+  if (!error) return null;
+  return error.kind === 'invalid' && error.message
+    ? `${strings.errors.invalid} ${error.message}`
+    : strings.errors[error.kind];
+}

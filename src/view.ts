@@ -1,0 +1,87 @@
+/**
+ * Which view the widget shows, as one pure decision: `viewFor(state, availability)` is computed in
+ * the element's `willUpdate` from the state and the reads as they stand for this update (a read
+ * about to start counts as pending, so no stale options show), and `render()` only renders it. The
+ * step a view shows is the one `vb-step` names (null where no step is shown: a placeholder, an
+ * error, a refusal).
+ */
+import type { Availability, Choices } from './api/normalize.js';
+import { isReady, nextStep, submitRoute, type Step } from './booking-flow.js';
+
+/** A step shown to the guest: the venue picker, a booking field, or the end of the flow. */
+export type ShownStep = 'venue' | Step | 'details' | 'redirect' | 'unavailable' | 'confirmation';
+
+/** A read as the view sees it. */
+export interface ReadState<T> {
+  status: 'initial' | 'pending' | 'complete' | 'error';
+  value: T | undefined;
+  error?: unknown;
+}
+
+/** What the view is decided on. */
+export interface ViewState {
+  /** A booking is stored (or the guest came back from the booking site). */
+  confirmed: boolean;
+  /** Whether the guest picks the venue first. */
+  multi: boolean;
+  /** The picked venue (multi-venue), or null. */
+  venue: string | null;
+  /** The step the guest went back to, if any. */
+  editing: ShownStep | null;
+  order: readonly Step[];
+  choices: Choices;
+  /** The picker's venue list. */
+  venues: ReadState<readonly unknown[]>;
+  /** Whether the details form's offers or preferences are still on their way. */
+  extrasPending: boolean;
+}
+
+/** What is rendered around a view: nothing, the summary, or the summary and the problems. */
+export type Frame = 'none' | 'summary' | 'flow';
+
+/** The view to render. */
+export type View =
+  | { kind: 'confirmation'; step: 'confirmation'; frame: 'none' }
+  | { kind: 'venues'; step: 'venue'; frame: 'none' }
+  | { kind: 'busy'; step: null; frame: Frame }
+  | { kind: 'error'; step: null; frame: Frame; during: 'venues' | 'availability'; error: unknown }
+  | { kind: 'empty'; step: null; frame: 'none' }
+  | { kind: 'step'; step: Step; frame: 'flow'; availability: Availability }
+  | { kind: 'details'; step: 'details'; frame: 'flow'; availability: Availability }
+  | { kind: 'redirect'; step: 'redirect'; frame: 'flow'; deposit: boolean }
+  | { kind: 'unavailable'; step: 'unavailable'; frame: 'flow' }
+  | { kind: 'reject'; step: null; frame: 'flow'; availability: Availability };
+
+/** The view for the state and the availability answer (null: no venue to read for, or booked). */
+export function viewFor(state: ViewState, availability: ReadState<Availability | null>): View {
+  if (state.confirmed) return { kind: 'confirmation', step: 'confirmation', frame: 'none' };
+  if (state.multi && (!state.venue || state.editing === 'venue')) {
+    const { venues } = state;
+    if (venues.status === 'error')
+      return { kind: 'error', step: null, frame: 'none', during: 'venues', error: venues.error };
+    if (!venues.value?.length) return { kind: 'busy', step: null, frame: 'none' };
+    return { kind: 'venues', step: 'venue', frame: 'none' };
+  }
+  switch (availability.status) {
+    case 'initial':
+      return { kind: 'busy', step: null, frame: 'none' };
+    case 'pending':
+      return { kind: 'busy', step: null, frame: 'summary' };
+    case 'error':
+      return { kind: 'error', step: null, frame: 'summary', during: 'availability', error: availability.error };
+  }
+  const answer = availability.value;
+  if (!answer) return { kind: 'empty', step: null, frame: 'none' };
+  const editing =
+    state.editing && state.editing !== 'venue' && state.editing !== 'details' ? (state.editing as Step) : null;
+  const step = editing ?? nextStep(state.order, state.choices);
+  if (step) return { kind: 'step', step, frame: 'flow', availability: answer };
+  // The form waits for its offers and preferences, so they do not push the fields down once shown.
+  if (state.extrasPending) return { kind: 'busy', step: null, frame: 'flow' };
+  if (!isReady(state.order, state.choices, answer))
+    return { kind: 'reject', step: null, frame: 'flow', availability: answer };
+  const route = submitRoute(answer);
+  if (route === 'api') return { kind: 'details', step: 'details', frame: 'flow', availability: answer };
+  if (route) return { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: answer.depositRequired };
+  return { kind: 'unavailable', step: 'unavailable', frame: 'flow' };
+}

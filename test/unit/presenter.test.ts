@@ -1,0 +1,113 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { ApiError } from '../../src/api/client.js';
+import type { Suggestion } from '../../src/api/normalize.js';
+import { parseSteps } from '../../src/booking-flow.js';
+import { enGB } from '../../src/i18n/en-GB.js';
+import {
+  calendarEvent,
+  confirmationLines,
+  describe as describeOption,
+  format,
+  problemText,
+  readErrorText,
+  submitErrorText,
+  summaryItems,
+  type Wording,
+} from '../../src/presenter.js';
+import { venueIds, venueModel, venueName } from '../../src/venue-model.js';
+
+const wording: Wording = {
+  strings: enGB,
+  locale: 'en-GB',
+  typeNames: new Map([['t1', 'Dinner']]),
+  venues: [
+    { _id: 'v1', title: 'The Anchor' },
+    { _id: 'v2', path: 'the-crown_inn' },
+  ],
+};
+const option = (value: string | number, valid: boolean): Suggestion => ({
+  value,
+  valid,
+  label: null,
+  message: null,
+  action: null,
+  offers: [],
+  endTime: null,
+});
+const choices = { type: 't1', date: '2026-03-17', time: '19:00', duration: 90, num_people: 2 };
+
+describe('presenter: how the widget words things', () => {
+  it('formats each field for people, in venue time, never as a raw id where a name is known', () => {
+    assert.equal(format(wording, 'date', '2026-03-17'), 'Tue 17 Mar');
+    assert.equal(format(wording, 'time', '19:00'), '19:00');
+    assert.equal(format(wording, 'num_people', 2), enGB.people(2));
+    assert.equal(format(wording, 'duration', -1), enGB.untilClose);
+    assert.equal(format(wording, 'type', 't1'), 'Dinner');
+    assert.equal(format(wording, 'type', 't9'), 't9');
+    assert.equal(format(wording, 'type', 't9', 'Brunch'), 'Brunch');
+    assert.equal(format(wording, 'venue', 'v1'), 'The Anchor');
+    assert.equal(format(wording, 'venue', 'v2'), 'The Crown Inn');
+    assert.equal(format(wording, 'venue', 'v3'), 'v3');
+  });
+
+  it('describes an option: party sizes as numbers, a duration by its end, a refused value by its reason', () => {
+    assert.deepEqual(describeOption(wording, 'num_people', option(2, true), undefined, null), {
+      label: '2',
+      detail: null,
+      badge: null,
+    });
+    const duration = describeOption(wording, 'duration', option(90, true), '19:00', null);
+    assert.equal(duration.detail, enGB.endsAt('20:30'));
+    const refused = describeOption(wording, 'time', option('23:00', false), undefined, null);
+    assert.equal(refused.detail, enGB.unavailable);
+  });
+
+  it('lists the summary (the picked venue first), the confirmation lines and the calendar entry', () => {
+    const items = summaryItems(wording, parseSteps(''), { type: 't1', num_people: 2 }, 'v1');
+    assert.deepEqual(
+      items.map((item) => [item.field, item.value]),
+      [
+        ['venue', 'The Anchor'],
+        ['type', 'Dinner'],
+        ['num_people', enGB.people(2)],
+      ],
+    );
+    const lines = confirmationLines(wording, choices, 'The Anchor');
+    assert.deepEqual(lines[0], [enGB.fieldNames.venue, 'The Anchor']);
+    assert.equal(lines.length, 6);
+    const event = calendarEvent(wording, 'REF1', choices, 'The Anchor')!;
+    assert.deepEqual(
+      [event.title, event.minutes, event.location],
+      [enGB.calendarTitle('The Anchor'), 90, 'The Anchor'],
+    );
+    assert.equal(calendarEvent(wording, 'REF1', { type: 't1' }, ''), null);
+  });
+
+  it('words problems and errors', () => {
+    const problem = { field: 'time' as const, value: '19:00', reason: null, alternatives: [] };
+    assert.equal(problemText(wording, problem), enGB.problem(enGB.fieldNames.time, '19:00'));
+    assert.equal(readErrorText(enGB, new ApiError('timeout', 'slow')), enGB.errors.timeout);
+    assert.equal(readErrorText(enGB, new ApiError('invalid', 'no')), enGB.errors.server);
+    assert.equal(readErrorText(enGB, new Error('?')), enGB.errors.server);
+    assert.equal(submitErrorText(enGB, null), null);
+    assert.equal(submitErrorText(enGB, new ApiError('invalid', 'Phone?')), `${enGB.errors.invalid} Phone?`);
+    assert.equal(submitErrorText(enGB, new ApiError('network', '')), enGB.errors.network);
+  });
+});
+
+describe('venue model', () => {
+  it('reads the venue attribute, tells a picker from one venue, and names the venue from what is known', () => {
+    assert.deepEqual(venueIds(' a, b ,,c'), ['a', 'b', 'c']);
+    assert.equal(venueName({ _id: 'x', path: 'old-ship' }), 'Old Ship');
+    const one = venueModel('a', '', { id: null, title: '' }, undefined, 'Record name');
+    assert.deepEqual(one, { multi: false, current: 'a', name: 'Record name' });
+    const list = [{ _id: 'b', title: 'Listed' }];
+    const picker = venueModel('a,b', '', { id: 'b', title: '' }, list, undefined);
+    assert.deepEqual([picker.multi, picker.current, picker.name], [true, 'b', 'Listed']);
+    // The create response's (or saved) title wins; a group is a picker even before a pick.
+    assert.equal(venueModel('a,b', '', { id: 'b', title: 'From booking' }, list, '').name, 'From booking');
+    assert.deepEqual(venueModel('', 'g1', { id: null, title: '' }, undefined, undefined).current, '');
+    assert.equal(venueModel('', 'g1', { id: null, title: '' }, undefined, undefined).multi, true);
+  });
+});

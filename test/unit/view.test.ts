@@ -1,0 +1,105 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { normalizeAvailability, type Availability } from '../../src/api/normalize.js';
+import { parseSteps } from '../../src/booking-flow.js';
+import { viewFor, type ReadState, type ViewState } from '../../src/view.js';
+
+const order = parseSteps('');
+const all = { type: 't', date: '2026-01-01', time: '19:00', duration: 90, num_people: 2 };
+const web = 'https://book.example/venue';
+
+const state = (patch: Partial<ViewState> = {}): ViewState => ({
+  confirmed: false,
+  multi: false,
+  venue: null,
+  editing: null,
+  order,
+  choices: {},
+  venues: { status: 'complete', value: [] },
+  extrasPending: false,
+  ...patch,
+});
+const answer = (wire: Parameters<typeof normalizeAvailability>[0]): ReadState<Availability | null> => ({
+  status: 'complete',
+  value: normalizeAvailability(wire),
+});
+const types = answer({ validation: { type: { suggestedValues: [{ value: 't', valid: true }] } } });
+const ready = answer({ action: 'accept', next: { api: '/api/bookings', web } });
+const pending: ReadState<Availability | null> = { status: 'pending', value: undefined };
+
+describe('viewFor: which view shows', () => {
+  it('shows the confirmation once booked, whatever else is going on', () => {
+    const view = viewFor(state({ confirmed: true, multi: true }), pending);
+    assert.deepEqual([view.kind, view.step], ['confirmation', 'confirmation']);
+  });
+
+  it('shows the venue picker first for several venues, a placeholder until the list arrives, or its error', () => {
+    const list = { status: 'complete', value: [{ _id: 'a' }, { _id: 'b' }] } as const;
+    assert.deepEqual(viewFor(state({ multi: true, venues: list }), types).kind, 'venues');
+    assert.equal(viewFor(state({ multi: true, venues: list }), types).step, 'venue');
+    const waiting = viewFor(state({ multi: true, venues: { status: 'pending', value: undefined } }), types);
+    assert.deepEqual([waiting.kind, waiting.frame, waiting.step], ['busy', 'none', null]);
+    const failed = viewFor(state({ multi: true, venues: { status: 'error', value: undefined, error: 'x' } }), types);
+    assert.deepEqual(failed.kind === 'error' && [failed.during, failed.error], ['venues', 'x']);
+    // A picked venue goes on to its steps, unless the guest went back to the picker.
+    assert.equal(viewFor(state({ multi: true, venue: 'a', venues: list }), types).kind, 'step');
+    assert.equal(viewFor(state({ multi: true, venue: 'a', editing: 'venue', venues: list }), types).kind, 'venues');
+  });
+
+  it('shows a placeholder while the answer is on its way, under the summary once one was asked for', () => {
+    assert.deepEqual(viewFor(state(), { status: 'initial', value: undefined }), {
+      kind: 'busy',
+      step: null,
+      frame: 'none',
+    });
+    assert.deepEqual(viewFor(state(), pending), { kind: 'busy', step: null, frame: 'summary' });
+    // An older answer in hand is not shown while a newer one is on its way.
+    assert.equal(viewFor(state(), { ...pending, value: types.value }).kind, 'busy');
+  });
+
+  it('shows a failed read with the summary, to retry the availability', () => {
+    const view = viewFor(state(), { status: 'error', value: undefined, error: 'down' });
+    assert.deepEqual(view, { kind: 'error', step: null, frame: 'summary', during: 'availability', error: 'down' });
+  });
+
+  it('shows nothing without an answer to show (no venue, or a read skipped)', () => {
+    assert.deepEqual(viewFor(state(), { status: 'complete', value: null }), {
+      kind: 'empty',
+      step: null,
+      frame: 'none',
+    });
+  });
+
+  it('shows the next step, or the step the guest went back to', () => {
+    const first = viewFor(state(), types);
+    assert.deepEqual([first.kind, first.step, first.frame], ['step', 'type', 'flow']);
+    assert.equal(viewFor(state({ choices: { type: 't' } }), types).step, 'date');
+    assert.equal(viewFor(state({ choices: all, editing: 'time' }), ready).step, 'time');
+    // Going back to the venue or the details is no booking step: the flow goes on.
+    assert.equal(viewFor(state({ choices: all, editing: 'details' }), ready).kind, 'details');
+  });
+
+  it('waits for the offers and preferences before the details form', () => {
+    const view = viewFor(state({ choices: all, extrasPending: true }), ready);
+    assert.deepEqual(view, { kind: 'busy', step: null, frame: 'flow' });
+  });
+
+  it('shows the details form, the hand-off, or the cannot-book step by how the booking can be sent', () => {
+    const details = viewFor(state({ choices: all }), ready);
+    assert.deepEqual([details.kind, details.step], ['details', 'details']);
+    const deposit = viewFor(
+      state({ choices: all }),
+      answer({ action: 'accept', depositRequired: true, next: { web } }),
+    );
+    assert.deepEqual(deposit, { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: true });
+    const site = viewFor(state({ choices: all }), answer({ action: 'accept', next: { web } }));
+    assert.deepEqual(site, { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: false });
+    const none = viewFor(state({ choices: all }), answer({ action: 'accept', depositRequired: true, next: null }));
+    assert.deepEqual(none, { kind: 'unavailable', step: 'unavailable', frame: 'flow' });
+  });
+
+  it('shows the refusal, with no step, when the service rejects complete choices', () => {
+    const view = viewFor(state({ choices: all }), answer({ action: 'reject', next: { api: '/api/bookings', web } }));
+    assert.deepEqual([view.kind, view.step, view.frame], ['reject', null, 'flow']);
+  });
+});
