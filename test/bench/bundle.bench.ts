@@ -31,7 +31,8 @@ function groupOf(source: string): string {
 /**
  * What the bundle is made of: a second build with a source map (in a scratch folder, so dist/
  * gets no map), each minified byte given to the source it came from. Gzip is per part alone, so
- * the parts add up to a little more than the whole.
+ * the parts add up to a little more than the whole; and that build skips the second minifying pass
+ * (vite.config.ts), whose map would not match, so the parts add up to a little more again.
  */
 function composition(): { name: string; value: string }[] {
   const out = mkdtempSync(join(tmpdir(), 'vb-bundle-'));
