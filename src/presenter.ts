@@ -8,6 +8,7 @@ import type { Availability, Choices, Suggestion } from './api/normalize.js';
 import type { WireVenue } from './api/types.js';
 import { reasonFor, type Problem, type Step } from './booking-flow.js';
 import type { CalendarEvent } from './calendar-links.js';
+import type { BookingSummary } from './element-types.js';
 import { durationMinutes, endTimeOf, formatDuration } from './format.js';
 import type { Strings } from './i18n/en-GB.js';
 import type { Badge, OptionText } from './parts/options.js';
@@ -157,4 +158,10 @@ export function submitErrorText(strings: Strings, error: ApiError | null): strin
   return error.kind === 'invalid' && error.message
     ? `${strings.errors.invalid} ${error.message}`
     : strings.errors[error.kind];
+}
+
+/** The booking as the widget's events name it: the venue, the choices and the offer, no personal data. */
+export function bookingSummary(venue: string, choices: Choices, offer: string | null): BookingSummary {
+  const { type, date, time, duration, num_people } = choices;
+  return { venue_id: venue, type, date, time, duration, num_people, ...(offer ? { offer } : {}) };
 }

@@ -1,10 +1,9 @@
-import { LitElement, html, nothing, type PropertyValues } from 'lit';
+import { LitElement, html, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
-import type { Availability, Choices, Suggestion } from './api/normalize.js';
+import type { Availability, Choices } from './api/normalize.js';
 import type { WireOffer } from './api/types.js';
 import {
-  alternatives,
   autoChoice,
   choose,
   chosenAction,
@@ -21,31 +20,17 @@ import { GuestForm } from './controllers/guest-form.js';
 import type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails } from './element-types.js';
 import { Locale } from './controllers/locale.js';
 import { Session, type Restored } from './controllers/session.js';
-import type { Strings } from './i18n/en-GB.js';
-import { addMonths, moveFocus } from './month-grid.js';
 import { badgeFor, offerApplies } from './offers.js';
-import { renderBusy } from './parts/busy.js';
-import { renderConfirmation } from './parts/confirmation.js';
-import { renderDatePicker } from './parts/date-picker.js';
-import { renderDetails } from './parts/details.js';
-import { renderError } from './parts/error.js';
-import type { Badge } from './parts/options.js';
+import { renderFlow, type Flow } from './parts/flow.js';
 import { renderPopup } from './parts/popup.js';
-import { renderProblems, type AlternativesProps } from './parts/problems.js';
-import { renderRedirect } from './parts/redirect.js';
-import { renderReject } from './parts/reject.js';
-import { renderChoices, renderStep } from './parts/step.js';
-import { renderSummary } from './parts/summary.js';
-import { renderTimes, type DayPart } from './parts/times.js';
-import { renderUnavailable } from './parts/unavailable.js';
-import { renderVenues } from './parts/venues.js';
+import type { DayPart } from './parts/times.js';
 import * as present from './presenter.js';
 import { isPartySize } from './api/rules.js';
 import type { SavedBooking } from './session.js';
 import { styles } from './styles.js';
 import { viewFor, type ShownStep, type View } from './view.js';
 import { venueModel, type VenueModel, type VenuePick } from './venue-model.js';
-import { addPlainDays, venueToday } from './venue-time.js';
+import { venueToday } from './venue-time.js';
 
 export type { ShownStep } from './view.js';
 
@@ -285,10 +270,6 @@ export class VenueBooking extends LitElement {
     return parseSteps(this.steps);
   }
 
-  private get _strings(): Strings {
-    return this._locale.strings;
-  }
-
   private get _today(): string {
     return venueToday(this.now ?? new Date());
   }
@@ -323,7 +304,7 @@ export class VenueBooking extends LitElement {
 
   private get _wording(): present.Wording {
     return {
-      strings: this._strings,
+      strings: this._locale.strings,
       locale: this._locale.tag,
       typeNames: this._typeNames,
       venues: this._data.venues.task.value,
@@ -338,24 +319,8 @@ export class VenueBooking extends LitElement {
     return (this._data.offers.task.value ?? []).filter((offer) => offerApplies(offer, this._choices));
   }
 
-  /** The offer badge of a value of a step: only where an offer can still apply with it. */
-  private _badge(step: Step, suggestion: Suggestion): Badge | null {
-    if (this.hideOffers || !suggestion.valid) return null;
-    const offers = this._data.offers.task.value ?? [];
-    return badgeFor(offers, { ...this._choices, [step]: suggestion.value }, this._strings.offer);
-  }
-
   private get _summary(): BookingSummary {
-    const { type, date, time, duration, num_people } = this._choices;
-    return {
-      venue_id: this._venue.current,
-      type,
-      date,
-      time,
-      duration,
-      num_people,
-      ...(this._offer ? { offer: this._offer } : {}),
-    };
+    return present.bookingSummary(this._venue.current, this._choices, this._offer);
   }
 
   /** The booking as saved across a reload: choices and display names, never personal data. */
@@ -440,7 +405,7 @@ export class VenueBooking extends LitElement {
       this._lastStep = step;
       if (this._interacted || (this._session.returned && step === 'confirmation')) {
         this._emit('vb-step', { step });
-        this._announce(this._headingText());
+        this._announce(this.renderRoot.querySelector('#step-title')?.textContent?.trim() ?? '');
       }
       if (step === 'unavailable') this._emit('vb-error', { kind: 'unavailable', status: null, during: 'submit' });
       const restored = step === 'confirmation' ? this._session.arrival() : null;
@@ -451,7 +416,7 @@ export class VenueBooking extends LitElement {
     }
     if (this._focusPending && step && this._data.availability.task.status !== TaskStatus.PENDING) {
       this._focusPending = false;
-      this.renderRoot.querySelector<HTMLElement>('#step-title')?.focus();
+      this._focus('#step-title');
     }
   }
 
@@ -478,10 +443,6 @@ export class VenueBooking extends LitElement {
     setTimeout(() => (region.textContent = text), 50);
   }
 
-  private _headingText(): string {
-    return this.renderRoot.querySelector('#step-title')?.textContent?.trim() ?? '';
-  }
-
   private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): void {
     const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
     if (apiError.kind === 'aborted') return;
@@ -494,162 +455,15 @@ export class VenueBooking extends LitElement {
     if (result.problems.length > 0 || result.autoChosen) this._choices = result.choices;
   }
 
+  /** Moves the focus to the element `selector` finds in the shadow root. */
+  private _focus(selector: string): void {
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  }
+
   /** A guest action: later renders may move focus and fire events. */
   private _act(): void {
     this._interacted = true;
     this._focusPending = true;
-  }
-
-  // --- handlers ---
-
-  private _onChoose(step: Step, value: string | number): void {
-    this._act();
-    this._problems = [];
-    this._editing = null;
-    if (step !== 'time') this._dayParts = {};
-    this._choices = choose(this._choices, step, value);
-    this._emit('vb-change', { field: step, value });
-  }
-
-  private _onChooseVenue(id: string): void {
-    this._act();
-    this._editing = null;
-    this._problems = [];
-    if (id !== this._pick.id) {
-      // Booking types, durations and offers belong to one venue; date, time and party size carry over.
-      const { type: _type, duration: _duration, ...rest } = this._choices;
-      this._choices = rest;
-      this._offer = null;
-    }
-    this._pick = { id, title: '' };
-    this._emit('vb-change', { field: 'venue', value: id });
-  }
-
-  private _onEdit(field: present.Field): void {
-    this._act();
-    this._editing = field;
-    if (field === 'date') this._focusDate = this._choices.date ?? null;
-  }
-
-  private _onLargerParty(): void {
-    this._act();
-    this._problems = [];
-    this._choices = forLargerParty(this._choices);
-    this._editing = 'num_people';
-  }
-
-  private _onRetry(during: 'venues' | 'availability'): void {
-    this._act();
-    void (during === 'venues' ? this._data.venues : this._data.availability).task.run();
-  }
-
-  private _onOffer(id: string | null): void {
-    this._interacted = true;
-    this._offer = id;
-    this._emit('vb-change', { field: 'offer', value: id });
-  }
-
-  private async _onSubmit(event: Event): Promise<void> {
-    event.preventDefault();
-    const availability = this._data.availability.task.value;
-    if (this._submitting || !availability) return;
-    this._interacted = true;
-    if (!this._form.check()) {
-      await this.updateComplete;
-      this.renderRoot.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-      return;
-    }
-    const offer =
-      this._offer && this._eligibleOffers.some((item) => item._id === this._offer) ? this._offer : undefined;
-    const plan = planSubmission(availability, this._choices, this._venue.current, this._form.details, {
-      returnUrl: '',
-      offer,
-      partnerSource: this.partnerSource || undefined,
-    });
-    if (!plan || plan.kind !== 'api') return;
-    this._submitting = true;
-    this._submitError = null;
-    this._emit('vb-submit', { booking: this._summary });
-    try {
-      // One key per booking, kept in sessionStorage: a retry, even after a reload, cannot book twice.
-      const key = await this._session.pendingKey(JSON.stringify(plan.body));
-      const instant = chosenAction(availability, this._choices) === 'accept';
-      const { confirmation, title } = await this._data.book(this.api, plan.body, key, instant);
-      // The venue's name for the confirmation comes with the create response.
-      this._pick = { ...this._pick, title: title ?? this._pick.title };
-      this._confirmation = confirmation;
-      this._session.sent();
-      this._focusPending = true;
-      this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
-    } catch (error) {
-      this._submitError = error instanceof ApiError ? error : new ApiError('server', String(error));
-      this._fail(error, 'submit');
-    } finally {
-      this._submitting = false;
-    }
-  }
-
-  private async _onRedirect(): Promise<void> {
-    // Not awaited without need: the redirect (and `vb-redirect`) then happens in the click itself.
-    const bridging = this._data.bridging;
-    if (bridging) await bridging;
-    const availability = this._data.availability.task.value;
-    if (!availability || typeof location === 'undefined') return;
-    this._interacted = true;
-    const venue = this._venue.current;
-    const plan = planSubmission(availability, this._choices, venue, this._form.details, {
-      ...this._session.returnTo(venue, this._data.bridged),
-      offer: this._offer ?? undefined,
-    });
-    if (!plan || plan.kind !== 'web') return;
-    // Saved first with the display names, so a host that cancels this and sends the guest itself still
-    // gets a named confirmation on return.
-    this._session.save(this._saved());
-    if (!this._emit('vb-redirect', { url: plan.url, booking: this._summary }, true)) return;
-    this._session.leave(plan.url, this._saved());
-  }
-
-  private _onAgain(): void {
-    this._act();
-    this._confirmation = null;
-    this._choices = {};
-    this._offer = null;
-    this._problems = [];
-    this._editing = null;
-    this._form.reset();
-    this._session.save(null);
-  }
-
-  private _onCalendarKey(event: KeyboardEvent): void {
-    const availability = this._data.availability.task.value;
-    const focus = this._focusDate ?? this._defaultFocus(availability);
-    const next = moveFocus(focus, event.key, event.shiftKey, this._today, this._maxDate(availability));
-    if (!next) return;
-    event.preventDefault();
-    this._focusDate = next;
-    void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLElement>(`[data-date="${next}"]`)?.focus());
-  }
-
-  private _onMonth(delta: number): void {
-    const availability = this._data.availability.task.value;
-    const next = addMonths(this._focusDate ?? this._defaultFocus(availability), delta);
-    const max = this._maxDate(availability);
-    this._focusDate = next < this._today ? this._today : next > max ? max : next;
-  }
-
-  private _onPickDate(date: string, valid: boolean): void {
-    this._focusDate = date;
-    if (valid) this._onChoose('date', date);
-  }
-
-  private _maxDate(availability: Availability | null | undefined): string {
-    const dates = availability?.fields.date?.suggestions.map((item) => String(item.value)) ?? [];
-    return dates.length ? dates[dates.length - 1] : addPlainDays(this._today, 365);
-  }
-
-  private _defaultFocus(availability: Availability | null | undefined): string {
-    const first = availability?.fields.date?.suggestions.find((item) => item.valid)?.value;
-    return this._choices.date ?? (first ? String(first) : this._today);
   }
 
   // --- public methods ---
@@ -659,7 +473,7 @@ export class VenueBooking extends LitElement {
     const dialog = this.renderRoot.querySelector('dialog');
     if (!dialog || dialog.open) return;
     dialog.showModal();
-    this.renderRoot.querySelector<HTMLElement>('#step-title')?.focus();
+    this._focus('#step-title');
   }
 
   /** Closes the popup; focus returns to its button. */
@@ -667,170 +481,165 @@ export class VenueBooking extends LitElement {
     this.renderRoot.querySelector('dialog')?.close();
   }
 
-  // --- rendering: the view of this update, through the templates of `parts/` ---
+  // --- rendering: the view of this update, through `parts/flow.ts` ---
 
-  private _format(field: present.Field, value: string | number): string {
-    return present.format(this._wording, field, value);
-  }
-
-  private get _alternatives(): AlternativesProps {
-    return {
-      nearest: this._strings.nearest,
-      format: (field, value) => this._format(field, value),
-      onChoose: (field, value) => this._onChoose(field, value),
-    };
-  }
-
-  private _renderStep(step: Step, availability: Availability) {
-    const s = this._strings;
-    const field = availability.fields[step];
-    const suggestions = field?.suggestions ?? [];
-    const body =
-      step === 'date'
-        ? renderDatePicker({
-            focus: this._focusDate ?? this._defaultFocus(availability),
-            selected: this._choices.date,
-            today: this._today,
-            min: this._today,
-            max: this._maxDate(availability),
-            days: new Map(suggestions.map((item) => [String(item.value), item])),
-            locale: this._locale.tag,
-            strings: s,
-            onPick: (date, valid) => this._onPickDate(date, valid),
-            onKey: (event) => this._onCalendarKey(event),
-            onMonth: (delta) => this._onMonth(delta),
-          })
-        : step === 'time'
-          ? renderTimes({
-              strings: s,
-              suggestions,
-              chosen: this._choices.time,
-              toggled: this._dayParts,
-              deposit: availability.depositRequired,
-              format: (time) => this._format('time', time),
-              badge: (item) => this._badge('time', item),
-              onChoose: (item) => this._onChoose('time', item.value),
-              onToggle: (part, open) => (this._dayParts = { ...this._dayParts, [part]: open }),
-            })
-          : renderChoices({
-              strings: s,
-              step,
-              suggestions,
-              chosen: this._choices[step],
-              max: field?.max ?? null,
-              allSizes: this._allSizes,
-              typed: Boolean(this._choices.type),
-              describe: (item) =>
-                present.describe(this._wording, step, item, this._choices.time, this._badge(step, item)),
-              onChoose: (item) => this._onChoose(step, item.value),
-              onMore: () => (this._allSizes = true),
-              onLargerParty: () => this._onLargerParty(),
-            });
-    return renderStep(step, s.stepTitles[step], body);
-  }
-
-  private _renderDetails(availability: Availability) {
-    const s = this._strings;
-    const action = chosenAction(availability, this._choices);
-    const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
-    return renderDetails({
-      strings: s,
-      locale: this._locale.tag,
-      guest: this._form.details,
-      errors: this._form.errors,
-      dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
+  /** What the templates need of this update (`parts/flow.ts`). */
+  private _flow(): Flow {
+    const venue = this._venue;
+    const s = this._locale.strings;
+    const flow: Flow = {
+      wording: this._wording,
       today: this._today,
+      now: this.now ?? new Date(),
+      order: this._order,
+      choices: this._choices,
+      problems: this._problems,
+      picked: venue.multi ? this._pick.id : null,
+      venues: this._data.venues.task.value ?? [],
+      venueName: venue.name,
+      confirmation: this._confirmation,
+      focusDate: this._focusDate,
+      dayParts: this._dayParts,
+      allSizes: this._allSizes,
+      dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
+      form: this._form,
       offers: this._eligibleOffers,
       offer: this._offer,
       preferences: this._data.preferences.task.value ?? [],
-      submitLabel: this._submitError?.retryable ? s.retry : label,
       submitting: this._submitting,
-      error: present.submitErrorText(s, this._submitError),
-      onInput: (event) => this._form.input(event),
-      onBlur: (event) => this._form.blur(event),
-      onOffer: (id) => this._onOffer(id),
-      onSubmit: (event) => void this._onSubmit(event),
-    });
-  }
-
-  private _renderConfirmation({ reference, status }: BookingConfirmation) {
-    const venue = this._venue.name;
-    return renderConfirmation({
-      strings: this._strings,
-      reference,
-      status,
-      summary: present.confirmationLines(this._wording, this._choices, venue),
-      event: present.calendarEvent(this._wording, reference, this._choices, venue),
-      now: this.now ?? new Date(),
-      onAgain: () => this._onAgain(),
-    });
-  }
-
-  private _renderReject(availability: Availability) {
-    const { date, time } = this._choices;
-    return renderReject(
-      this._strings,
-      present.rejectReason(this._strings, this._order, this._choices, availability),
-      this._alternatives,
-      time ? alternatives(availability, 'time', time) : null,
-      date ? alternatives(availability, 'date', date) : null,
-    );
-  }
-
-  /** The view's own content. */
-  private _renderBody(view: View) {
-    const s = this._strings;
-    switch (view.kind) {
-      case 'confirmation':
-        return this._renderConfirmation(this._confirmation!);
-      case 'venues':
-        return renderVenues({
-          strings: s,
-          venues: this._data.venues.task.value ?? [],
-          chosen: this._pick.id,
-          onChoose: (id) => this._onChooseVenue(id),
+      submitError: this._submitError,
+      // The offer badge of a value of a step: only where an offer can still apply with it.
+      badge: (step, suggestion) =>
+        this.hideOffers || !suggestion.valid
+          ? null
+          : badgeFor(this._data.offers.task.value ?? [], { ...this._choices, [step]: suggestion.value }, s.offer),
+      onChoose: (step, value) => {
+        this._act();
+        this._problems = [];
+        this._editing = null;
+        if (step !== 'time') this._dayParts = {};
+        this._choices = choose(this._choices, step, value);
+        this._emit('vb-change', { field: step, value });
+      },
+      onChooseVenue: (id) => {
+        this._act();
+        this._editing = null;
+        this._problems = [];
+        if (id !== this._pick.id) {
+          // Booking types, durations and offers belong to one venue; date, time and party size carry over.
+          const { type: _type, duration: _duration, ...rest } = this._choices;
+          this._choices = rest;
+          this._offer = null;
+        }
+        this._pick = { id, title: '' };
+        this._emit('vb-change', { field: 'venue', value: id });
+      },
+      onEdit: (field) => {
+        this._act();
+        this._editing = field;
+        if (field === 'date') this._focusDate = this._choices.date ?? null;
+      },
+      onLargerParty: () => {
+        this._act();
+        this._problems = [];
+        this._choices = forLargerParty(this._choices);
+        this._editing = 'num_people';
+      },
+      onRetry: (during) => {
+        this._act();
+        void (during === 'venues' ? this._data.venues : this._data.availability).task.run();
+      },
+      onRedirect: async () => {
+        // Not awaited without need: the redirect (and `vb-redirect`) then happens in the click itself.
+        const bridging = this._data.bridging;
+        if (bridging) await bridging;
+        const availability = this._data.availability.task.value;
+        if (!availability || typeof location === 'undefined') return;
+        this._interacted = true;
+        const venue = this._venue.current;
+        const plan = planSubmission(availability, this._choices, venue, this._form.details, {
+          ...this._session.returnTo(venue, this._data.bridged),
+          offer: this._offer ?? undefined,
         });
-      case 'busy':
-        return renderBusy(s.loading);
-      case 'error':
-        return renderError(present.readErrorText(s, view.error), s.retry, () => this._onRetry(view.during));
-      case 'empty':
-        return nothing;
-      case 'step':
-        return this._renderStep(view.step, view.availability);
-      case 'details':
-        return this._renderDetails(view.availability);
-      case 'redirect':
-        return renderRedirect(s, view.deposit, () => void this._onRedirect());
-      case 'unavailable':
-        return renderUnavailable(s);
-      case 'reject':
-        return this._renderReject(view.availability);
-    }
-  }
-
-  /** The view, with the summary of the choices (and the problems with them) above it in the flow. */
-  private _renderView(view: View) {
-    const body = this._renderBody(view);
-    if (view.frame === 'none') return body;
-    const w = this._wording;
-    const venue = this._venue.multi && this._pick.id ? this._pick.id : null;
-    const summary = renderSummary(this._strings, present.summaryItems(w, this._order, this._choices, venue), (field) =>
-      this._onEdit(field),
-    );
-    if (view.frame === 'summary') return html`${summary}${body}`;
-    const problems = this._problems.map((problem) => ({ ...problem, text: present.problemText(w, problem) }));
-    return html`${summary}${renderProblems(this._alternatives, problems)}${body}`;
+        if (!plan || plan.kind !== 'web') return;
+        // Saved first with the display names, so a host that cancels this and sends the guest itself still
+        // gets a named confirmation on return.
+        this._session.save(this._saved());
+        if (!this._emit('vb-redirect', { url: plan.url, booking: this._summary }, true)) return;
+        this._session.leave(plan.url, this._saved());
+      },
+      onSubmit: async (event) => {
+        event.preventDefault();
+        const availability = this._data.availability.task.value;
+        if (this._submitting || !availability) return;
+        this._interacted = true;
+        if (!this._form.check()) {
+          await this.updateComplete;
+          this._focus('[aria-invalid="true"]');
+          return;
+        }
+        const offer =
+          this._offer && this._eligibleOffers.some((item) => item._id === this._offer) ? this._offer : undefined;
+        const plan = planSubmission(availability, this._choices, this._venue.current, this._form.details, {
+          returnUrl: '',
+          offer,
+          partnerSource: this.partnerSource || undefined,
+        });
+        if (!plan || plan.kind !== 'api') return;
+        this._submitting = true;
+        this._submitError = null;
+        this._emit('vb-submit', { booking: this._summary });
+        try {
+          // One key per booking, kept in sessionStorage: a retry, even after a reload, cannot book twice.
+          const key = await this._session.pendingKey(JSON.stringify(plan.body));
+          const instant = chosenAction(availability, this._choices) === 'accept';
+          const { confirmation, title } = await this._data.book(this.api, plan.body, key, instant);
+          // The venue's name for the confirmation comes with the create response.
+          this._pick = { ...this._pick, title: title ?? this._pick.title };
+          this._confirmation = confirmation;
+          this._session.sent();
+          this._focusPending = true;
+          this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
+        } catch (error) {
+          this._submitError = error instanceof ApiError ? error : new ApiError('server', String(error));
+          this._fail(error, 'submit');
+        } finally {
+          this._submitting = false;
+        }
+      },
+      onOffer: (id) => {
+        this._interacted = true;
+        this._offer = id;
+        this._emit('vb-change', { field: 'offer', value: id });
+      },
+      onAgain: () => {
+        this._act();
+        this._confirmation = null;
+        this._choices = {};
+        this._offer = null;
+        this._problems = [];
+        this._editing = null;
+        this._form.reset();
+        this._session.save(null);
+      },
+      onFocusDate: (date, key) => {
+        this._focusDate = date;
+        if (key) void this.updateComplete.then(() => this._focus(`[data-date="${date}"]`));
+      },
+      onDayParts: (toggled) => (this._dayParts = toggled),
+      onMore: () => (this._allSizes = true),
+    };
+    return flow;
   }
 
   override render() {
-    const flow = this._renderView(this._view);
+    const flow = renderFlow(this._flow(), this._view);
     const live = html`<div id="live" class="visually-hidden" role="status" aria-live="polite"></div>`;
     const popup = {
-      strings: this._strings,
+      strings: this._locale.strings,
       onOpen: () => this.open(),
       onClose: () => this.close(),
-      onClosed: () => this.renderRoot.querySelector<HTMLElement>('[part="open"]')?.focus(),
+      onClosed: () => this._focus('[part="open"]'),
     };
     return html`${this.mode === 'popup' ? renderPopup(popup, flow) : flow}${live}`;
   }

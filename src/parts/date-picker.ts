@@ -6,31 +6,61 @@
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
-import { createMonth, weekdayDates } from '../month-grid.js';
+import { addMonths, createMonth, moveFocus, weekdayDates } from '../month-grid.js';
 import type { Strings } from '../i18n/en-GB.js';
-import { formatVenueDate } from '../venue-time.js';
+import { addPlainDays, formatVenueDate } from '../venue-time.js';
 
 /** What the calendar renders. */
 export interface DatePickerProps {
-  /** The day holding the roving tabindex; its month is shown. */
-  focus: string;
+  /** The day the guest moved the roving tabindex to, or null (then `calendarRange` picks one). */
+  focus: string | null;
   selected: string | undefined;
-  /** London's today. */
+  /** London's today, the first day that can be picked. */
   today: string;
-  min: string;
-  max: string;
-  /** The date suggestions of the latest answer, by date. */
-  days: Map<string, Suggestion>;
+  /** The date suggestions of the latest answer. */
+  suggestions: Suggestion[];
   locale: string;
   strings: Strings;
+  /** A day was clicked (`valid`: it can be booked); its button takes the focus. */
   onPick: (date: string, valid: boolean) => void;
-  onKey: (event: KeyboardEvent) => void;
-  onMonth: (delta: number) => void;
+  /** The focus moves to `date`: by the keyboard (`key`: focus its button once rendered) or by a month button. */
+  onFocus: (date: string, key: boolean) => void;
 }
 
-/** Renders the month of `props.focus`. */
+/**
+ * The days the calendar spans and the one it shows: from today to the last suggested date (a year
+ * ahead without any), focused on the guest's focus, else the chosen date, else the first bookable one.
+ */
+export function calendarRange(
+  suggestions: readonly Pick<Suggestion, 'value' | 'valid'>[],
+  focus: string | null,
+  selected: string | undefined,
+  today: string,
+): { focus: string; max: string } {
+  const last = suggestions[suggestions.length - 1];
+  const first = suggestions.find((item) => item.valid)?.value;
+  return {
+    focus: focus ?? selected ?? (first ? String(first) : today),
+    max: last ? String(last.value) : addPlainDays(today, 365),
+  };
+}
+
+/** Renders the month of the focused day. */
 export function renderDatePicker(props: DatePickerProps) {
-  const { focus, selected, today, min, max, days, locale, strings } = props;
+  const { selected, today, locale, strings } = props;
+  const min = today;
+  const { focus, max } = calendarRange(props.suggestions, props.focus, selected, today);
+  const days = new Map(props.suggestions.map((item) => [String(item.value), item]));
+  const onKey = (event: KeyboardEvent) => {
+    const next = moveFocus(focus, event.key, event.shiftKey, min, max);
+    if (!next) return;
+    event.preventDefault();
+    props.onFocus(next, true);
+  };
+  const onMonth = (delta: number) => {
+    const next = addMonths(focus, delta);
+    props.onFocus(next < min ? min : next > max ? max : next, false);
+  };
   const month = createMonth(focus);
   const focusDay = days.get(focus);
   const reason = focusDay?.valid ? null : (focusDay?.message ?? strings.unavailable);
@@ -43,7 +73,7 @@ export function renderDatePicker(props: DatePickerProps) {
         part="calendar-nav"
         aria-label=${strings.previousMonth}
         ?disabled=${month.month <= min.slice(0, 7)}
-        @click=${() => props.onMonth(-1)}
+        @click=${() => onMonth(-1)}
       >
         ‹
       </button>
@@ -54,12 +84,12 @@ export function renderDatePicker(props: DatePickerProps) {
         part="calendar-nav"
         aria-label=${strings.nextMonth}
         ?disabled=${month.month >= max.slice(0, 7)}
-        @click=${() => props.onMonth(1)}
+        @click=${() => onMonth(1)}
       >
         ›
       </button>
     </div>
-    <table aria-labelledby="month-title" @keydown=${props.onKey}>
+    <table aria-labelledby="month-title" @keydown=${onKey}>
       <thead>
         <tr>
           ${weekdayDates().map(

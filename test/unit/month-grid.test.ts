@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { addMonths, createMonth, moveFocus } from '../../src/month-grid.js';
+import { calendarRange } from '../../src/parts/date-picker.js';
 import { icsFile, googleCalendarUrl } from '../../src/calendar-links.js';
 import { durationMinutes, endTimeOf, formatDuration } from '../../src/format.js';
 import { readReturn, returnUrlFor, withoutReturn } from '../../src/session.js';
@@ -29,6 +30,18 @@ describe('calendar data', () => {
     assert.equal(moveFocus('2026-03-31', 'PageDown', true, ...range), '2026-06-13');
     assert.equal(moveFocus('2026-03-31', 'x', false, ...range), null);
     assert.equal(addMonths('2028-01-31', 1), '2028-02-29');
+  });
+
+  it('spans the calendar from today to the last suggested date, focused on the likeliest day', () => {
+    const day = (value: string, valid: boolean) => ({ value, valid });
+    const days = [day('2026-03-16', false), day('2026-03-17', true), day('2026-05-02', false)];
+    const today = '2026-03-16';
+    assert.deepEqual(calendarRange(days, null, undefined, today), { focus: '2026-03-17', max: '2026-05-02' });
+    assert.equal(calendarRange(days, null, '2026-04-01', today).focus, '2026-04-01');
+    assert.equal(calendarRange(days, '2026-04-20', '2026-04-01', today).focus, '2026-04-20');
+    // Without suggestions: today, and a year ahead.
+    assert.deepEqual(calendarRange([], null, undefined, today), { focus: today, max: '2027-03-16' });
+    assert.equal(calendarRange([day('2026-03-16', false)], null, undefined, today).focus, today);
   });
 });
 

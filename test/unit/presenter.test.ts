@@ -5,6 +5,7 @@ import type { Suggestion } from '../../src/api/normalize.js';
 import { parseSteps } from '../../src/booking-flow.js';
 import { enGB } from '../../src/i18n/en-GB.js';
 import {
+  bookingSummary,
   calendarEvent,
   confirmationLines,
   describe as describeOption,
@@ -109,5 +110,21 @@ describe('venue model', () => {
     assert.equal(venueModel('a,b', '', { id: 'b', title: 'From booking' }, list, '').name, 'From booking');
     assert.deepEqual(venueModel('', 'g1', { id: null, title: '' }, undefined, undefined).current, '');
     assert.equal(venueModel('', 'g1', { id: null, title: '' }, undefined, undefined).multi, true);
+  });
+});
+
+describe('booking summary', () => {
+  it('names the venue, the choices and the offer of a booking, never the guest', () => {
+    const choices = { type: 't1', date: '2026-03-20', time: '19:00', num_people: 2 };
+    assert.deepEqual(bookingSummary('v1', choices, null), {
+      venue_id: 'v1',
+      type: 't1',
+      date: '2026-03-20',
+      time: '19:00',
+      duration: undefined,
+      num_people: 2,
+    });
+    assert.equal(bookingSummary('v1', choices, 'o1').offer, 'o1');
+    assert.equal('offer' in bookingSummary('v1', choices, null), false);
   });
 });

@@ -1,0 +1,209 @@
+/**
+ * The flow as rendered: the view of this update (`view.ts`) with the summary and problems above
+ * it, through the templates of `parts/`. The element hands over its state and its handlers as one
+ * `Flow`; what is built here is props, never state.
+ */
+import { html, nothing } from 'lit';
+import type { ApiError } from '../api/client.js';
+import type { Availability, Choices, Suggestion } from '../api/normalize.js';
+import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
+import { alternatives, chosenAction, type Problem, type Step } from '../booking-flow.js';
+import type { GuestForm } from '../controllers/guest-form.js';
+import type { BookingConfirmation } from '../element-types.js';
+import * as present from '../presenter.js';
+import type { View } from '../view.js';
+import { renderBusy } from './busy.js';
+import { renderConfirmation } from './confirmation.js';
+import { renderDatePicker } from './date-picker.js';
+import { renderDetails } from './details.js';
+import { renderError } from './error.js';
+import type { Badge } from './options.js';
+import { renderProblems, type AlternativesProps } from './problems.js';
+import { renderRedirect } from './redirect.js';
+import { renderReject } from './reject.js';
+import { renderChoices, renderStep } from './step.js';
+import { renderSummary } from './summary.js';
+import { renderTimes, type DayPart } from './times.js';
+import { renderUnavailable } from './unavailable.js';
+import { renderVenues } from './venues.js';
+
+/** The element's state and handlers, as the templates need them. */
+export interface Flow {
+  wording: present.Wording;
+  /** London's today, and the clock. */
+  today: string;
+  now: Date;
+  order: readonly Step[];
+  choices: Choices;
+  problems: Problem[];
+  /** The venue picked (multi-venue only: it heads the summary), the picker's venues, the venue's name. */
+  picked: string | null;
+  venues: WireVenue[];
+  venueName: string;
+  confirmation: BookingConfirmation | null;
+  /** The date step's focused day, the time groups toggled, whether all party sizes show. */
+  focusDate: string | null;
+  dayParts: Partial<Record<DayPart, boolean>>;
+  allSizes: boolean;
+  dob: 'required' | 'optional' | '';
+  form: GuestForm;
+  /** The offers the full choices admit, and the one picked. */
+  offers: WireOffer[];
+  offer: string | null;
+  preferences: WireMarketingPreference[];
+  submitting: boolean;
+  submitError: ApiError | null;
+  badge: (step: Step, suggestion: Suggestion) => Badge | null;
+  onChoose: (step: Step, value: string | number) => void;
+  onChooseVenue: (id: string) => void;
+  onEdit: (field: present.Field) => void;
+  onLargerParty: () => void;
+  onRetry: (during: 'venues' | 'availability') => void;
+  onRedirect: () => void;
+  onSubmit: (event: Event) => void;
+  onOffer: (id: string | null) => void;
+  onAgain: () => void;
+  /** Sets the date step's focused day (`key`: a keyboard move, its button takes the focus once rendered). */
+  onFocusDate: (date: string, key: boolean) => void;
+  onDayParts: (toggled: Partial<Record<DayPart, boolean>>) => void;
+  onMore: () => void;
+}
+
+function alternativesOf(flow: Flow): AlternativesProps {
+  return {
+    nearest: flow.wording.strings.nearest,
+    format: (field, value) => present.format(flow.wording, field, value),
+    onChoose: flow.onChoose,
+  };
+}
+
+function renderStepView(flow: Flow, step: Step, availability: Availability) {
+  const { wording, choices } = flow;
+  const s = wording.strings;
+  const field = availability.fields[step];
+  const suggestions = field?.suggestions ?? [];
+  const body =
+    step === 'date'
+      ? renderDatePicker({
+          focus: flow.focusDate,
+          selected: choices.date,
+          today: flow.today,
+          suggestions,
+          locale: wording.locale,
+          strings: s,
+          onPick: (date, valid) => {
+            flow.onFocusDate(date, false);
+            if (valid) flow.onChoose('date', date);
+          },
+          onFocus: flow.onFocusDate,
+        })
+      : step === 'time'
+        ? renderTimes({
+            strings: s,
+            suggestions,
+            chosen: choices.time,
+            toggled: flow.dayParts,
+            deposit: availability.depositRequired,
+            format: (time) => present.format(wording, 'time', time),
+            badge: (item) => flow.badge('time', item),
+            onChoose: (item) => flow.onChoose('time', item.value),
+            onToggle: (part, open) => flow.onDayParts({ ...flow.dayParts, [part]: open }),
+          })
+        : renderChoices({
+            strings: s,
+            step,
+            suggestions,
+            chosen: choices[step],
+            max: field?.max ?? null,
+            allSizes: flow.allSizes,
+            typed: Boolean(choices.type),
+            describe: (item) => present.describe(wording, step, item, choices.time, flow.badge(step, item)),
+            onChoose: (item) => flow.onChoose(step, item.value),
+            onMore: flow.onMore,
+            onLargerParty: flow.onLargerParty,
+          });
+  return renderStep(step, s.stepTitles[step], body);
+}
+
+function renderDetailsView(flow: Flow, availability: Availability) {
+  const { wording, form, submitError } = flow;
+  const s = wording.strings;
+  const action = chosenAction(availability, flow.choices);
+  const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
+  return renderDetails({
+    strings: s,
+    locale: wording.locale,
+    guest: form.details,
+    errors: form.errors,
+    dob: flow.dob,
+    today: flow.today,
+    offers: flow.offers,
+    offer: flow.offer,
+    preferences: flow.preferences,
+    submitLabel: submitError?.retryable ? s.retry : label,
+    submitting: flow.submitting,
+    error: present.submitErrorText(s, submitError),
+    onInput: (event) => form.input(event),
+    onBlur: (event) => form.blur(event),
+    onOffer: flow.onOffer,
+    onSubmit: flow.onSubmit,
+  });
+}
+
+/** The view's own content. */
+function renderBody(flow: Flow, view: View) {
+  const { wording, choices } = flow;
+  const s = wording.strings;
+  switch (view.kind) {
+    case 'confirmation': {
+      const { reference, status } = flow.confirmation!;
+      return renderConfirmation({
+        strings: s,
+        reference,
+        status,
+        summary: present.confirmationLines(wording, choices, flow.venueName),
+        event: present.calendarEvent(wording, reference, choices, flow.venueName),
+        now: flow.now,
+        onAgain: flow.onAgain,
+      });
+    }
+    case 'venues':
+      return renderVenues({ strings: s, venues: flow.venues, chosen: flow.picked, onChoose: flow.onChooseVenue });
+    case 'busy':
+      return renderBusy(s.loading);
+    case 'error':
+      return renderError(present.readErrorText(s, view.error), s.retry, () => flow.onRetry(view.during));
+    case 'empty':
+      return nothing;
+    case 'step':
+      return renderStepView(flow, view.step, view.availability);
+    case 'details':
+      return renderDetailsView(flow, view.availability);
+    case 'redirect':
+      return renderRedirect(s, view.deposit, flow.onRedirect);
+    case 'unavailable':
+      return renderUnavailable(s);
+    case 'reject': {
+      const { date, time } = choices;
+      const { availability } = view;
+      return renderReject(
+        s,
+        present.rejectReason(s, flow.order, choices, availability),
+        alternativesOf(flow),
+        time ? alternatives(availability, 'time', time) : null,
+        date ? alternatives(availability, 'date', date) : null,
+      );
+    }
+  }
+}
+
+/** The view, with the summary of the choices (and the problems with them) above it in the flow. */
+export function renderFlow(flow: Flow, view: View) {
+  const body = renderBody(flow, view);
+  if (view.frame === 'none') return body;
+  const w = flow.wording;
+  const summary = renderSummary(w.strings, present.summaryItems(w, flow.order, flow.choices, flow.picked), flow.onEdit);
+  if (view.frame === 'summary') return html`${summary}${body}`;
+  const problems = flow.problems.map((problem) => ({ ...problem, text: present.problemText(w, problem) }));
+  return html`${summary}${renderProblems(alternativesOf(flow), problems)}${body}`;
+}
