@@ -1,7 +1,7 @@
 import { LitElement, html, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
-import type { Availability, Choices } from './api/normalize.js';
+import type { Choices } from './api/normalize.js';
 import type { WireOffer } from './api/types.js';
 import {
   autoChoice,
@@ -21,14 +21,12 @@ import type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEve
 import { Locale } from './controllers/locale.js';
 import { Session, type Restored } from './controllers/session.js';
 import { badgeFor, offerApplies } from './offers.js';
-import { renderFlow, type Flow } from './parts/flow.js';
+import { renderFlow, type Flow, type StepUi } from './parts/flow.js';
 import { renderPopup } from './parts/popup.js';
-import type { DayPart } from './parts/times.js';
 import * as present from './presenter.js';
-import { isPartySize } from './api/rules.js';
 import type { SavedBooking } from './session.js';
 import { styles } from './styles.js';
-import { viewFor, type ShownStep, type View } from './view.js';
+import { prefillChoices, viewFor, type ShownStep, type View } from './view.js';
 import { venueModel, type VenueModel, type VenuePick } from './venue-model.js';
 import { venueToday } from './venue-time.js';
 
@@ -136,9 +134,7 @@ export class VenueBooking extends LitElement {
     _submitting: { state: true },
     _submitError: { state: true },
     _confirmation: { state: true },
-    _focusDate: { state: true },
-    _dayParts: { state: true },
-    _allSizes: { state: true },
+    _ui: { state: true },
   };
 
   /** The venue id, or a comma-separated list of venue ids. */
@@ -190,11 +186,7 @@ export class VenueBooking extends LitElement {
   declare private _submitting: boolean;
   declare private _submitError: ApiError | null;
   declare private _confirmation: BookingConfirmation | null;
-  declare private _focusDate: string | null;
-  /** Time groups the guest opened or closed (the likely one starts open). */
-  declare private _dayParts: Partial<Record<DayPart, boolean>>;
-  /** Whether party sizes past the compact row are shown. */
-  declare private _allSizes: boolean;
+  declare private _ui: StepUi;
 
   /** Booking type names seen in answers, so the summary keeps them while an answer is missing. */
   private _typeNames = new Map<string, string>();
@@ -224,7 +216,9 @@ export class VenueBooking extends LitElement {
     answer: (availability) => {
       for (const item of availability.fields.type?.suggestions ?? [])
         if (item.label) this._typeNames.set(String(item.value), item.label);
-      this._reconcile(availability);
+      const result = reconcile(this._order, this._choices, availability);
+      if (result.problems.length > 0) this._problems = result.problems;
+      if (result.problems.length > 0 || result.autoChosen) this._choices = result.choices;
     },
     error: (error, during) => this._fail(error, during),
   });
@@ -259,9 +253,7 @@ export class VenueBooking extends LitElement {
     this._submitting = false;
     this._submitError = null;
     this._confirmation = null;
-    this._focusDate = null;
-    this._dayParts = {};
-    this._allSizes = false;
+    this._ui = { focusDate: null, dayParts: {}, allSizes: false };
   }
 
   // --- derived values ---
@@ -353,15 +345,7 @@ export class VenueBooking extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Prefill attributes set choices the guest has not made (a restored booking wins).
-    const prefill: Choices = {};
-    if (changed.has('type') && this.type) prefill.type = this.type;
-    if (changed.has('date') && this.date) prefill.date = this.date;
-    if (changed.has('time') && this.time) prefill.time = this.time;
-    if (changed.has('duration') && this.duration !== undefined && !Number.isNaN(this.duration))
-      prefill.duration = this.duration;
-    // A party size the proxy would refuse (0, 2.5, 5000) is not prefilled: the guest chooses one.
-    if (changed.has('numPeople') && this.numPeople !== undefined && isPartySize(this.numPeople))
-      prefill.num_people = this.numPeople;
+    const prefill = prefillChoices(this, (name) => changed.has(name));
     if (Object.keys(prefill).length)
       this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
     // A choice served by the answer in hand: the next step is chosen for the guest when that answer
@@ -405,7 +389,12 @@ export class VenueBooking extends LitElement {
       this._lastStep = step;
       if (this._interacted || (this._session.returned && step === 'confirmation')) {
         this._emit('vb-step', { step });
-        this._announce(this.renderRoot.querySelector('#step-title')?.textContent?.trim() ?? '');
+        // Said through the live region (its text node is not managed by the template); a fresh node
+        // after a tick makes screen readers read repeated text again.
+        const region = this.renderRoot.querySelector('#live');
+        const text = this.renderRoot.querySelector('#step-title')?.textContent?.trim() ?? '';
+        if (region) region.textContent = '';
+        setTimeout(() => region && (region.textContent = text), 50);
       }
       if (step === 'unavailable') this._emit('vb-error', { kind: 'unavailable', status: null, during: 'submit' });
       const restored = step === 'confirmation' ? this._session.arrival() : null;
@@ -434,25 +423,11 @@ export class VenueBooking extends LitElement {
     return this.dispatchEvent(vbEvent(name, detail, cancelable));
   }
 
-  /** Says something through the live region (its text node is not managed by the template). */
-  private _announce(text: string): void {
-    const region = this.renderRoot.querySelector('#live');
-    if (!region) return;
-    region.textContent = '';
-    // A fresh node after a tick makes screen readers read repeated text again.
-    setTimeout(() => (region.textContent = text), 50);
-  }
-
-  private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): void {
+  /** A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. */
+  private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): ApiError {
     const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
-    if (apiError.kind === 'aborted') return;
-    this._emit('vb-error', { kind: apiError.kind, status: apiError.status, during });
-  }
-
-  private _reconcile(availability: Availability): void {
-    const result = reconcile(this._order, this._choices, availability);
-    if (result.problems.length > 0) this._problems = result.problems;
-    if (result.problems.length > 0 || result.autoChosen) this._choices = result.choices;
+    if (apiError.kind !== 'aborted') this._emit('vb-error', { kind: apiError.kind, status: apiError.status, during });
+    return apiError;
   }
 
   /** Moves the focus to the element `selector` finds in the shadow root. */
@@ -498,9 +473,7 @@ export class VenueBooking extends LitElement {
       venues: this._data.venues.task.value ?? [],
       venueName: venue.name,
       confirmation: this._confirmation,
-      focusDate: this._focusDate,
-      dayParts: this._dayParts,
-      allSizes: this._allSizes,
+      ui: this._ui,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       form: this._form,
       offers: this._eligibleOffers,
@@ -517,7 +490,7 @@ export class VenueBooking extends LitElement {
         this._act();
         this._problems = [];
         this._editing = null;
-        if (step !== 'time') this._dayParts = {};
+        if (step !== 'time') this._ui = { ...this._ui, dayParts: {} };
         this._choices = choose(this._choices, step, value);
         this._emit('vb-change', { field: step, value });
       },
@@ -537,7 +510,7 @@ export class VenueBooking extends LitElement {
       onEdit: (field) => {
         this._act();
         this._editing = field;
-        if (field === 'date') this._focusDate = this._choices.date ?? null;
+        if (field === 'date') this._ui = { ...this._ui, focusDate: this._choices.date ?? null };
       },
       onLargerParty: () => {
         this._act();
@@ -601,8 +574,7 @@ export class VenueBooking extends LitElement {
           this._focusPending = true;
           this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
         } catch (error) {
-          this._submitError = error instanceof ApiError ? error : new ApiError('server', String(error));
-          this._fail(error, 'submit');
+          this._submitError = this._fail(error, 'submit');
         } finally {
           this._submitting = false;
         }
@@ -622,12 +594,10 @@ export class VenueBooking extends LitElement {
         this._form.reset();
         this._session.save(null);
       },
-      onFocusDate: (date, key) => {
-        this._focusDate = date;
-        if (key) void this.updateComplete.then(() => this._focus(`[data-date="${date}"]`));
+      onUi: (ui, focus) => {
+        this._ui = { ...this._ui, ...ui };
+        if (focus) void this.updateComplete.then(() => this._focus(focus));
       },
-      onDayParts: (toggled) => (this._dayParts = toggled),
-      onMore: () => (this._allSizes = true),
     };
     return flow;
   }

@@ -6,6 +6,7 @@
  * error, a refusal).
  */
 import type { Availability, Choices } from './api/normalize.js';
+import { isPartySize } from './api/rules.js';
 import { isReady, nextStep, submitRoute, type Step } from './booking-flow.js';
 
 /** A step shown to the guest: the venue picker, a booking field, or the end of the flow. */
@@ -84,4 +85,28 @@ export function viewFor(state: ViewState, availability: ReadState<Availability |
   if (route === 'api') return { kind: 'details', step: 'details', frame: 'flow', availability: answer };
   if (route) return { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: answer.depositRequired };
   return { kind: 'unavailable', step: 'unavailable', frame: 'flow' };
+}
+
+/** The element's prefill attributes. */
+export interface Prefill {
+  type: string;
+  date: string;
+  time: string;
+  duration: number | undefined;
+  numPeople: number | undefined;
+}
+
+/**
+ * The choices the prefill attributes that `changed` set: empty ones are not choices, nor is a party
+ * size the proxy would refuse (0, 2.5, 5000): the guest chooses one.
+ */
+export function prefillChoices(prefill: Prefill, changed: (name: keyof Prefill) => boolean): Choices {
+  const { type, date, time, duration, numPeople } = prefill;
+  const choices: Choices = {};
+  if (changed('type') && type) choices.type = type;
+  if (changed('date') && date) choices.date = date;
+  if (changed('time') && time) choices.time = time;
+  if (changed('duration') && duration !== undefined && !Number.isNaN(duration)) choices.duration = duration;
+  if (changed('numPeople') && numPeople !== undefined && isPartySize(numPeople)) choices.num_people = numPeople;
+  return choices;
 }

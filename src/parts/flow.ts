@@ -41,10 +41,7 @@ export interface Flow {
   venues: WireVenue[];
   venueName: string;
   confirmation: BookingConfirmation | null;
-  /** The date step's focused day, the time groups toggled, whether all party sizes show. */
-  focusDate: string | null;
-  dayParts: Partial<Record<DayPart, boolean>>;
-  allSizes: boolean;
+  ui: StepUi;
   dob: 'required' | 'optional' | '';
   form: GuestForm;
   /** The offers the full choices admit, and the one picked. */
@@ -63,10 +60,18 @@ export interface Flow {
   onSubmit: (event: Event) => void;
   onOffer: (id: string | null) => void;
   onAgain: () => void;
-  /** Sets the date step's focused day (`key`: a keyboard move, its button takes the focus once rendered). */
-  onFocusDate: (date: string, key: boolean) => void;
-  onDayParts: (toggled: Partial<Record<DayPart, boolean>>) => void;
-  onMore: () => void;
+  /** Updates the steps' own state; `focus`: a selector whose element takes the focus once rendered. */
+  onUi: (ui: Partial<StepUi>, focus?: string) => void;
+}
+
+/** The steps' own state, kept by the element across renders. */
+export interface StepUi {
+  /** The day of the date step the guest moved the focus to. */
+  focusDate: string | null;
+  /** Time groups the guest opened or closed (the likely one starts open). */
+  dayParts: Partial<Record<DayPart, boolean>>;
+  /** Whether party sizes past the compact row are shown. */
+  allSizes: boolean;
 }
 
 function alternativesOf(flow: Flow): AlternativesProps {
@@ -78,36 +83,36 @@ function alternativesOf(flow: Flow): AlternativesProps {
 }
 
 function renderStepView(flow: Flow, step: Step, availability: Availability) {
-  const { wording, choices } = flow;
+  const { wording, choices, ui } = flow;
   const s = wording.strings;
   const field = availability.fields[step];
   const suggestions = field?.suggestions ?? [];
   const body =
     step === 'date'
       ? renderDatePicker({
-          focus: flow.focusDate,
+          focus: ui.focusDate,
           selected: choices.date,
           today: flow.today,
           suggestions,
           locale: wording.locale,
           strings: s,
           onPick: (date, valid) => {
-            flow.onFocusDate(date, false);
+            flow.onUi({ focusDate: date });
             if (valid) flow.onChoose('date', date);
           },
-          onFocus: flow.onFocusDate,
+          onFocus: (date, key) => flow.onUi({ focusDate: date }, key ? `[data-date="${date}"]` : undefined),
         })
       : step === 'time'
         ? renderTimes({
             strings: s,
             suggestions,
             chosen: choices.time,
-            toggled: flow.dayParts,
+            toggled: ui.dayParts,
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
             badge: (item) => flow.badge('time', item),
             onChoose: (item) => flow.onChoose('time', item.value),
-            onToggle: (part, open) => flow.onDayParts({ ...flow.dayParts, [part]: open }),
+            onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
         : renderChoices({
             strings: s,
@@ -115,11 +120,11 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             suggestions,
             chosen: choices[step],
             max: field?.max ?? null,
-            allSizes: flow.allSizes,
+            allSizes: ui.allSizes,
             typed: Boolean(choices.type),
             describe: (item) => present.describe(wording, step, item, choices.time, flow.badge(step, item)),
             onChoose: (item) => flow.onChoose(step, item.value),
-            onMore: flow.onMore,
+            onMore: () => flow.onUi({ allSizes: true }),
             onLargerParty: flow.onLargerParty,
           });
   return renderStep(step, s.stepTitles[step], body);

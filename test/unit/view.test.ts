@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeAvailability, type Availability } from '../../src/api/normalize.js';
 import { parseSteps } from '../../src/booking-flow.js';
-import { viewFor, type ReadState, type ViewState } from '../../src/view.js';
+import { prefillChoices, viewFor, type ReadState, type ViewState } from '../../src/view.js';
 
 const order = parseSteps('');
 const all = { type: 't', date: '2026-01-01', time: '19:00', duration: 90, num_people: 2 };
@@ -101,5 +101,26 @@ describe('viewFor: which view shows', () => {
   it('shows the refusal, with no step, when the service rejects complete choices', () => {
     const view = viewFor(state({ choices: all }), answer({ action: 'reject', next: { api: '/api/bookings', web } }));
     assert.deepEqual([view.kind, view.step, view.frame], ['reject', null, 'flow']);
+  });
+});
+
+describe('prefill', () => {
+  const attributes = { type: 't', date: '2026-01-01', time: '19:00', duration: 90, numPeople: 2 };
+  it('turns the prefill attributes that changed into choices', () => {
+    assert.deepEqual(
+      prefillChoices(attributes, () => true),
+      all,
+    );
+    assert.deepEqual(
+      prefillChoices(attributes, (name) => name === 'date'),
+      { date: '2026-01-01' },
+    );
+  });
+  it('leaves empty values, a duration that is not a number and a party size the proxy refuses to the guest', () => {
+    for (const numPeople of [0, 2.5, 5000, undefined])
+      assert.deepEqual(
+        prefillChoices({ type: '', date: '', time: '', duration: Number.NaN, numPeople }, () => true),
+        {},
+      );
   });
 });
