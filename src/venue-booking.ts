@@ -2,25 +2,14 @@ import { LitElement, html, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
 import type { Choices } from './api/normalize.js';
-import type { WireOffer } from './api/types.js';
-import {
-  autoChoice,
-  choose,
-  chosenAction,
-  forLargerParty,
-  nextStep,
-  parseSteps,
-  planSubmission,
-  reconcile,
-  type Problem,
-  type Step,
-} from './booking-flow.js';
+import * as booking from './booking-flow.js';
+import type { Problem, Step } from './booking-flow.js';
 import { BookingData, type BookingInputs } from './controllers/booking-data.js';
 import { GuestForm } from './controllers/guest-form.js';
 import type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails } from './element-types.js';
 import { Locale } from './controllers/locale.js';
 import { Session, type Restored } from './controllers/session.js';
-import { badgeFor, offerApplies } from './offers.js';
+import { offerApplies } from './offers.js';
 import { renderFlow, type Flow, type StepUi } from './parts/flow.js';
 import { renderPopup } from './parts/popup.js';
 import * as present from './presenter.js';
@@ -216,7 +205,7 @@ export class VenueBooking extends LitElement {
     answer: (availability) => {
       for (const item of availability.fields.type?.suggestions ?? [])
         if (item.label) this._typeNames.set(String(item.value), item.label);
-      const result = reconcile(this._order, this._choices, availability);
+      const result = booking.reconcile(this._order, this._choices, availability);
       if (result.problems.length > 0) this._problems = result.problems;
       if (result.problems.length > 0 || result.autoChosen) this._choices = result.choices;
     },
@@ -259,7 +248,7 @@ export class VenueBooking extends LitElement {
   // --- derived values ---
 
   private get _order(): Step[] {
-    return parseSteps(this.steps);
+    return booking.parseSteps(this.steps);
   }
 
   private get _today(): string {
@@ -268,13 +257,8 @@ export class VenueBooking extends LitElement {
 
   /** The venue in use: its id, whether the guest picks it, and its name for people. */
   private get _venue(): VenueModel {
-    return venueModel(
-      this.venue,
-      this.venueGroup,
-      this._pick,
-      this._data.venues.task.value,
-      this._data.record.task.value,
-    );
+    const { venues, record } = this._data;
+    return venueModel(this.venue, this.venueGroup, this._pick, venues.task.value, record.task.value);
   }
 
   /** What the reads depend on. */
@@ -295,20 +279,8 @@ export class VenueBooking extends LitElement {
   }
 
   private get _wording(): present.Wording {
-    return {
-      strings: this._locale.strings,
-      locale: this._locale.tag,
-      typeNames: this._typeNames,
-      venues: this._data.venues.task.value,
-    };
-  }
-
-  /**
-   * The offers of the details step: the venue's offers whose rules admit the full choices — the
-   * same rules that put every badge on the way here, so a badge is always honoured.
-   */
-  private get _eligibleOffers(): WireOffer[] {
-    return (this._data.offers.task.value ?? []).filter((offer) => offerApplies(offer, this._choices));
+    const { strings, tag: locale } = this._locale;
+    return { strings, locale, typeNames: this._typeNames, venues: this._data.venues.task.value };
   }
 
   private get _summary(): BookingSummary {
@@ -317,13 +289,9 @@ export class VenueBooking extends LitElement {
 
   /** The booking as saved across a reload: choices and display names, never personal data. */
   private _saved(): SavedBooking {
-    const type = this._choices.type;
-    const names = {
-      type: (type && present.typeName(this._wording, type)) || undefined,
-      venue: this._venue.name || undefined,
-    };
     const { _pick: pick, _choices: choices, _offer: offer, _confirmation: confirmation } = this;
-    return { venue: pick.id, choices, offer, confirmation, names };
+    const type = (choices.type && present.typeName(this._wording, choices.type)) || undefined;
+    return { venue: pick.id, choices, offer, confirmation, names: { type, venue: this._venue.name || undefined } };
   }
 
   // --- lifecycle ---
@@ -352,16 +320,15 @@ export class VenueBooking extends LitElement {
     // leaves one value, as a fresh answer would (`reconcile`), and never on an answer that refused one.
     if ((changed as PropertyValues).has('_choices') && this._problems.length === 0) {
       const answer = this._data.current(this._inputs());
-      const auto = answer && autoChoice(this._order, this._choices, answer);
+      const auto = answer && booking.autoChoice(this._order, this._choices, answer);
       if (auto) this._choices = auto;
     }
-    this._wantPreferences ||= nextStep(this._order, this._choices) === null;
-    const venue = this._venue;
+    this._wantPreferences ||= booking.nextStep(this._order, this._choices) === null;
     const data = this._data;
     this._view = viewFor(
       {
         confirmed: Boolean(this._confirmation),
-        multi: venue.multi,
+        multi: this._venue.multi,
         venue: this._pick.id,
         editing: this._editing,
         order: this._order,
@@ -378,12 +345,8 @@ export class VenueBooking extends LitElement {
     const busy = this.renderRoot.querySelector<HTMLElement>('.busy');
     if (busy) busy.style.minHeight = `${this._stepHeight}px`;
     else this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
-    if (
-      this._interacted &&
-      (changed.has('_choices') || changed.has('_pick') || changed.has('_offer') || changed.has('_confirmation'))
-    ) {
+    if (this._interacted && ['_choices', '_pick', '_offer', '_confirmation'].some((key) => changed.has(key)))
       this._session.save(this._saved());
-    }
     const step = this._view.step;
     if (step && step !== this._lastStep) {
       this._lastStep = step;
@@ -461,10 +424,8 @@ export class VenueBooking extends LitElement {
   /** What the templates need of this update (`parts/flow.ts`). */
   private _flow(): Flow {
     const venue = this._venue;
-    const s = this._locale.strings;
     const flow: Flow = {
       wording: this._wording,
-      today: this._today,
       now: this.now ?? new Date(),
       order: this._order,
       choices: this._choices,
@@ -476,22 +437,18 @@ export class VenueBooking extends LitElement {
       ui: this._ui,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       form: this._form,
-      offers: this._eligibleOffers,
+      offers: this._data.offers.task.value ?? [],
+      hideOffers: this.hideOffers,
       offer: this._offer,
       preferences: this._data.preferences.task.value ?? [],
       submitting: this._submitting,
       submitError: this._submitError,
-      // The offer badge of a value of a step: only where an offer can still apply with it.
-      badge: (step, suggestion) =>
-        this.hideOffers || !suggestion.valid
-          ? null
-          : badgeFor(this._data.offers.task.value ?? [], { ...this._choices, [step]: suggestion.value }, s.offer),
       onChoose: (step, value) => {
         this._act();
         this._problems = [];
         this._editing = null;
         if (step !== 'time') this._ui = { ...this._ui, dayParts: {} };
-        this._choices = choose(this._choices, step, value);
+        this._choices = booking.choose(this._choices, step, value);
         this._emit('vb-change', { field: step, value });
       },
       onChooseVenue: (id) => {
@@ -515,7 +472,7 @@ export class VenueBooking extends LitElement {
       onLargerParty: () => {
         this._act();
         this._problems = [];
-        this._choices = forLargerParty(this._choices);
+        this._choices = booking.forLargerParty(this._choices);
         this._editing = 'num_people';
       },
       onRetry: (during) => {
@@ -530,7 +487,7 @@ export class VenueBooking extends LitElement {
         if (!availability || typeof location === 'undefined') return;
         this._interacted = true;
         const venue = this._venue.current;
-        const plan = planSubmission(availability, this._choices, venue, this._form.details, {
+        const plan = booking.planSubmission(availability, this._choices, venue, this._form.details, {
           ...this._session.returnTo(venue, this._data.bridged),
           offer: this._offer ?? undefined,
         });
@@ -552,8 +509,10 @@ export class VenueBooking extends LitElement {
           return;
         }
         const offer =
-          this._offer && this._eligibleOffers.some((item) => item._id === this._offer) ? this._offer : undefined;
-        const plan = planSubmission(availability, this._choices, this._venue.current, this._form.details, {
+          this._offer && flow.offers.some((item) => item._id === this._offer && offerApplies(item, this._choices))
+            ? this._offer
+            : undefined;
+        const plan = booking.planSubmission(availability, this._choices, this._venue.current, this._form.details, {
           returnUrl: '',
           offer,
           partnerSource: this.partnerSource || undefined,
@@ -565,7 +524,7 @@ export class VenueBooking extends LitElement {
         try {
           // One key per booking, kept in sessionStorage: a retry, even after a reload, cannot book twice.
           const key = await this._session.pendingKey(JSON.stringify(plan.body));
-          const instant = chosenAction(availability, this._choices) === 'accept';
+          const instant = booking.chosenAction(availability, this._choices) === 'accept';
           const { confirmation, title } = await this._data.book(this.api, plan.body, key, instant);
           // The venue's name for the confirmation comes with the create response.
           this._pick = { ...this._pick, title: title ?? this._pick.title };

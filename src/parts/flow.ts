@@ -10,8 +10,10 @@ import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types
 import { alternatives, chosenAction, type Problem, type Step } from '../booking-flow.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { BookingConfirmation } from '../element-types.js';
+import { badgeFor, offerApplies } from '../offers.js';
 import * as present from '../presenter.js';
 import type { View } from '../view.js';
+import { venueToday } from '../venue-time.js';
 import { renderBusy } from './busy.js';
 import { renderConfirmation } from './confirmation.js';
 import { renderDatePicker } from './date-picker.js';
@@ -30,8 +32,7 @@ import { renderVenues } from './venues.js';
 /** The element's state and handlers, as the templates need them. */
 export interface Flow {
   wording: present.Wording;
-  /** London's today, and the clock. */
-  today: string;
+  /** The clock: "today" is London's date at this instant. */
   now: Date;
   order: readonly Step[];
   choices: Choices;
@@ -44,13 +45,13 @@ export interface Flow {
   ui: StepUi;
   dob: 'required' | 'optional' | '';
   form: GuestForm;
-  /** The offers the full choices admit, and the one picked. */
+  /** The venue's offers, whether they are hidden, and the one picked. */
   offers: WireOffer[];
+  hideOffers: boolean;
   offer: string | null;
   preferences: WireMarketingPreference[];
   submitting: boolean;
   submitError: ApiError | null;
-  badge: (step: Step, suggestion: Suggestion) => Badge | null;
   onChoose: (step: Step, value: string | number) => void;
   onChooseVenue: (id: string) => void;
   onEdit: (field: present.Field) => void;
@@ -74,6 +75,12 @@ export interface StepUi {
   allSizes: boolean;
 }
 
+/** The offer badge of a value of a step: only where an offer can still apply with it. */
+function badge(flow: Flow, step: Step, suggestion: Suggestion): Badge | null {
+  if (flow.hideOffers || !suggestion.valid) return null;
+  return badgeFor(flow.offers, { ...flow.choices, [step]: suggestion.value }, flow.wording.strings.offer);
+}
+
 function alternativesOf(flow: Flow): AlternativesProps {
   return {
     nearest: flow.wording.strings.nearest,
@@ -92,7 +99,7 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
       ? renderDatePicker({
           focus: ui.focusDate,
           selected: choices.date,
-          today: flow.today,
+          today: venueToday(flow.now),
           suggestions,
           locale: wording.locale,
           strings: s,
@@ -110,7 +117,7 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             toggled: ui.dayParts,
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
-            badge: (item) => flow.badge('time', item),
+            badge: (item) => badge(flow, 'time', item),
             onChoose: (item) => flow.onChoose('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
@@ -122,7 +129,7 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             max: field?.max ?? null,
             allSizes: ui.allSizes,
             typed: Boolean(choices.type),
-            describe: (item) => present.describe(wording, step, item, choices.time, flow.badge(step, item)),
+            describe: (item) => present.describe(wording, step, item, choices.time, badge(flow, step, item)),
             onChoose: (item) => flow.onChoose(step, item.value),
             onMore: () => flow.onUi({ allSizes: true }),
             onLargerParty: flow.onLargerParty,
@@ -141,8 +148,10 @@ function renderDetailsView(flow: Flow, availability: Availability) {
     guest: form.details,
     errors: form.errors,
     dob: flow.dob,
-    today: flow.today,
-    offers: flow.offers,
+    today: venueToday(flow.now),
+    // The offers whose rules admit the full choices: the same rules that put every badge on the way
+    // here, so a badge is always honoured.
+    offers: flow.offers.filter((offer) => offerApplies(offer, flow.choices)),
     offer: flow.offer,
     preferences: flow.preferences,
     submitLabel: submitError?.retryable ? s.retry : label,
