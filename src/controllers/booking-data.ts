@@ -114,7 +114,10 @@ export class BookingData implements ReactiveController {
     host.addController(this);
     this.venues = new Read(
       host,
-      () => [this._inputs().api, this._inputs().attribute, this._inputs().group] as const,
+      () => {
+        const { api, attribute, group } = this._inputs();
+        return [api, attribute, group] as const;
+      },
       ([api, attribute, group], signal) => this._readVenues(api, attribute, group, signal),
       undefined,
       { onComplete: (venues) => events.venues(venues), onError: (error) => events.error(error, 'venues') },
@@ -144,14 +147,18 @@ export class BookingData implements ReactiveController {
     // before it), so that a guest who only looks at times costs no such read.
     this.preferences = new Read(
       host,
-      () => [this._inputs().api, this._inputs().venue.current, this._inputs().wantPreferences] as const,
+      () => {
+        const { api, venue, wantPreferences } = this._inputs();
+        return [api, venue.current, wantPreferences] as const;
+      },
       async ([api, venue, wanted], signal) => {
         if (!venue || !wanted) return [];
-        const payload = await this.clientFor(api)
-          .get<{
-            marketing_preferences?: WireMarketingPreference[];
-          }>(`venues/${encodeURIComponent(venue)}/marketing-preferences`, {}, signal)
-          .catch(() => null);
+        const payload = await this._venueRead<{ marketing_preferences?: WireMarketingPreference[] }>(
+          api,
+          venue,
+          '/marketing-preferences',
+          signal,
+        );
         return payload?.marketing_preferences ?? [];
       },
     );
@@ -159,13 +166,14 @@ export class BookingData implements ReactiveController {
     // offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
     this.offers = new Read(
       host,
-      () => [this._inputs().api, this._inputs().venue.current, this._inputs().hideOffers] as const,
+      () => {
+        const { api, venue, hideOffers } = this._inputs();
+        return [api, venue.current, hideOffers] as const;
+      },
       async ([api, venue, hidden], signal) => {
         if (!venue || hidden) return [];
-        const payload = await this.clientFor(api)
-          .get<WireOffer[] | { offers?: WireOffer[] }>(`venues/${encodeURIComponent(venue)}/offers`, {}, signal)
-          .catch(() => []);
-        return partnerOffers(Array.isArray(payload) ? payload : (payload.offers ?? []));
+        const payload = await this._venueRead<WireOffer[] | { offers?: WireOffer[] }>(api, venue, '/offers', signal);
+        return partnerOffers(Array.isArray(payload) ? payload : (payload?.offers ?? []));
       },
     );
     // A single venue's name, read only when it will be needed and nothing else gives it: before a
@@ -173,13 +181,13 @@ export class BookingData implements ReactiveController {
     // for the confirmation on return, or for a confirmation that has no name for it.
     this.record = new Read(
       host,
-      () => [this._inputs().api, this._inputs().venue.current, this._inputs().venue.multi, this._wantRecord] as const,
+      () => {
+        const { api, venue } = this._inputs();
+        return [api, venue.current, venue.multi, this._wantRecord] as const;
+      },
       async ([api, venue, multi, needed], signal) => {
         if (!needed || !venue || multi) return '';
-        const payload = await this.clientFor(api)
-          .get<{ venue?: WireVenue }>(`venues/${encodeURIComponent(venue)}`, { fields: 'booking_types' }, signal)
-          .catch(() => null);
-        return venueName(payload?.venue);
+        return venueName((await this._venueRead<{ venue?: WireVenue }>(api, venue, '', signal))?.venue);
       },
     );
     // Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
@@ -187,7 +195,10 @@ export class BookingData implements ReactiveController {
     // details to the bridge instead of putting them in the venue page's URL.
     this.bridge = new Read(
       host,
-      () => [this._inputs().api, this._wantBridge && this._inputs().returnMethod !== 'get'] as const,
+      () => {
+        const { api, returnMethod } = this._inputs();
+        return [api, this._wantBridge && returnMethod !== 'get'] as const;
+      },
       async ([api, wanted], signal) => {
         if (!wanted) return false;
         const payload = await this.clientFor(api)
@@ -276,6 +287,18 @@ export class BookingData implements ReactiveController {
     return this.bridge.task.value === true;
   }
 
+  /**
+   * A read of the venue's own path (`suffix` after `venues/{id}`; its record asks for its types,
+   * the smallest settings that carry its title), or null when it fails: what these reads add is
+   * optional, and the flow goes on without it.
+   */
+  private _venueRead<T>(api: string, venue: string, suffix: string, signal: AbortSignal): Promise<T | null> {
+    const query = suffix ? {} : { fields: 'booking_types' };
+    return this.clientFor(api)
+      .get<T>(`venues/${encodeURIComponent(venue)}${suffix}`, query, signal)
+      .catch(() => null);
+  }
+
   private async _readVenues(api: string, attribute: string, group: string, signal: AbortSignal): Promise<WireVenue[]> {
     const ids = venueIds(attribute);
     if (!group && ids.length < 2) return [];
@@ -286,16 +309,10 @@ export class BookingData implements ReactiveController {
       ? ((await client.get<{ pages?: WireVenue[] }>('venues', { venue_group: group }, signal)).pages ?? [])
       : ids.map((id) => ({ _id: id }));
     return Promise.all(
-      listed.map((known) =>
-        client
-          .get<{ venue?: WireVenue }>(
-            `venues/${encodeURIComponent(String(known._id))}`,
-            { fields: 'booking_types' },
-            signal,
-          )
-          .then((payload) => ({ ...known, ...payload.venue, _id: known._id }))
-          .catch(() => known),
-      ),
+      listed.map(async (known) => {
+        const payload = await this._venueRead<{ venue?: WireVenue }>(api, String(known._id), '', signal);
+        return { ...known, ...payload?.venue, _id: known._id };
+      }),
     );
   }
 }
