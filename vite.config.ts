@@ -248,7 +248,7 @@ function galleryPages(): Record<string, string> {
  * no server framework of its own. Code shared by several entries lands once, in `chunks/`.
  */
 const SERVER_ENTRIES = {
-  'venue-booking-proxy': 'proxy/node.ts',
+  'venue-booking-proxy': 'proxy/node/main.ts',
   'venue-booking-sandbox': 'proxy/sandbox/cli.ts',
   proxy: 'proxy/index.ts',
   sandbox: 'proxy/sandbox/index.ts',

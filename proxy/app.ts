@@ -13,27 +13,27 @@
  */
 import { Hono, type Context, type ExecutionContext } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { registerBookings, storedBefore } from './bookings.js';
-import { budgetSettings, UpstreamBudget } from './budget.js';
-import { ReadCache } from './cache.js';
-import { cors } from './cors.js';
-import { DEFAULTS, type ProxyConfig, type ProxyContext } from './context.js';
-import { envelopeText, errorPayload, errorResponse, ProxyError } from './envelope.js';
+import { registerBookings, storedBefore } from './routes/bookings.js';
+import { budgetSettings, UpstreamBudget } from './guards/budget.js';
+import { ReadCache } from './state/cache.js';
+import { cors } from './guards/cors.js';
+import { DEFAULTS, type ProxyConfig, type ProxyContext } from './routes/context.js';
+import { envelopeText, errorPayload, errorResponse, ProxyError } from './core/envelope.js';
 import { COUNTED, FastPath, type CountedEnv, type FastRead, type FastSent } from './fast-path.js';
-import { loopbackHostGuard, originGuard, requestGuard } from './guard.js';
-import { addLayer, applyLayer, headerOf, plainHeadersOf, SECURITY_LAYER, type Layer } from './headers.js';
-import { consoleLogger, redactingLogger } from './log.js';
-import { availabilityRead, readThrough, registerReads, type ReadCall } from './reads.js';
-import { prepare, sent, toResponse, type Relayed } from './relay.js';
-import { registerReturnBridge } from './return-bridge.js';
-import { scriptPaths, serveScript } from './script.js';
+import { loopbackHostGuard, originGuard, requestGuard } from './guards/request.js';
+import { addLayer, applyLayer, headerOf, plainHeadersOf, SECURITY_LAYER, type Layer } from './core/headers.js';
+import { consoleLogger, redactingLogger } from './core/log.js';
+import { availabilityRead, readThrough, registerReads, type ReadCall } from './routes/reads.js';
+import { prepare, sent, toResponse, type Relayed } from './upstream/relay.js';
+import { registerReturnBridge } from './routes/return-bridge.js';
+import { scriptPaths, serveScript } from './routes/script.js';
 import type { ProxyState } from './state/types.js';
 import { MemoryState } from './state/memory.js';
-import { fetchTransport, Upstream } from './upstream.js';
-import { urlOf } from './url.js';
-import { ID_RE, queryParams } from './validate.js';
+import { fetchTransport, Upstream } from './upstream/client.js';
+import { urlOf } from './core/url.js';
+import { ID_RE, queryParams } from './guards/validate.js';
 
-export type { ProxyConfig } from './context.js';
+export type { ProxyConfig } from './routes/context.js';
 
 /** A running proxy: its Fetch handler, plus its upstream client for health and tests. */
 export interface Proxy {

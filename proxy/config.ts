@@ -3,8 +3,8 @@
  * validates them at start so a misconfigured proxy refuses to start with a clear message instead
  * of failing on the first guest's booking. Runtime-free: node.ts and worker.ts both use it.
  */
-import type { ProxyConfig } from './context.js';
-import { ID_RE, isLoopback } from './validate.js';
+import type { ProxyConfig } from './routes/context.js';
+import { ID_RE, isLoopback } from './guards/validate.js';
 
 /** Environment variables the proxy reads (all optional; see the README's settings table). */
 export interface ProxyEnv {

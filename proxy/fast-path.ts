@@ -25,13 +25,13 @@
  *
  * Every answer gets the same log line as one from the app.
  */
-import { MAX_URL_LENGTH, OVERRIDE_HEADERS, pathProblem } from './guard.js';
-import type { Logger } from './log.js';
-import type { RateDecision } from './rate-limit.js';
-import { requestSite } from './request-site.js';
-import type { Relayed } from './relay.js';
+import { MAX_URL_LENGTH, OVERRIDE_HEADERS, pathProblem } from './guards/request.js';
+import type { Logger } from './core/log.js';
+import type { RateDecision } from './state/rate-limit.js';
+import { requestSite } from './guards/request-site.js';
+import type { Relayed } from './upstream/relay.js';
 import type { LimitRule, ProxyState } from './state/types.js';
-import { isLoopback } from './validate.js';
+import { isLoopback } from './guards/validate.js';
 
 /** A request as a host sees it before any `Request` is built. */
 export interface FastRequest {

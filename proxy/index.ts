@@ -5,11 +5,11 @@
  * so importing it needs nothing but this package.
  */
 import { createProxy as createAppProxy } from './app.js';
-import type { ProxyConfig } from './context.js';
+import type { ProxyConfig } from './routes/context.js';
 import { createStack as createAppStack, type StackOptions } from './stack.js';
 
-export type { ProxyConfig } from './context.js';
-export type { Logger } from './log.js';
+export type { ProxyConfig } from './routes/context.js';
+export type { Logger } from './core/log.js';
 export type { StackOptions } from './stack.js';
 export { configFromEnv, ConfigError, type EnvConfig, type ProxyEnv } from './config.js';
 

@@ -11,11 +11,11 @@
  */
 import type { ExecutionContext } from 'hono';
 import { createProxy } from './app.js';
-import { clientKeyFor } from './client-ip.js';
+import { clientKeyFor } from './guards/client-ip.js';
 import { configFromEnv, ConfigError, type ProxyEnv } from './config.js';
-import { DEFAULTS, type ProxyConfig } from './context.js';
-import { errorResponse } from './envelope.js';
-import { consoleLogger } from './log.js';
+import { DEFAULTS, type ProxyConfig } from './routes/context.js';
+import { errorResponse } from './core/envelope.js';
+import { consoleLogger } from './core/log.js';
 import { createStack } from './stack.js';
 import { createDurableObjectState, type StateNamespace } from './state/durable-object.js';
 import type { SharedState } from './state/shared.js';

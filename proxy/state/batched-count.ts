@@ -17,7 +17,7 @@
  * spread over several processes may get up to one batch per process past its limit (only when the
  * others' hits outpace what this process last learnt by more than the margin).
  */
-import { rateDecision, type RateDecision } from '../rate-limit.js';
+import { rateDecision, type RateDecision } from './rate-limit.js';
 import type { LimitRule } from './types.js';
 
 /** A client's count in a window, as the store keeps it. */

@@ -9,7 +9,7 @@
  * The object speaks a tiny JSON protocol over `fetch`, so this module needs neither
  * `cloudflare:workers` nor Workers types, and type-checks and tests like the rest of the proxy.
  */
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import type { Counted } from './batched-count.js';
 import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
 import type { LimitRule } from './types.js';

@@ -3,10 +3,10 @@
  * one Workers isolate); a second process has its own. Shared stores also use it as their local
  * layer: the L1 in front of shared reads, and what they fall back on when their store is away.
  */
-import { ReadCache } from '../cache.js';
-import { IdempotencyStore } from '../idempotency.js';
-import { RateLimiter } from '../rate-limit.js';
-import type { Relayed } from '../relay.js';
+import { ReadCache } from './cache.js';
+import { IdempotencyStore } from './idempotency.js';
+import { RateLimiter } from './rate-limit.js';
+import type { Relayed } from '../upstream/relay.js';
 import { BOOKING_ANSWER_TTL_MS, type ProxyState } from './types.js';
 
 /** Options of the memory state. */

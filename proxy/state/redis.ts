@@ -8,7 +8,7 @@
  */
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
-import type { Logger } from '../log.js';
+import type { Logger } from '../core/log.js';
 import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
 import type { LimitRule } from './types.js';
 

@@ -18,11 +18,11 @@
  * quota, the upstream budget's counters, and counters keyed by a hash of the client key. Nothing
  * else personal.
  */
-import { fingerprintOf, type IdempotentResult, type StoredAnswer } from '../idempotency.js';
-import type { Logger } from '../log.js';
-import type { RateDecision } from '../rate-limit.js';
-import type { Relayed } from '../relay.js';
-import type { QuotaState } from '../upstream.js';
+import { fingerprintOf, type IdempotentResult, type StoredAnswer } from './idempotency.js';
+import type { Logger } from '../core/log.js';
+import type { RateDecision } from './rate-limit.js';
+import type { Relayed } from '../upstream/relay.js';
+import type { QuotaState } from '../upstream/client.js';
 import { BatchedCounts, type Counted } from './batched-count.js';
 import { MemoryState } from './memory.js';
 import {

@@ -8,11 +8,11 @@
  * Every method is async because a shared store answers over the network; a shared implementation
  * fails open: when its store is slow or down it answers from local state and says so in `health()`.
  */
-import type { CacheSource } from '../cache.js';
-import type { IdempotentResult, StoredAnswer } from '../idempotency.js';
-import type { RateDecision } from '../rate-limit.js';
-import type { Relayed } from '../relay.js';
-import type { QuotaState } from '../upstream.js';
+import type { CacheSource } from './cache.js';
+import type { IdempotentResult, StoredAnswer } from './idempotency.js';
+import type { RateDecision } from './rate-limit.js';
+import type { Relayed } from '../upstream/relay.js';
+import type { QuotaState } from '../upstream/client.js';
 
 /** How the state's store is doing, for `/healthz`: `memory` has no store to lose. */
 export type StoreHealth = 'memory' | 'ok' | 'degraded' | 'down';

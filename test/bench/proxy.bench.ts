@@ -28,9 +28,9 @@ import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
 import { createProxy } from '../../proxy/app.js';
-import { silentLogger } from '../../proxy/log.js';
-import { nodeTransport } from '../../proxy/node-fetch.js';
-import { nodeListener } from '../../proxy/node-listener.js';
+import { silentLogger } from '../../proxy/core/log.js';
+import { nodeTransport } from '../../proxy/node/transport.js';
+import { nodeListener } from '../../proxy/node/listener.js';
 import { createStack } from '../../proxy/stack.js';
 import { UNLIMITED } from './unlimited.js';
 

@@ -21,7 +21,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import type { Browser, Page } from 'playwright';
-import { silentLogger } from '../../proxy/log.js';
+import { silentLogger } from '../../proxy/core/log.js';
 import { createStack } from '../../proxy/stack.js';
 import type { BenchRow } from './run.js';
 

@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy, type Proxy } from '../../proxy/app.js';
-import { silentLogger } from '../../proxy/log.js';
+import { silentLogger } from '../../proxy/core/log.js';
 import { createRedisState } from '../../proxy/state/redis.js';
 import type { SharedState } from '../../proxy/state/shared.js';
 import { createStack } from '../../proxy/stack.js';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { budgetSettings } from '../../proxy/budget.js';
+import { budgetSettings } from '../../proxy/guards/budget.js';
 import { configFromEnv, ConfigError } from '../../proxy/config.js';
 import { freePort, runBin } from './node-bin.js';
 

@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Proxy } from '../../proxy/app.js';
-import { nodeListener } from '../../proxy/node-listener.js';
+import { nodeListener } from '../../proxy/node/listener.js';
 import { MemoryState } from '../../proxy/state/memory.js';
 import {
   assertNoLeak,

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { Hono, type Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { addLayer, answer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from '../../proxy/headers.js';
+import { addLayer, answer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from '../../proxy/core/headers.js';
 
 const lower = (record: Record<string, string>) =>
   Object.fromEntries(Object.entries(record).map(([name, value]) => [name.toLowerCase(), value]));

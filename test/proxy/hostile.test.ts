@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { nodeListener } from '../../proxy/node-listener.js';
+import { nodeListener } from '../../proxy/node/listener.js';
 import {
   assertNoLeak,
   FOREIGN_VENUE,

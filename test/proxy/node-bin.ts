@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const bin = fileURLToPath(new URL('../../proxy/node.ts', import.meta.url));
+const bin = fileURLToPath(new URL('../../proxy/node/main.ts', import.meta.url));
 
 /** A port nothing listens on right now. */
 export function freePort(): Promise<number> {

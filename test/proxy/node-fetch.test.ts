@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createProxy } from '../../proxy/app.js';
-import { nodeTransport } from '../../proxy/node-fetch.js';
-import type { PlainRequest } from '../../proxy/upstream.js';
+import { nodeTransport } from '../../proxy/node/transport.js';
+import type { PlainRequest } from '../../proxy/upstream/client.js';
 import { freePort } from './node-bin.js';
 import { API_KEY, APP_ID, memoryLogger, VENUE } from './support.js';
 

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { batchedLogger } from '../../proxy/node-log.js';
+import { batchedLogger } from '../../proxy/node/log.js';
 
 function recorder() {
   const writes: { stream: 'out' | 'err'; text: string }[] = [];

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { addressKey, clientKeyFor, forwardedClient } from '../../proxy/client-ip.js';
+import { addressKey, clientKeyFor, forwardedClient } from '../../proxy/guards/client-ip.js';
 import { freePort, runBin } from './node-bin.js';
 import { VENUE } from './support.js';
 

@@ -476,7 +476,7 @@ describe('the Node entry with VENUE_BOOKING_REDIS_URL', { timeout: 60_000 }, () 
   test('joins Redis and says so in /healthz', async () => {
     const redis = await startRedis();
     const port = await freePort();
-    const entry = fileURLToPath(new URL('../../proxy/node.ts', import.meta.url));
+    const entry = fileURLToPath(new URL('../../proxy/node/main.ts', import.meta.url));
     const child = spawn(process.execPath, ['--import', 'tsx', entry], {
       env: { PATH: process.env.PATH ?? '', PORT: String(port), VENUE_BOOKING_REDIS_URL: redis.url },
       stdio: 'ignore',

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { createProxy, type Proxy, type ProxyConfig } from '../../proxy/app.js';
-import type { LogEntry, Logger } from '../../proxy/log.js';
+import type { LogEntry, Logger } from '../../proxy/core/log.js';
 
 export const APP_ID = 'test-app';
 export const API_KEY = 'k3y-MUST-never-LEAK-7f3a9c';

@@ -9,7 +9,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { PlainResponse, Transport } from './upstream.js';
+import type { PlainResponse, Transport } from '../upstream/client.js';
 
 /** Options of `nodeTransport`. */
 export interface NodeTransportOptions {

@@ -6,15 +6,15 @@
  */
 import type { Context, Hono } from 'hono';
 import { bookingAnswer } from './booking-answer.js';
-import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
+import { envelopeText, ProxyError, throwIfInvalid } from '../core/envelope.js';
 import type { ProxyContext } from './context.js';
-import { fingerprintOf, type StoredAnswer } from './idempotency.js';
+import { fingerprintOf, type StoredAnswer } from '../state/idempotency.js';
 import { bookedScope, dateScope, jsonBody } from './reads.js';
-import { faultRelay } from './relay.js';
-import { guestError } from './upstream-errors.js';
-import { urlOf } from './url.js';
-import { LIMITS, PARTY_SIZE } from '../src/api/rules.js';
-import { readFields, type Rule } from './validate.js';
+import { faultRelay } from '../upstream/relay.js';
+import { guestError } from '../upstream/errors.js';
+import { urlOf } from '../core/url.js';
+import { LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
+import { readFields, type Rule } from '../guards/validate.js';
 
 /** The documented fields of `POST /bookings`, with their forms. */
 const BOOKING: Record<string, Rule> = {

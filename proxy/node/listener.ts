@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import type { FastPath, FastRequest } from './fast-path.js';
+import type { FastPath, FastRequest } from '../fast-path.js';
 
 /** What the listener serves: the app's Fetch handler, and the proxy's fast path when there is one. */
 export interface NodeHandler {

@@ -5,8 +5,8 @@
  * `Fault` with a clean message. It also reads the upstream's `X-RateLimit-*` headers, so the proxy
  * knows when to spare the shared hourly quota.
  */
-import type { Logger } from './log.js';
-import type { ProxyState } from './state/types.js';
+import type { Logger } from '../core/log.js';
+import type { ProxyState } from '../state/types.js';
 
 /** A parsed upstream answer that the proxy can relay. */
 export interface UpstreamAnswer {

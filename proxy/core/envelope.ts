@@ -3,7 +3,7 @@
  * (`payload.message`, `payload.errors: [{ code, message, fields }]`), so the widget parses one
  * shape whether the refusal came from the proxy or from the upstream.
  */
-import type { Envelope, WireErrorPayload, WireFieldError } from '../src/api/types.js';
+import type { Envelope, WireErrorPayload, WireFieldError } from '../../src/api/types.js';
 import { urlOf } from './url.js';
 
 /** A field error as the live service sends it; every field of the proxy's errors is filled. */

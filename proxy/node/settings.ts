@@ -4,8 +4,8 @@
  * headers for a minute and its body for five, and hold any number of idle connections, none of
  * which the rate limit sees; these bound both. Runtime-free, so it is tested like config.ts.
  */
-import type { ClientIpOptions } from './client-ip.js';
-import { ConfigError, wholeNumber, type ProxyEnv } from './config.js';
+import type { ClientIpOptions } from '../guards/client-ip.js';
+import { ConfigError, wholeNumber, type ProxyEnv } from '../config.js';
 
 /** The Node server's settings, every one filled. */
 export interface NodeSettings {

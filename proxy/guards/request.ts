@@ -4,10 +4,10 @@
  * traffic never reaches a route, a cache or the upstream.
  */
 import type { MiddlewareHandler } from 'hono';
-import { errorResponse } from './envelope.js';
+import { errorResponse } from '../core/envelope.js';
 import { requestSite } from './request-site.js';
-import type { Logger } from './log.js';
-import { urlOf } from './url.js';
+import type { Logger } from '../core/log.js';
+import { urlOf } from '../core/url.js';
 import { isLoopback } from './validate.js';
 
 /** Longest URL (path + query) the widget ever needs; longer ones are refused with 414. */

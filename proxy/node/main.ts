@@ -11,17 +11,17 @@ import { createServer, type IncomingMessage, type RequestListener } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createProxy } from './app.js';
-import { clientKeyFor } from './client-ip.js';
-import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from './config.js';
-import { DEFAULTS, type ProxyConfig } from './context.js';
-import { consoleLogger } from './log.js';
-import { nodeTransport } from './node-fetch.js';
-import { batchedLogger } from './node-log.js';
-import { nodeListener } from './node-listener.js';
-import { nodeSettingsFromEnv } from './node-settings.js';
-import { integrityOf, scriptTag } from './script.js';
-import { createStack } from './stack.js';
+import { createProxy } from '../app.js';
+import { clientKeyFor } from '../guards/client-ip.js';
+import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../config.js';
+import { DEFAULTS, type ProxyConfig } from '../routes/context.js';
+import { consoleLogger } from '../core/log.js';
+import { nodeTransport } from './transport.js';
+import { batchedLogger } from './log.js';
+import { nodeListener } from './listener.js';
+import { nodeSettingsFromEnv } from './settings.js';
+import { integrityOf, scriptTag } from '../routes/script.js';
+import { createStack } from '../stack.js';
 
 const HELP = `Usage: venue-booking-proxy [flags]
 
@@ -108,7 +108,7 @@ declare const __WIDGET_DIR__: string | undefined;
 
 function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<string, Uint8Array<ArrayBuffer>> } {
   const dist = fileURLToPath(
-    new URL(typeof __WIDGET_DIR__ === 'string' ? __WIDGET_DIR__ : '../dist/', import.meta.url),
+    new URL(typeof __WIDGET_DIR__ === 'string' ? __WIDGET_DIR__ : '../../dist/', import.meta.url),
   );
   const chunks: Record<string, Uint8Array<ArrayBuffer>> = {};
   let script: Uint8Array<ArrayBuffer> | undefined;
@@ -130,7 +130,7 @@ function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<strin
  * loads the client. Its timings follow the proxy's: a booking holds its key past the upstream timeout.
  */
 async function redisState(redis: RedisSettings, settings: Partial<ProxyConfig>) {
-  const { createRedisState } = await import('./state/redis.js');
+  const { createRedisState } = await import('../state/redis.js');
   const timeoutMs = settings.timeoutMs ?? DEFAULTS.timeoutMs;
   return createRedisState({
     url: redis.url,

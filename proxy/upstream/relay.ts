@@ -5,9 +5,9 @@
  * serialized text is checked for the API key before it leaves.
  */
 import type { Context } from 'hono';
-import { envelopeText } from './envelope.js';
-import { answer } from './headers.js';
-import type { Fault } from './upstream.js';
+import { envelopeText } from '../core/envelope.js';
+import { answer } from '../core/headers.js';
+import type { Fault } from './client.js';
 
 /** A prepared answer: status and JSON text, as cached and as sent. */
 export interface Relayed {

@@ -3,11 +3,11 @@
  * client, caches, limiters). Kept apart from app.ts so route modules import types only from here.
  */
 import type { Context } from 'hono';
-import type { UpstreamBudget } from './budget.js';
-import type { Logger } from './log.js';
-import type { Relayed } from './relay.js';
-import type { ProxyState } from './state/types.js';
-import type { Transport, Upstream } from './upstream.js';
+import type { UpstreamBudget } from '../guards/budget.js';
+import type { Logger } from '../core/log.js';
+import type { Relayed } from '../upstream/relay.js';
+import type { ProxyState } from '../state/types.js';
+import type { Transport, Upstream } from '../upstream/client.js';
 
 /** Settings of one proxy instance. See `config.ts` for how they are read from the environment. */
 export interface ProxyConfig {

@@ -7,15 +7,15 @@
  * for its kind (budget.ts).
  */
 import type { Context, Hono } from 'hono';
-import { envelopeText, ProxyError, throwIfInvalid } from './envelope.js';
-import type { Spend } from './budget.js';
+import { envelopeText, ProxyError, throwIfInvalid } from '../core/envelope.js';
+import type { Spend } from '../guards/budget.js';
 import { DEFAULTS, type ProxyContext } from './context.js';
-import { BOOKING_URL_SENTINEL, faultRelay, type Relayed } from './relay.js';
-import type { Loaded } from './state/types.js';
-import { guestError } from './upstream-errors.js';
-import { urlOf } from './url.js';
-import { PARTY_SIZE } from '../src/api/rules.js';
-import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from './validate.js';
+import { BOOKING_URL_SENTINEL, faultRelay, type Relayed } from '../upstream/relay.js';
+import type { Loaded } from '../state/types.js';
+import { guestError } from '../upstream/errors.js';
+import { urlOf } from '../core/url.js';
+import { PARTY_SIZE } from '../../src/api/rules.js';
+import { canonicalQuery, ID_RE, queryParams, readFields, type Rule, type Value } from '../guards/validate.js';
 
 /** Venue settings a public widget may read (§2.10): never labels, stages or anything about customers. */
 export const PUBLIC_SETTINGS = [

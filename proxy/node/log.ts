@@ -5,7 +5,7 @@
  * and errors go to stderr at once, after the info lines before them; what is pending is written
  * when the process exits.
  */
-import type { Logger } from './log.js';
+import type { Logger } from '../core/log.js';
 
 /** Where the lines go (process.stdout and process.stderr, or a test's recorders). */
 export interface LogStreams {

@@ -4,9 +4,9 @@
  * whole numbers, lengths, email). Values come out canonical (trimmed strings, real numbers), so the
  * upstream only ever sees what the proxy rebuilt, never the client's raw text.
  */
-import type { FieldError } from './envelope.js';
+import type { FieldError } from '../core/envelope.js';
 // The guest-field rules are shared with the widget (one rule set); the proxy's build bundles them.
-import { isBirthDate, isCalendarDate, isEmail, isPhone, LIMITS, textProblem } from '../src/api/rules.js';
+import { isBirthDate, isCalendarDate, isEmail, isPhone, LIMITS, textProblem } from '../../src/api/rules.js';
 
 /** The forms a parameter can take. */
 export type Kind = 'id' | 'date' | 'time' | 'int' | 'duration' | 'bool' | 'text' | 'email' | 'phone' | 'ids' | 'choice';

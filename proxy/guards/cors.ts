@@ -7,7 +7,7 @@
  * route's response as it was built.
  */
 import type { MiddlewareHandler } from 'hono';
-import { addLayer, applyLayer, type Layer } from './headers.js';
+import { addLayer, applyLayer, type Layer } from '../core/headers.js';
 
 /** Options of `cors`; all lists are sent comma-joined, as `hono/cors` sends them. */
 export interface CorsOptions {

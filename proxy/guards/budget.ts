@@ -11,8 +11,8 @@
  * - When the upstream reports few calls left (`X-RateLimit-Remaining` ≤ the low water mark, by
  *   default the reserve), early misses are served from stale copies or refused, never spent.
  */
-import { DEFAULTS, type ProxyConfig } from './context.js';
-import type { LimitRule, ProxyState } from './state/types.js';
+import { DEFAULTS, type ProxyConfig } from '../routes/context.js';
+import type { LimitRule, ProxyState } from '../state/types.js';
 
 /** What a read or booking is, for the budget. */
 export type Spend = 'early' | 'final' | 'booking';

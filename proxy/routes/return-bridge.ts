@@ -15,11 +15,11 @@
  * booking site for `return_method=post`. A GET carrying values (a GET return) is refused.
  */
 import type { Context, Hono } from 'hono';
-import { ProxyError } from './envelope.js';
+import { ProxyError } from '../core/envelope.js';
 import type { ProxyContext } from './context.js';
-import { urlOf } from './url.js';
-import { envelopeResponse } from './envelope.js';
-import { ID_RE } from './validate.js';
+import { urlOf } from '../core/url.js';
+import { envelopeResponse } from '../core/envelope.js';
+import { ID_RE } from '../guards/validate.js';
 
 const REFERENCE_RE = /^[A-Za-z0-9-]{1,40}$/;
 const STATUS_RE = /^[a-z_]{1,20}$/;
