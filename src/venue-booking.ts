@@ -393,9 +393,12 @@ export class VenueBooking extends LitElement {
     return apiError;
   }
 
-  /** Moves the focus to the element `selector` finds in the shadow root. */
-  private _focus(selector: string): void {
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
+  /**
+   * Moves the focus to the element `selector` finds in the shadow root. `focusVisible` (not yet in
+   * TypeScript's DOM types; ignored where unsupported) forces or hides the focus ring.
+   */
+  private _focus(selector: string, options?: FocusOptions & { focusVisible?: boolean }): void {
+    this.renderRoot.querySelector<HTMLElement>(selector)?.focus(options);
   }
 
   /** A guest action: later renders may move focus and fire events. */
@@ -555,7 +558,9 @@ export class VenueBooking extends LitElement {
       },
       onUi: (ui, focus) => {
         this._ui = { ...this._ui, ...ui };
-        if (focus) void this.updateComplete.then(() => this._focus(focus));
+        // Keyboard moves in the calendar: the ring shows even when a click came before (WebKit
+        // would keep the click's no-ring state for a scripted focus).
+        if (focus) void this.updateComplete.then(() => this._focus(focus, { focusVisible: true }));
       },
     };
     return flow;

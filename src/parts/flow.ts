@@ -61,7 +61,10 @@ export interface Flow {
   onSubmit: (event: Event) => void;
   onOffer: (id: string | null) => void;
   onAgain: () => void;
-  /** Updates the steps' own state; `focus`: a selector whose element takes the focus once rendered. */
+  /**
+   * Updates the steps' own state; `focus`: a selector whose element takes the focus once rendered,
+   * with a visible focus ring (it is asked for by keyboard moves only).
+   */
   onUi: (ui: Partial<StepUi>, focus?: string) => void;
 }
 

@@ -1,5 +1,5 @@
 import { expect, fixture, html } from '@open-wc/testing';
-import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import { emulateMedia, sendKeys, sendMouse } from '@web/test-runner-commands';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import {
@@ -12,6 +12,7 @@ import {
   until,
   WidgetPage,
 } from '../support/widget-page.js';
+import { browserEngine, summaryDate } from '../support/engine.js';
 
 async function widget(now: string, dialect: 'spec' | 'live' = 'spec') {
   const stack = await newStack({ sandbox: { now, dialect } });
@@ -95,7 +96,7 @@ describe('accessibility, keyboard and venue time', () => {
     await sendKeys({ press: 'ArrowRight' });
     await sendKeys({ press: 'Enter' });
     await until(
-      () => /Tue 17 Mar/.test(page.root.querySelector('[part~="summary"]')?.textContent ?? ''),
+      () => page.root.querySelector('[part~="summary"]')?.textContent?.includes(summaryDate('2026-03-17')),
       'the chosen date',
     );
 
@@ -130,6 +131,29 @@ describe('accessibility, keyboard and venue time', () => {
     await until(() => page.focused() === page.heading(), 'focus on the confirmation heading');
     await expect(element).to.be.accessible();
     expect(await storedBookings(stack, who.email)).to.have.length(1);
+  });
+
+  it('shows the focus ring when arrow keys move the calendar focus after a click', async () => {
+    const { page } = await widget('2026-03-16T10:00');
+    await page.chooseValue('type', TYPES.table);
+    await page.waitForStep('date');
+    // A real click (not a scripted one) on a day that cannot be booked: it takes the focus, shows
+    // why, and leaves the guest on the calendar; a mouse focus draws no ring.
+    const closed = page.day('2026-03-13')!;
+    expect(closed.getAttribute('aria-disabled')).to.equal('true');
+    const box = closed.getBoundingClientRect();
+    await sendMouse({
+      type: 'click',
+      position: [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 2)],
+    });
+    await until(() => focusedDate(page) === '2026-03-13', 'the clicked day focused');
+    expect(page.focused()!.matches(':focus-visible'), 'no ring after a click').to.equal(false);
+    await sendKeys({ press: 'ArrowRight' });
+    await until(() => focusedDate(page) === '2026-03-16', 'focus moved to the first bookable day');
+    expect(page.focused()!.matches(':focus-visible'), 'a ring after a keyboard move').to.equal(true);
+    await sendKeys({ press: 'ArrowRight' });
+    await until(() => focusedDate(page) === '2026-03-17', 'focus moved to the next day');
+    expect(page.focused()!.matches(':focus-visible'), 'a ring after each keyboard move').to.equal(true);
   });
 
   it('explains invalid details inline, focuses the first, and stays accessible', async () => {
@@ -179,7 +203,11 @@ describe('accessibility, keyboard and venue time', () => {
     expect(page.day('2026-07-01')!.getAttribute('tabindex')).to.equal('0');
   });
 
-  it('respects reduced motion and themes dark, also through prefers-color-scheme for auto', async () => {
+  it('respects reduced motion and themes dark, also through prefers-color-scheme for auto', async function () {
+    // Only Chromium's launcher can emulate media features: Puppeteer does it over CDP, which Firefox
+    // does not speak, and the WebDriver launcher has no such command. The styles are plain CSS media
+    // queries, the same in every engine.
+    if (browserEngine() !== 'chromium') this.skip();
     const { element, page } = await widget('2026-03-16T10:00');
     await page.waitForStep('type');
     await emulateMedia({ reducedMotion: 'reduce', colorScheme: 'dark' });

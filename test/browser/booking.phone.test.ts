@@ -127,6 +127,9 @@ describe('a booking on a 375×740 touch screen', () => {
     await checkStep('confirmation');
     await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
     observer.disconnect();
-    expect(shift, 'cumulative layout shift over the booking').to.be.at.most(0.1);
+    // Layout shifts are reported by Chromium only (Firefox and WebKit lack the Layout Instability
+    // API, so their sum would stay 0 and prove nothing): the check is made where it is measured.
+    if (PerformanceObserver.supportedEntryTypes.includes('layout-shift'))
+      expect(shift, 'cumulative layout shift over the booking').to.be.at.most(0.1);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The README stays in step with what it documents: the API tables with the Custom Elements
  * Manifest (both read from the element's JSDoc), the strict CSP line with the policy the demo is
- * served and tested with, and the gallery table with the pages in demo/. When one fails, the fix
+ * served and tested with, the gallery table with the pages in demo/, and the supported browsers
+ * with the bundle's build target. When one fails, the fix
  * is `npm run docs` (tables) or editing the README, never editing the test.
  */
 import { describe, it } from 'node:test';
@@ -9,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { STRICT_CSP } from '../../demo/csp-policy.js';
+import { SUPPORTED_BROWSERS } from '../../vite.config.js';
 import { analyze, renderTables, tablesIn, README } from '../support/api-tables.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -41,6 +43,15 @@ describe('README.md', () => {
       .sort();
     const listed = [...section('Demo gallery').matchAll(/^\| `([\w-]+\.html)` \|/gm)].map((match) => match[1]).sort();
     assert.deepEqual(listed, pages);
+  });
+
+  it('states the browsers the script-tag bundle is built for', () => {
+    const names: Record<string, string> = { chrome: 'Chrome', edge: 'Edge', firefox: 'Firefox', safari: 'Safari' };
+    const supported = section('Embed it').split('### Supported browsers')[1] ?? '';
+    for (const target of SUPPORTED_BROWSERS) {
+      const [, browser, version] = /^([a-z]+)([\d.]+)$/.exec(target)!;
+      assert.ok(supported.includes(`${names[browser!]} ${version}`), `"Supported browsers" names ${target}`);
+    }
   });
 
   it('names both bins and shows the two set-up commands', () => {
