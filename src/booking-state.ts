@@ -80,7 +80,8 @@ export type BookingEvent =
   | { type: 'ui'; ui: Partial<StepUi> }
   /** The prefill attributes' choices; `over`: they win over the choices made (set after the first render). */
   | { type: 'prefill'; choices: Choices; over: boolean }
-  | { type: 'restore'; restored: Restored }
+  /** What a page load brought back (`Session`). */
+  | ({ type: 'restore' } & Restored)
   /** The picker's venues. */
   | { type: 'venues'; venues: WireVenue[] }
   /** A fresh availability answer. */
@@ -149,7 +150,7 @@ const CHANGES: {
     Object.keys(choices).length
       ? { choices: over ? { ...state.choices, ...choices } : { ...choices, ...state.choices } }
       : null,
-  restore: (state, { restored }) => restore(state, restored),
+  restore,
   // A list of one venue is no choice: it is picked for the guest.
   venues: (state, { venues }) =>
     venues.length === 1 && !state.pick.id ? { pick: { ...state.pick, id: venues[0]._id } } : null,

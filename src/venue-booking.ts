@@ -52,7 +52,7 @@ export class VenueBooking extends VenueBookingApi {
   private _wantPreferences = false;
 
   private _locale = new Locale(this, () => fire(this, 'vb-error', { kind: 'locale', status: null, during: 'locale' }));
-  private _session = new Session(this, (restored) => this._apply({ type: 'restore', restored }));
+  private _session = new Session(this, (restored) => this._apply({ type: 'restore', ...restored }));
   private _form = new GuestForm(
     this,
     () => venueToday(this.now ?? new Date()),
@@ -172,9 +172,9 @@ export class VenueBooking extends VenueBookingApi {
     if (event.type !== 'choose' || event.field !== 'offer') this._focusPending = true;
     this._apply(event);
     if (event.type === 'choose') fire(this, 'vb-change', { field: event.field, value: event.value });
-    if (event.type !== 'again') return;
-    this._form.reset();
-    this._session.save(null);
+    // Booking again: the guest keeps their name and contact details, not the notes or consent (the
+    // saved booking follows the new state in \`updated\`).
+    if (event.type === 'again') this._form.reset();
   }
 
   /** A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. */

@@ -168,10 +168,8 @@ const ROWS: Row[] = [
     before: state(),
     event: {
       type: 'restore',
-      restored: {
-        back: null,
-        saved: { venue: 'v1', choices: { ...all }, offer: 'o1', confirmation, names: { type: 'Table', venue: 'One' } },
-      },
+      back: null,
+      saved: { venue: 'v1', choices: { ...all }, offer: 'o1', confirmation, names: { type: 'Table', venue: 'One' } },
     },
     after: state({
       pick: { id: 'v1', title: 'One' },
@@ -187,10 +185,8 @@ const ROWS: Row[] = [
     before: state({ pick: { id: null, title: 'Known' } }),
     event: {
       type: 'restore',
-      restored: {
-        back: { reference: 'R2', status: 'enquiry' },
-        saved: { venue: 'v1', choices: { ...all }, offer: null, confirmation, names: { venue: 'One' } },
-      },
+      back: { reference: 'R2', status: 'enquiry' },
+      saved: { venue: 'v1', choices: { ...all }, offer: null, confirmation, names: { venue: 'One' } },
     },
     after: state({
       pick: { id: 'v1', title: 'Known' },
@@ -204,14 +200,15 @@ const ROWS: Row[] = [
     before: state({ confirmation }),
     event: {
       type: 'restore',
-      restored: { back: null, saved: { venue: null, choices: {}, offer: null, confirmation: { ...confirmation } } },
+      back: null,
+      saved: { venue: null, choices: {}, offer: null, confirmation: { ...confirmation } },
     },
     after: state({ confirmation }),
   },
   {
     name: 'restore nothing',
     before: chosen,
-    event: { type: 'restore', restored: { back: null, saved: null } },
+    event: { type: 'restore', back: null, saved: null },
     after: chosen,
   },
   {
