@@ -13,6 +13,7 @@ import {
   returnUrlFor,
   saveBooking,
   withoutReturn,
+  type Restored,
   type SavedBooking,
 } from '../session.js';
 
@@ -26,22 +27,8 @@ export interface SessionHost extends ReactiveControllerHost {
   readonly returnMethod: 'post' | 'get';
 }
 
-/** A confirmation's reference and status. */
-type Confirmation = NonNullable<SavedBooking['confirmation']>;
-
-/** What a page load brings back: the booking site's confirmation on a return, and the saved booking. */
-export interface Restored {
-  back: Confirmation | null;
-  saved: SavedBooking | null;
-}
-
 /** The booking's life across reloads and the booking site. */
 export class Session implements ReactiveController {
-  /** Set when this page load is the guest's return from the booking site. */
-  returned = false;
-  /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
-  restored = false;
-
   constructor(
     private readonly _host: SessionHost,
     private readonly _restore: (restored: Restored) => void,
@@ -65,7 +52,6 @@ export class Session implements ReactiveController {
     const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
     if (back) {
       history.replaceState(history.state, '', withoutReturn(location.href));
-      this.returned = true;
       this.save({
         ...saved,
         venue: saved?.venue ?? null,
@@ -76,17 +62,6 @@ export class Session implements ReactiveController {
       });
     }
     this._restore({ back, saved });
-  }
-
-  /**
-   * Once, when the first confirmation of this load is the guest's return or a kept one: whether it
-   * was kept (`restored`); null otherwise.
-   */
-  arrival(): boolean | null {
-    if (!this.returned && !this.restored) return null;
-    const restored = !this.returned;
-    this.returned = this.restored = false;
-    return restored;
   }
 
   /** Saves (or, with null, forgets) the booking in progress. */
