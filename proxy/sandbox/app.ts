@@ -9,35 +9,15 @@
 
 import { Hono, type Context as HonoContext } from 'hono';
 import { Access, authenticate, RateLimiter } from './auth.js';
-import { computeAvailability, FIELDS, type AvailabilityContext, type Dialect, type Field } from './availability.js';
-import {
-  createdRecord,
-  fullRecord,
-  handlingOf,
-  parseAreas,
-  parseNewBooking,
-  parseUpdate,
-  storeBooking,
-  venueSummary,
-} from './bookings.js';
-import {
-  ApiError,
-  bool,
-  envelope,
-  errorResponse,
-  list,
-  one,
-  readParams,
-  type Params,
-  type RequestInfo,
-} from './http.js';
-import { search } from './search.js';
+import { BOOKING_ROUTES } from './booking-routes.js';
+import type { Ctx, Handler, Method, Route } from './context.js';
+import { ApiError, envelope, errorResponse, readParams, type Params, type RequestInfo } from './http.js';
+import { PEOPLE_ROUTES } from './people.js';
+import { RESOURCE_ROUTES } from './resources.js';
 import { Store } from './store.js';
 import { makeClock, type Clock } from './time.js';
-import type { App, Seed, Venue } from './types.js';
+import type { App, Dialect, Seed } from './types.js';
 import { showBookingPage, submitBookingPage } from './web.js';
-import { registerResourceRoutes } from './resources.js';
-import { registerPeopleRoutes } from './people.js';
 import defaultSeed from './seed.json' with { type: 'json' };
 
 export type { Seed } from './types.js';
@@ -98,42 +78,107 @@ export const SEED_IDS = {
   event: '64a1f0c2e4b0a1b2c3d4ec91',
 } as const;
 
-/** Per-request context handed to route handlers. */
-export interface Ctx {
-  info: RequestInfo;
-  params: Params;
-  app: App;
-  access: Access;
+/** The whole v4 route table, in registration order. */
+export const ROUTES: readonly Route[] = [...BOOKING_ROUTES, ...RESOURCE_ROUTES, ...PEOPLE_ROUTES];
+
+/** What one sandbox instance holds: its clock, data, rate limiter and answer settings. */
+interface Runtime {
+  clock: Clock;
   store: Store;
-  now: number;
+  limiter: RateLimiter;
   dialect: Dialect;
   publicUrl: string;
-  availability: AvailabilityContext;
-  /** A path parameter. */
-  path(name: string): string;
-  /** The venue named by a path parameter: 404 when unknown, 403 when the app may not `perm` there. */
-  venue(id: string, perm?: Parameters<Access['require']>[0]): Venue;
 }
 
-/** A route handler: returns the payload of a 200 envelope, or a ready Response. */
-export type Handler = (ctx: Ctx) => unknown;
-/** Registers a route with its methods; other methods get 405. */
-export type Route = (path: string, methods: Partial<Record<'GET' | 'POST' | 'DELETE', Handler>>) => void;
+/** Resolves the options into a runtime; throws on bad options (an unparseable `now`). */
+function runtimeOf(options: SandboxOptions): Runtime {
+  return {
+    clock: makeClock(options.now),
+    store: new Store(options.seed ?? (defaultSeed as unknown as Seed), options.apps ?? []),
+    limiter: new RateLimiter(options.rateLimit ?? 5000),
+    dialect: options.dialect === 'live' ? 'live' : 'spec',
+    publicUrl: (options.publicUrl ?? 'http://localhost:8787').replace(/\/+$/, ''),
+  };
+}
 
-/** Creates a sandbox. Throws only on bad options (e.g. an unparseable `now`), never per request. */
-export function createSandbox(options: SandboxOptions = {}): Sandbox {
-  const clock = makeClock(options.now);
-  const store = new Store(options.seed ?? (defaultSeed as unknown as Seed), options.apps ?? []);
-  const limiter = new RateLimiter(options.rateLimit ?? 5000);
-  const dialect: Dialect = options.dialect === 'live' ? 'live' : 'spec';
-  const publicUrl = (options.publicUrl ?? 'http://localhost:8787').replace(/\/+$/, '');
-  const app = new Hono();
+/** What the envelope echoes of a request before its parameters are read (the query alone). */
+function requestInfoOf(rt: Runtime, c: HonoContext, now: number): RequestInfo {
+  const info: RequestInfo = {
+    url: c.req.url,
+    method: c.req.method,
+    params: {},
+    requestTime: now,
+    now: () => rt.clock().getTime(),
+  };
+  for (const [k, v] of new URL(c.req.url).searchParams) info.params[k] = v;
+  return info;
+}
 
-  const route: Route = (path, methods) => {
+/** The handler's context for an authenticated request. */
+function contextOf(rt: Runtime, c: HonoContext, info: RequestInfo, params: Params, app: App, now: number): Ctx {
+  const { store, dialect, publicUrl } = rt;
+  const access = new Access(store, app);
+  return {
+    info,
+    params,
+    app,
+    access,
+    store,
+    now,
+    dialect,
+    publicUrl,
+    availability: { store, now, dialect, publicUrl },
+    path: (name) => c.req.param(name) ?? '',
+    venue: (id, perm = 'see') => {
+      const v = store.venues.get(id);
+      if (!v) throw new ApiError(404, `Venue ${id} not found`);
+      access.require(perm, v._id);
+      return v;
+    },
+  };
+}
+
+/**
+ * The request pipeline around one handler, in stages: authenticate, count against the rate limit,
+ * read the parameters, run, envelope. Any ApiError becomes its enveloped answer; anything else a
+ * 503 that says nothing was applied. Every answer carries the rate-limit headers.
+ */
+async function handle(rt: Runtime, c: HonoContext, run: Handler): Promise<Response> {
+  const now = rt.clock().getTime();
+  const info = requestInfoOf(rt, c, now);
+  let rate: Record<string, string> = rt.limiter.hit('', now, false).headers;
+  const withRate = (res: Response) => {
+    for (const [k, v] of Object.entries(rate)) res.headers.set(k, v);
+    return res;
+  };
+  try {
+    const app = authenticate(rt.store, c.req.header('authorization') ?? null);
+    const hit = rt.limiter.hit(app.id, now);
+    rate = hit.headers;
+    if (!hit.allowed)
+      throw new ApiError(
+        429,
+        `Rate limit of ${rt.limiter.limit} requests per hour exceeded; try again after ${rate['X-RateLimit-Reset']}`,
+      );
+    info.params = await readParams(c.req.raw, new URL(c.req.url));
+    const out = await run(contextOf(rt, c, info, info.params, app, now));
+    return withRate(out instanceof Response ? out : envelope(info, 200, out));
+  } catch (e) {
+    if (e instanceof ApiError) return withRate(errorResponse(info, e));
+    console.error('[sandbox] unexpected error', e);
+    return withRate(
+      errorResponse(info, new ApiError(503, 'The sandbox hit an unexpected error; the request was not applied')),
+    );
+  }
+}
+
+/** Registers a route table under `/v4`: each path answers its methods and 405 (with Allow) to others. */
+function mountApi(app: Hono, rt: Runtime, routes: readonly Route[]): void {
+  for (const { path, methods } of routes) {
     const allowed = Object.keys(methods);
-    app.all(`/v4${path}`, (c) =>
-      handle(c, (ctx) => {
-        const h = methods[ctx.info.method as 'GET' | 'POST' | 'DELETE'];
+    app.all(`/v4${path.replace(/\{(\w+)\}/g, ':$1')}`, (c) =>
+      handle(rt, c, (ctx) => {
+        const h = methods[ctx.info.method as Method];
         if (!h)
           throw new ApiError(405, `Method ${ctx.info.method} not allowed here; use ${allowed.join(' or ')}`, [], {
             allow: allowed.join(', '),
@@ -141,160 +186,22 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
         return h(ctx);
       }),
     );
-  };
-
-  /** Auth, rate limit, params, envelope and error mapping around one handler. */
-  async function handle(c: HonoContext, run: Handler): Promise<Response> {
-    const now = clock().getTime();
-    const url = new URL(c.req.url);
-    const info: RequestInfo = {
-      url: c.req.url,
-      method: c.req.method,
-      params: {},
-      requestTime: now,
-      now: () => clock().getTime(),
-    };
-    for (const [k, v] of url.searchParams) info.params[k] = v;
-    let rate: Record<string, string> = limiter.hit('', now, false).headers;
-    const withRate = (res: Response) => {
-      for (const [k, v] of Object.entries(rate)) res.headers.set(k, v);
-      return res;
-    };
-    try {
-      const appRecord = authenticate(store, c.req.header('authorization') ?? null);
-      const hit = limiter.hit(appRecord.id, now);
-      rate = hit.headers;
-      if (!hit.allowed)
-        throw new ApiError(
-          429,
-          `Rate limit of ${limiter.limit} requests per hour exceeded; try again after ${rate['X-RateLimit-Reset']}`,
-        );
-      const params = await readParams(c.req.raw, url);
-      info.params = params;
-      const access = new Access(store, appRecord);
-      const ctx: Ctx = {
-        info,
-        params,
-        app: appRecord,
-        access,
-        store,
-        now,
-        dialect,
-        publicUrl,
-        availability: { store, now, dialect, publicUrl },
-        path: (name) => c.req.param(name) ?? '',
-        venue: (id, perm = 'see') => {
-          const v = store.venues.get(id);
-          if (!v) throw new ApiError(404, `Venue ${id} not found`);
-          access.require(perm, v._id);
-          return v;
-        },
-      };
-      const out = await run(ctx);
-      return withRate(out instanceof Response ? out : envelope(info, 200, out));
-    } catch (e) {
-      if (e instanceof ApiError) return withRate(errorResponse(info, e));
-      console.error('[sandbox] unexpected error', e);
-      return withRate(
-        errorResponse(info, new ApiError(503, 'The sandbox hit an unexpected error; the request was not applied')),
-      );
-    }
   }
+}
 
-  // --- §4.1 availability ---
-  const availability: Handler = (ctx) => {
-    const venue = ctx.venue(ctx.path('venue_id'));
-    const p = ctx.params;
-    const fields = list(p.fields).filter((f): f is Field => (FIELDS as readonly string[]).includes(f));
-    if (p.fields !== undefined && !fields.length) {
-      throw new ApiError(400, `fields must name one or more of ${FIELDS.join(', ')}`, [
-        { code: 'invalid_fields', message: 'Unknown field', fields: ['fields'] },
-      ]);
-    }
-    if (ctx.dialect === 'live' && typeof one(p, 'type') === 'string') {
-      const t = one(p, 'type') as string;
-      if (
-        t &&
-        !venue.booking_types.some((x) => x.id === t) &&
-        venue.booking_types.some((x) => x.name.toLowerCase() === t.toLowerCase())
-      ) {
-        throw new ApiError(400, 'Send the booking type id, not its name', [
-          { code: 'invalid_type', message: 'Send the booking type id, not its name', fields: ['type'] },
-        ]);
-      }
-    }
-    return computeAvailability(ctx.availability, venue, {
-      type: one(p, 'type'),
-      num_people: one(p, 'num_people'),
-      date: one(p, 'date'),
-      time: one(p, 'time'),
-      duration: one(p, 'duration'),
-      getOffers: bool(one(p, 'getOffers')) === true,
-      fields: fields.length ? fields : undefined,
-    });
-  };
-  route('/venues/:venue_id/booking-availability', { GET: availability, POST: availability });
+const textAnswer = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8', ...headers } });
 
-  // --- §4.2 create, §4.6 search ---
-  route('/bookings', {
-    POST: (ctx) => {
-      const nb = parseNewBooking(ctx.store, ctx.params, ctx.now);
-      ctx.venue(nb.venue._id, 'create_bookings');
-      const handling = handlingOf(ctx.availability, nb);
-      const booking = storeBooking(ctx.store, nb, {
-        now: ctx.now,
-        createdBy: ctx.app.id,
-        status: handling === 'confirmed' ? 'complete' : 'new',
-      });
-      return {
-        booking: createdRecord(ctx.store, booking, ctx.dialect),
-        bookingStatus: handling,
-        venue: venueSummary(nb.venue),
-      };
-    },
-    GET: (ctx) => search(ctx.store, ctx.access, ctx.params, ctx.now),
-  });
-
-  // --- §4.3 update, §4.4 areas, §2.6 pre-orders ---
-  const booking = (ctx: Ctx, perm: 'read_bookings' | 'update_bookings' | 'manage_bookings') => {
-    const b = ctx.store.findBooking(ctx.path('booking_id'));
-    if (!b) throw new ApiError(404, `Booking ${ctx.path('booking_id')} not found`);
-    ctx.access.require(perm, b.venue_id);
-    return b;
-  };
-  route('/bookings/:booking_id', {
-    POST: (ctx) => {
-      const b = booking(ctx, 'update_bookings');
-      const patch = parseUpdate(ctx.store, b, ctx.params, ctx.now, ctx.app.id);
-      ctx.store.update(b, patch);
-      return { booking: fullRecord(ctx.store, b) };
-    },
-  });
-  route('/bookings/:booking_id/areas', {
-    GET: (ctx) => ({ areas: booking(ctx, 'read_bookings').assigned_areas }),
-    POST: (ctx) => {
-      const b = booking(ctx, 'manage_bookings');
-      const areas = parseAreas(ctx.store, b, ctx.params);
-      ctx.store.update(b, { assigned_areas: areas, last_updated: ctx.now });
-      return { areas };
-    },
-  });
-  route('/bookings/:booking_id/preorders', {
-    GET: (ctx) => ({ preorders: booking(ctx, 'read_bookings').preorders }),
-  });
-
-  registerResourceRoutes(route);
-  registerPeopleRoutes(route);
-
-  // --- the hosted web booking page (no credentials: a guest's browser opens it) ---
+/** The hosted web booking page (no credentials: a guest's browser opens it). */
+function mountBookingPage(app: Hono, rt: Runtime): void {
   const webContext = () => {
-    const now = clock().getTime();
+    const now = rt.clock().getTime();
+    const { store, dialect, publicUrl } = rt;
     return { store, now, ctx: { store, now, dialect, publicUrl } };
   };
   const webParams = async (req: Request) => {
-    const url = new URL(req.url);
     try {
-      return await readParams(req, url);
+      return await readParams(req, new URL(req.url));
     } catch {
       return null;
     }
@@ -302,39 +209,34 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.get('/book', async (c) => showBookingPage(webContext(), (await webParams(c.req.raw))!));
   app.post('/book', async (c) => {
     const params = await webParams(c.req.raw);
-    if (!params)
-      return new Response('Bad request', { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+    if (!params) return textAnswer(400, 'Bad request');
     try {
       return await submitBookingPage(webContext(), params);
     } catch (e) {
       console.error('[sandbox] web page error', e);
-      return new Response('The sandbox hit an unexpected error; nothing was stored', {
-        status: 503,
-        headers: { 'content-type': 'text/plain; charset=utf-8' },
-      });
+      return textAnswer(503, 'The sandbox hit an unexpected error; nothing was stored');
     }
   });
-  app.all(
-    '/book',
-    () =>
-      new Response('Method not allowed', {
-        status: 405,
-        headers: { allow: 'GET, POST', 'content-type': 'text/plain; charset=utf-8' },
-      }),
-  );
+  app.all('/book', () => textAnswer(405, 'Method not allowed', { allow: 'GET, POST' }));
+}
 
+/** Creates a sandbox. Throws only on bad options (e.g. an unparseable `now`), never per request. */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const rt = runtimeOf(options);
+  const app = new Hono();
+  mountApi(app, rt, ROUTES);
+  mountBookingPage(app, rt);
   // Unknown routes: 404 in the envelope (after auth, as the API gateway would).
   app.notFound((c) =>
-    handle(c, (ctx) => {
+    handle(rt, c, (ctx) => {
       throw new ApiError(404, `No route ${ctx.info.method} ${new URL(ctx.info.url).pathname}`);
     }),
   );
-
   return {
     fetch: async (request: Request) => app.fetch(request),
-    store,
-    dialect,
-    publicUrl,
-    clock,
+    store: rt.store,
+    dialect: rt.dialect,
+    publicUrl: rt.publicUrl,
+    clock: rt.clock,
   };
 }

@@ -22,7 +22,7 @@ import {
 import { availableToPartners, isVisible, matches } from './offers.js';
 import type { Store } from './store.js';
 import { isDate, londonDate, londonTimestamp, parseInstant, parseTime, utcTimestamp } from './time.js';
-import type { Booking, BookingStatus, Venue } from './types.js';
+import type { Booking, BookingStatus, BookingType, Venue } from './types.js';
 
 const PHONE_RE = /^\+?[0-9 ()-]{6,20}$/;
 
@@ -103,179 +103,237 @@ function label(key: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** Validates a POST /bookings body; throws one 400 with every field error. */
-export function parseNewBooking(store: Store, params: Params, nowMs: number): NewBooking {
-  const errors: FieldError[] = [];
-  const viaApiUrl = params.venue_group !== undefined || params.payments !== undefined;
-  const venueId = text(params, 'venue_id', errors, { required: true });
-  const venue = venueId ? store.venues.get(venueId) : undefined;
-  if (venueId && !venue) errors.push({ code: 'invalid_venue_id', message: 'Unknown venue', fields: ['venue_id'] });
-  if (venue && viaApiUrl && params.venue_group !== venue.venue_group) {
-    errors.push({
-      code: 'invalid_venue_group',
-      message: 'venue_group does not match the venue',
-      fields: ['venue_group'],
-    });
-  }
-  const source = text(params, 'source', errors, { required: !viaApiUrl, max: 50 }) ?? 'partner';
-  const first = text(params, 'first_name', errors, { required: true, max: 100 });
-  const last = text(params, 'last_name', errors, { required: true, max: 100 });
-  const email = text(params, 'email', errors, { required: viaApiUrl, max: 254 });
-  if (email && !EMAIL_RE.test(email))
-    errors.push({ code: 'invalid_email', message: 'Email is not a valid address', fields: ['email'] });
-  const phone = text(params, 'phone', errors, { required: viaApiUrl, max: 30 });
-  if (phone && !PHONE_RE.test(phone))
-    errors.push({ code: 'invalid_phone', message: 'Phone is not a valid number', fields: ['phone'] });
+/** How one field of POST /bookings (§4.2) is read; also what the interface document says of it. */
+export interface BookingFieldRule {
+  kind: 'text' | 'int' | 'date' | 'time' | 'duration' | 'bool' | 'ids';
+  /** Always required, or only for one of the two submission flows (through next's API URL or not). */
+  required?: 'always' | 'api-url' | 'not-api-url';
+  /** Text: the longest value accepted. */
+  max?: number;
+  /** One line for the interface document. */
+  doc: string;
+}
 
-  const people = int(params.num_people);
-  if (params.num_people === undefined || params.num_people === '')
-    errors.push({ code: 'missing_num_people', message: 'Number of people is required', fields: ['num_people'] });
-  else if (people === undefined || people < 1 || people > 1000)
-    errors.push({
-      code: 'invalid_num_people',
-      message: 'Number of people must be a whole number from 1 to 1000',
-      fields: ['num_people'],
-    });
+/**
+ * The rule table of POST /bookings: every field it accepts, in the order errors are reported. The
+ * text fields are read straight from it; the others by the stages of {@link parseNewBooking}.
+ */
+export const NEW_BOOKING_FIELDS: Record<string, BookingFieldRule> = {
+  venue_id: { kind: 'text', required: 'always', max: 200, doc: 'Venue id' },
+  source: { kind: 'text', required: 'not-api-url', max: 50, doc: 'Origin of the booking; normally partner' },
+  first_name: { kind: 'text', required: 'always', max: 100, doc: 'Guest first name' },
+  last_name: { kind: 'text', required: 'always', max: 100, doc: 'Guest last name' },
+  email: { kind: 'text', required: 'api-url', max: 254, doc: 'Guest email address' },
+  phone: { kind: 'text', required: 'api-url', max: 30, doc: 'Guest phone number' },
+  num_people: { kind: 'int', required: 'always', doc: 'Number of guests, 1 to 1000' },
+  type: { kind: 'text', required: 'always', max: 100, doc: 'Booking type id (never its name)' },
+  date: { kind: 'date', required: 'always', doc: 'YYYY-MM-DD (YYYY-MM-DDT00:00:00 as availability echoes it)' },
+  time: { kind: 'time', required: 'always', doc: '24-hour HH:mm' },
+  duration: { kind: 'duration', doc: 'Minutes (decimal hours of 12 or less are read as hours); -1 until close' },
+  dob: { kind: 'date', doc: 'Date of birth, YYYY-MM-DD, not in the future' },
+  offer: { kind: 'text', max: 100, doc: 'Offer id (from the offers of this venue)' },
+  package: { kind: 'text', max: 100, doc: 'Package id' },
+  newsletter_signup: { kind: 'bool', doc: 'Being retired; marketing_preferences records consent' },
+  marketing_preferences: { kind: 'ids', doc: 'Preference ids of GET /venues/{id}/marketing-preferences' },
+  notes: { kind: 'text', max: 2000, doc: 'Guest requests' },
+  custom_field_value: { kind: 'text', max: 500, doc: 'Value of the venue custom field' },
+  partner_source: { kind: 'text', max: 100, doc: 'Free-text label for reporting' },
+};
 
-  const typeId = text(params, 'type', errors, { required: true, max: 100 });
-  const type = venue && typeId ? venue.booking_types.find((t) => t.id === typeId) : undefined;
-  if (venue && typeId && !type) {
-    const byName = venue.booking_types.some((t) => t.name.toLowerCase() === typeId.toLowerCase());
-    errors.push({
-      code: 'invalid_type',
-      message: byName ? 'Send the booking type id, not its name' : 'Unknown booking type for this venue',
-      fields: ['type'],
-    });
-  }
+/** A POST /bookings body being read: its parameters, the errors so far and what was read. */
+interface BookingDraft {
+  store: Store;
+  params: Params;
+  nowMs: number;
+  errors: FieldError[];
+  /** Sent through the API URL of `next` (the body carries bookingDetails' venue_group or payments). */
+  viaApiUrl: boolean;
+  venue?: Venue;
+  type?: BookingType;
+  people?: number;
+  date?: string;
+  time?: string;
+  out: Partial<NewBooking>;
+}
 
-  const date = plainDate(params.date);
-  if (params.date === undefined || params.date === '')
-    errors.push({ code: 'missing_date', message: 'Date is required', fields: ['date'] });
-  else if (!date)
-    errors.push({ code: 'invalid_date', message: 'Date must be a real date in the form YYYY-MM-DD', fields: ['date'] });
-  else if (date < londonDate(nowMs))
-    errors.push({ code: 'date_passed', message: 'This date is in the past', fields: ['date'] });
+const fieldError = (d: BookingDraft, field: string, code: string, message: string) =>
+  d.errors.push({ code, message, fields: [field] });
 
-  const time = typeof params.time === 'string' && parseTime(params.time) !== null ? params.time : undefined;
-  if (params.time === undefined || params.time === '')
-    errors.push({ code: 'missing_time', message: 'Time is required', fields: ['time'] });
-  else if (!time)
-    errors.push({ code: 'invalid_time', message: 'Time must be a 24-hour time in the form HH:mm', fields: ['time'] });
+/** A text field of {@link NEW_BOOKING_FIELDS}, required as its rule says for this flow. */
+function textField(d: BookingDraft, name: string): string | null {
+  const rule = NEW_BOOKING_FIELDS[name]!;
+  const required =
+    rule.required === 'always' ||
+    (rule.required === 'api-url' ? d.viaApiUrl : rule.required === 'not-api-url' && !d.viaApiUrl);
+  return text(d.params, name, d.errors, { required, max: rule.max });
+}
 
-  let duration: number | undefined;
-  if (params.duration !== undefined && params.duration !== '' && params.duration !== null) {
-    duration = durationMinutes(params.duration);
-    if (duration === undefined || duration > 24 * 60) {
-      errors.push({
-        code: 'invalid_duration',
-        message: 'Duration must be a whole number of minutes (or -1 for until close)',
-        fields: ['duration'],
-      });
-      duration = undefined;
+/** A field that is present: not absent and not an empty string. */
+const given = (v: unknown) => v !== undefined && v !== '';
+
+/** The stages of {@link parseNewBooking}, in the order their errors are reported. */
+const NEW_BOOKING_STAGES: ((d: BookingDraft) => void)[] = [
+  function venueAndGroup(d) {
+    const venueId = textField(d, 'venue_id');
+    d.venue = venueId ? d.store.venues.get(venueId) : undefined;
+    if (venueId && !d.venue) fieldError(d, 'venue_id', 'invalid_venue_id', 'Unknown venue');
+    if (d.venue && d.viaApiUrl && d.params.venue_group !== d.venue.venue_group)
+      fieldError(d, 'venue_group', 'invalid_venue_group', 'venue_group does not match the venue');
+  },
+  function guest(d) {
+    d.out.source = textField(d, 'source') ?? 'partner';
+    d.out.first_name = textField(d, 'first_name')!;
+    d.out.last_name = textField(d, 'last_name')!;
+    const email = (d.out.email = textField(d, 'email'));
+    if (email && !EMAIL_RE.test(email)) fieldError(d, 'email', 'invalid_email', 'Email is not a valid address');
+    const phone = (d.out.phone = textField(d, 'phone'));
+    if (phone && !PHONE_RE.test(phone)) fieldError(d, 'phone', 'invalid_phone', 'Phone is not a valid number');
+  },
+  function partySize(d) {
+    d.people = int(d.params.num_people);
+    if (!given(d.params.num_people)) fieldError(d, 'num_people', 'missing_num_people', 'Number of people is required');
+    else if (d.people === undefined || d.people < 1 || d.people > 1000)
+      fieldError(d, 'num_people', 'invalid_num_people', 'Number of people must be a whole number from 1 to 1000');
+  },
+  function bookingType(d) {
+    const typeId = textField(d, 'type');
+    d.type = d.venue && typeId ? d.venue.booking_types.find((t) => t.id === typeId) : undefined;
+    if (d.venue && typeId && !d.type) {
+      const byName = d.venue.booking_types.some((t) => t.name.toLowerCase() === typeId.toLowerCase());
+      fieldError(
+        d,
+        'type',
+        'invalid_type',
+        byName ? 'Send the booking type id, not its name' : 'Unknown booking type for this venue',
+      );
     }
-  }
-
-  let dob: string | null = null;
-  if (params.dob !== undefined && params.dob !== '' && params.dob !== null) {
-    dob = isDate(params.dob) && (params.dob as string) <= londonDate(nowMs) ? (params.dob as string) : null;
-    if (!dob)
-      errors.push({
-        code: 'invalid_dob',
-        message: 'Date of birth must be a past date in the form YYYY-MM-DD',
-        fields: ['dob'],
-      });
-  }
-
-  const offerId = text(params, 'offer', errors, { max: 100 });
-  if (offerId && venue) {
-    const offer = store.offers.find((o) => o._id === offerId && o.page_id === venue._id);
-    if (!offer) errors.push({ code: 'invalid_offer', message: 'Unknown offer for this venue', fields: ['offer'] });
-    else if (!availableToPartners(offer))
-      errors.push({
-        code: 'offer_not_available',
-        message: 'This offer is only available through the marketplace',
-        fields: ['offer'],
-      });
-    else if (
-      !isVisible(offer, nowMs) ||
-      (type && date && time && people && !matches(offer, { type: type.id, num_people: people, date, time }))
-    ) {
-      errors.push({
-        code: 'offer_not_applicable',
-        message: 'This offer does not apply to this booking',
-        fields: ['offer'],
-      });
+  },
+  function bookingDate(d) {
+    d.date = plainDate(d.params.date);
+    if (!given(d.params.date)) fieldError(d, 'date', 'missing_date', 'Date is required');
+    else if (!d.date) fieldError(d, 'date', 'invalid_date', 'Date must be a real date in the form YYYY-MM-DD');
+    else if (d.date < londonDate(d.nowMs)) fieldError(d, 'date', 'date_passed', 'This date is in the past');
+  },
+  function bookingTime(d) {
+    const raw = d.params.time;
+    d.time = typeof raw === 'string' && parseTime(raw) !== null ? raw : undefined;
+    if (!given(raw)) fieldError(d, 'time', 'missing_time', 'Time is required');
+    else if (!d.time) fieldError(d, 'time', 'invalid_time', 'Time must be a 24-hour time in the form HH:mm');
+  },
+  function duration(d) {
+    if (!given(d.params.duration) || d.params.duration === null) return;
+    const minutes = durationMinutes(d.params.duration);
+    if (minutes === undefined || minutes > 24 * 60)
+      fieldError(
+        d,
+        'duration',
+        'invalid_duration',
+        'Duration must be a whole number of minutes (or -1 for until close)',
+      );
+    else d.out.duration = minutes;
+  },
+  function dateOfBirth(d) {
+    const raw = d.params.dob;
+    d.out.dob = null;
+    if (!given(raw) || raw === null) return;
+    if (isDate(raw) && raw <= londonDate(d.nowMs)) d.out.dob = raw;
+    else fieldError(d, 'dob', 'invalid_dob', 'Date of birth must be a past date in the form YYYY-MM-DD');
+  },
+  function offer(d) {
+    const offerId = (d.out.offer = textField(d, 'offer'));
+    if (offerId && d.venue) {
+      const problem = offerProblem(d, offerId);
+      if (problem) fieldError(d, 'offer', problem.code, problem.message);
     }
-  }
-  const pkg = text(params, 'package', errors, { max: 100 });
-  if (pkg && venue && !packagesOf(store, venue).some((p) => p.id === pkg))
-    errors.push({ code: 'invalid_package', message: 'Unknown package', fields: ['package'] });
-
-  let newsletter = false;
-  if (params.newsletter_signup !== undefined && params.newsletter_signup !== '') {
-    const b = bool(params.newsletter_signup);
+  },
+  function bookingPackage(d) {
+    const pkg = (d.out.package = textField(d, 'package'));
+    if (pkg && d.venue && !packagesOf(d.store, d.venue).some((p) => p.id === pkg))
+      fieldError(d, 'package', 'invalid_package', 'Unknown package');
+  },
+  function newsletter(d) {
+    d.out.newsletter_signup = false;
+    if (!given(d.params.newsletter_signup)) return;
+    const b = bool(d.params.newsletter_signup);
     if (b === undefined)
-      errors.push({
-        code: 'invalid_newsletter_signup',
-        message: 'newsletter_signup must be true or false',
-        fields: ['newsletter_signup'],
-      });
-    else newsletter = b;
-  }
-  const prefs = params.marketing_preferences === undefined ? [] : list(params.marketing_preferences);
-  if (
-    params.marketing_preferences !== undefined &&
-    !Array.isArray(params.marketing_preferences) &&
-    typeof params.marketing_preferences !== 'string'
-  ) {
-    errors.push({
-      code: 'invalid_marketing_preferences',
-      message: 'marketing_preferences must be an array of preference ids',
-      fields: ['marketing_preferences'],
-    });
-  } else if (venue) {
-    const known = new Set(preferencesOf(store, venue).map((p) => p.id));
-    const unknown = prefs.filter((p) => !known.has(p));
-    if (unknown.length)
-      errors.push({
-        code: 'invalid_marketing_preferences',
-        message: `Unknown marketing preference: ${unknown.join(', ')}`,
-        fields: ['marketing_preferences'],
-      });
-  }
-  const notes = text(params, 'notes', errors, { max: 2000 });
-  const custom = text(params, 'custom_field_value', errors, { max: 500 });
-  const partnerSource = text(params, 'partner_source', errors, { max: 100 });
+      fieldError(d, 'newsletter_signup', 'invalid_newsletter_signup', 'newsletter_signup must be true or false');
+    else d.out.newsletter_signup = b;
+  },
+  function marketingPreferences(d) {
+    const raw = d.params.marketing_preferences;
+    d.out.marketing_preferences = raw === undefined ? [] : list(raw);
+    if (raw !== undefined && !Array.isArray(raw) && typeof raw !== 'string') {
+      fieldError(
+        d,
+        'marketing_preferences',
+        'invalid_marketing_preferences',
+        'marketing_preferences must be an array of preference ids',
+      );
+    } else if (d.venue) {
+      const known = new Set(preferencesOf(d.store, d.venue).map((p) => p.id));
+      const unknown = d.out.marketing_preferences.filter((p) => !known.has(p));
+      if (unknown.length)
+        fieldError(
+          d,
+          'marketing_preferences',
+          'invalid_marketing_preferences',
+          `Unknown marketing preference: ${unknown.join(', ')}`,
+        );
+    }
+  },
+  function freeText(d) {
+    d.out.notes = textField(d, 'notes');
+    d.out.custom_field_value = textField(d, 'custom_field_value');
+    d.out.partner_source = textField(d, 'partner_source');
+  },
+  function webOnlyThroughApiUrl(d) {
+    const t = d.type;
+    if (d.viaApiUrl && t && ((t.rules.deposit_per_person ?? 0) > 0 || t.rules.preorders === 'required'))
+      fieldError(
+        d,
+        'type',
+        'web_required',
+        `${t.name} needs a deposit or pre-orders: send the guest to the web URL instead`,
+      );
+  },
+];
 
-  if (viaApiUrl && type && ((type.rules.deposit_per_person ?? 0) > 0 || type.rules.preorders === 'required')) {
-    errors.push({
-      code: 'web_required',
-      message: `${type.name} needs a deposit or pre-orders: send the guest to the web URL instead`,
-      fields: ['type'],
-    });
-  }
-  throwIfErrors(errors);
+/** Why an offer cannot go with this booking, or null. */
+function offerProblem(d: BookingDraft, offerId: string): { code: string; message: string } | null {
+  const offer = d.store.offers.find((o) => o._id === offerId && o.page_id === d.venue!._id);
+  if (!offer) return { code: 'invalid_offer', message: 'Unknown offer for this venue' };
+  if (!availableToPartners(offer))
+    return { code: 'offer_not_available', message: 'This offer is only available through the marketplace' };
+  const { type, date, time, people } = d;
+  if (
+    !isVisible(offer, d.nowMs) ||
+    (type && date && time && people && !matches(offer, { type: type.id, num_people: people, date, time }))
+  )
+    return { code: 'offer_not_applicable', message: 'This offer does not apply to this booking' };
+  return null;
+}
+
+/** Validates a POST /bookings body through {@link NEW_BOOKING_STAGES}; throws one 400 with every field error. */
+export function parseNewBooking(store: Store, params: Params, nowMs: number): NewBooking {
+  const d: BookingDraft = {
+    store,
+    params,
+    nowMs,
+    errors: [],
+    viaApiUrl: params.venue_group !== undefined || params.payments !== undefined,
+    out: {},
+  };
+  for (const stage of NEW_BOOKING_STAGES) stage(d);
+  throwIfErrors(d.errors);
+  const out = d.out as Omit<NewBooking, 'venue' | 'type' | 'num_people' | 'date' | 'time' | 'viaApiUrl'>;
   return {
-    venue: venue!,
-    type: type!.id,
-    num_people: people!,
-    date: date!,
-    time: time!,
-    duration,
-    first_name: first!,
-    last_name: last!,
-    email,
-    phone,
-    dob,
-    source,
-    partner_source: partnerSource,
-    notes,
-    offer: offerId,
-    package: pkg,
-    newsletter_signup: newsletter,
-    marketing_preferences: prefs,
-    custom_field_value: custom,
-    viaApiUrl,
+    ...out,
+    venue: d.venue!,
+    type: d.type!.id,
+    num_people: d.people!,
+    date: d.date!,
+    time: d.time!,
+    viaApiUrl: d.viaApiUrl,
   };
 }
 
@@ -292,6 +350,45 @@ export function handlingOf(ctx: AvailabilityContext, nb: NewBooking): 'confirmed
   return result.action === 'accept' ? 'confirmed' : 'received';
 }
 
+/**
+ * The customer user a booking with an email belongs to: found by email or created, linked to the
+ * venue, with the consent the booking gave recorded. Null without an email.
+ */
+function linkCustomer(store: Store, nb: NewBooking, now: number): string | null {
+  if (!nb.email) return null;
+  const lower = nb.email.toLowerCase();
+  let user = [...store.users.values()].find((u) => u.email.toLowerCase() === lower);
+  const stamp = londonTimestamp(now);
+  if (!user) {
+    user = {
+      _id: store.newId(),
+      created_date: stamp,
+      last_updated: stamp,
+      first_name: nb.first_name,
+      last_name: nb.last_name,
+      email: nb.email,
+      phone: nb.phone ?? '',
+      ...(nb.dob ? { dob: nb.dob } : {}),
+      status: 'active',
+      wishlist: {},
+      associated_venues: [],
+      marketing_preferences: [],
+    };
+    store.users.set(user._id, user);
+  }
+  if (!user.associated_venues.includes(nb.venue._id)) user.associated_venues.push(nb.venue._id);
+  for (const id of nb.marketing_preferences) {
+    const existing = user.marketing_preferences.find((p) => p.id === id);
+    if (existing) {
+      existing.opt_in_date = stamp;
+      existing.opt_out_date = null;
+    } else user.marketing_preferences.push({ id, opt_in_date: stamp, opt_out_date: null });
+  }
+  if (nb.newsletter_signup) user.marketing_permission = true;
+  user.last_updated = stamp;
+  return user._id;
+}
+
 /** Stores a validated booking (and links or creates its customer user). */
 export function storeBooking(
   store: Store,
@@ -300,40 +397,7 @@ export function storeBooking(
 ): Booking {
   const type = nb.venue.booking_types.find((t) => t.id === nb.type)!;
   const duration = nb.duration ?? type.rules.fixed_duration ?? type.rules.durations?.[0] ?? 120;
-  let userId: string | null = null;
-  if (nb.email) {
-    const lower = nb.email.toLowerCase();
-    let user = [...store.users.values()].find((u) => u.email.toLowerCase() === lower);
-    const stamp = londonTimestamp(opts.now);
-    if (!user) {
-      user = {
-        _id: store.newId(),
-        created_date: stamp,
-        last_updated: stamp,
-        first_name: nb.first_name,
-        last_name: nb.last_name,
-        email: nb.email,
-        phone: nb.phone ?? '',
-        ...(nb.dob ? { dob: nb.dob } : {}),
-        status: 'active',
-        wishlist: {},
-        associated_venues: [],
-        marketing_preferences: [],
-      };
-      store.users.set(user._id, user);
-    }
-    if (!user.associated_venues.includes(nb.venue._id)) user.associated_venues.push(nb.venue._id);
-    for (const id of nb.marketing_preferences) {
-      const existing = user.marketing_preferences.find((p) => p.id === id);
-      if (existing) {
-        existing.opt_in_date = stamp;
-        existing.opt_out_date = null;
-      } else user.marketing_preferences.push({ id, opt_in_date: stamp, opt_out_date: null });
-    }
-    if (nb.newsletter_signup) user.marketing_permission = true;
-    user.last_updated = stamp;
-    userId = user._id;
-  }
+  const userId = linkCustomer(store, nb, opts.now);
   const booking = store.fromSeed({
     venue_id: nb.venue._id,
     date: nb.date,
@@ -450,171 +514,155 @@ export const TRANSITIONS: Record<BookingStatus, BookingStatus[]> = {
   deleted: ['in_progress'],
 };
 
-const UPDATABLE = [
-  'status',
-  'num_people',
-  'date',
-  'time',
-  'duration',
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'notes',
-  'labels',
-  'follow_up',
-  'assigned_to',
-  'managed_by_venue',
-  'invoiced',
-  'reconciled',
-  'walk_in',
-  'value',
-  'partner_source',
-] as const;
+/** A booking update being read: the booking, the errors so far and the patch built. */
+interface UpdateDraft {
+  store: Store;
+  booking: Booking;
+  nowMs: number;
+  actor: string;
+  params: Params;
+  errors: FieldError[];
+  patch: Partial<Booking>;
+}
 
-/** Validates an update body into a patch; throws one 400 with every field error. */
+/** Reads one present field of an update into the patch, or records why it cannot be applied. */
+type UpdateRule = (d: UpdateDraft, raw: unknown) => void;
+
+const updateError = (d: UpdateDraft, field: string, code: string, message: string) =>
+  d.errors.push({ code, message, fields: [field] });
+
+/** A status move: allowed by {@link TRANSITIONS}, `lost` only once the date has passed. */
+const statusRule: UpdateRule = (d, raw) => {
+  const s = raw as BookingStatus;
+  const b = d.booking;
+  if (typeof s !== 'string' || !(s in TRANSITIONS))
+    return updateError(d, 'status', 'invalid_status', `Status must be one of ${Object.keys(TRANSITIONS).join(', ')}`);
+  if (s === b.status) return;
+  if (!TRANSITIONS[b.status].includes(s))
+    return updateError(d, 'status', 'invalid_transition', `A ${b.status} booking cannot become ${s}`);
+  if (s === 'lost' && b.date >= londonDate(d.nowMs))
+    return updateError(d, 'status', 'invalid_transition', 'Only a booking whose date has passed can be lost');
+  d.patch.status = s;
+  d.patch.status_changed_date = d.nowMs;
+  if (s === 'complete') {
+    d.patch.completed_by = d.actor;
+    d.patch.completed_date = d.nowMs;
+  }
+};
+
+const namesRule =
+  (key: 'first_name' | 'last_name'): UpdateRule =>
+  (d) => {
+    const v = text(d.params, key, d.errors, { required: true, max: 100 });
+    if (v) d.patch[key] = v;
+  };
+
+/** Contact and free-text fields: null clears them; email and phone must look right. */
+const contactRule =
+  (key: 'email' | 'phone' | 'notes' | 'partner_source'): UpdateRule =>
+  (d, raw) => {
+    const v = raw === null ? null : text(d.params, key, d.errors, { max: key === 'notes' ? 2000 : 254 });
+    if (key === 'email' && v && !EMAIL_RE.test(v))
+      updateError(d, 'email', 'invalid_email', 'Email is not a valid address');
+    else if (key === 'phone' && v && !PHONE_RE.test(v))
+      updateError(d, 'phone', 'invalid_phone', 'Phone is not a valid number');
+    else d.patch[key] = v;
+  };
+
+const flagRule =
+  (key: 'managed_by_venue' | 'invoiced' | 'reconciled' | 'walk_in'): UpdateRule =>
+  (d, raw) => {
+    const v = bool(raw);
+    if (v === undefined) updateError(d, key, `invalid_${key}`, `${key} must be true or false`);
+    else d.patch[key] = v;
+  };
+
+/**
+ * The rule table of a booking update (§4.3; fields beyond `status` are not shown by the spec, see
+ * SEED.md): every updatable field and how it is read, in the order errors are reported.
+ */
+const UPDATE_RULES: Record<string, UpdateRule> = {
+  status: statusRule,
+  num_people: (d, raw) => {
+    const n = int(raw);
+    if (n === undefined || n < 1 || n > 1000)
+      updateError(d, 'num_people', 'invalid_num_people', 'Number of people must be a whole number from 1 to 1000');
+    else d.patch.num_people = n;
+  },
+  date: (d, raw) => {
+    const date = plainDate(raw);
+    if (!date) updateError(d, 'date', 'invalid_date', 'Date must be a real date in the form YYYY-MM-DD');
+    else d.patch.date = date;
+  },
+  time: (d, raw) => {
+    if (parseTime(raw) === null) updateError(d, 'time', 'invalid_time', 'Time must be HH:mm');
+    else d.patch.time = raw as string;
+  },
+  duration: (d, raw) => {
+    const minutes = durationMinutes(raw);
+    if (minutes === undefined || minutes > 1440)
+      updateError(d, 'duration', 'invalid_duration', 'Duration must be minutes (or -1 for until close)');
+    else d.patch.duration = minutes;
+  },
+  first_name: namesRule('first_name'),
+  last_name: namesRule('last_name'),
+  email: contactRule('email'),
+  phone: contactRule('phone'),
+  notes: contactRule('notes'),
+  partner_source: contactRule('partner_source'),
+  labels: (d, raw) => {
+    const ids = list(raw);
+    const venue = d.store.venues.get(d.booking.venue_id);
+    const known = new Set(
+      [...(d.store.groups.get(d.booking.venue_group)?.booking_labels ?? []), ...(venue?.booking_labels ?? [])].map(
+        (l) => l.id,
+      ),
+    );
+    const bad = ids.filter((i) => !known.has(i));
+    if (bad.length || (!Array.isArray(raw) && typeof raw !== 'string'))
+      updateError(d, 'labels', 'invalid_labels', `Unknown labels: ${bad.join(', ')}`);
+    else d.patch.labels = [...new Set(ids)];
+  },
+  follow_up: (d, raw) => {
+    const v = raw === null ? null : typeof raw === 'string' ? parseInstant(raw) : null;
+    if (raw !== null && v === null)
+      updateError(d, 'follow_up', 'invalid_follow_up', 'follow_up must be a date or date-time');
+    else d.patch.follow_up = v;
+  },
+  assigned_to: (d, raw) => {
+    if (raw !== null && !(isHexId(raw) && d.store.groupUsers.get(raw)?.venue_group === d.booking.venue_group))
+      updateError(d, 'assigned_to', 'invalid_assigned_to', 'assigned_to must be the id of a user of this venue group');
+    else d.patch.assigned_to = raw as string | null;
+  },
+  managed_by_venue: flagRule('managed_by_venue'),
+  invoiced: flagRule('invoiced'),
+  reconciled: flagRule('reconciled'),
+  walk_in: flagRule('walk_in'),
+  value: (d, raw) => {
+    const v = typeof raw === 'number' ? raw : Number(str(d.params, 'value'));
+    if (!Number.isFinite(v) || v < 0) updateError(d, 'value', 'invalid_value', 'value must be a number of 0 or more');
+    else d.patch.value = v;
+  },
+};
+
+/** The fields an update accepts. */
+const UPDATABLE = Object.keys(UPDATE_RULES);
+
+/** Validates an update body into a patch through {@link UPDATE_RULES}; throws one 400 with every field error. */
 export function parseUpdate(store: Store, b: Booking, params: Params, nowMs: number, actor: string): Partial<Booking> {
-  const errors: FieldError[] = [];
-  const patch: Partial<Booking> = {};
-  const venue = store.venues.get(b.venue_id);
-  const unknown = Object.keys(params).filter((k) => !(UPDATABLE as readonly string[]).includes(k));
+  const d: UpdateDraft = { store, booking: b, nowMs, actor, params, errors: [], patch: {} };
+  const unknown = Object.keys(params).filter((k) => !UPDATABLE.includes(k));
   if (unknown.length) {
-    errors.push({
+    d.errors.push({
       code: 'unknown_field',
       message: `These fields cannot be updated: ${unknown.join(', ')}. Updatable: ${UPDATABLE.join(', ')}`,
       fields: unknown,
     });
   }
-  if (params.status !== undefined) {
-    const s = params.status as BookingStatus;
-    if (typeof s !== 'string' || !(s in TRANSITIONS)) {
-      errors.push({
-        code: 'invalid_status',
-        message: `Status must be one of ${Object.keys(TRANSITIONS).join(', ')}`,
-        fields: ['status'],
-      });
-    } else if (s !== b.status) {
-      if (!TRANSITIONS[b.status].includes(s)) {
-        errors.push({
-          code: 'invalid_transition',
-          message: `A ${b.status} booking cannot become ${s}`,
-          fields: ['status'],
-        });
-      } else if (s === 'lost' && b.date >= londonDate(nowMs)) {
-        errors.push({
-          code: 'invalid_transition',
-          message: 'Only a booking whose date has passed can be lost',
-          fields: ['status'],
-        });
-      } else {
-        patch.status = s;
-        patch.status_changed_date = nowMs;
-        if (s === 'complete') {
-          patch.completed_by = actor;
-          patch.completed_date = nowMs;
-        }
-      }
-    }
-  }
-  if (params.num_people !== undefined) {
-    const n = int(params.num_people);
-    if (n === undefined || n < 1 || n > 1000)
-      errors.push({
-        code: 'invalid_num_people',
-        message: 'Number of people must be a whole number from 1 to 1000',
-        fields: ['num_people'],
-      });
-    else patch.num_people = n;
-  }
-  if (params.date !== undefined) {
-    const d = plainDate(params.date);
-    if (!d)
-      errors.push({
-        code: 'invalid_date',
-        message: 'Date must be a real date in the form YYYY-MM-DD',
-        fields: ['date'],
-      });
-    else patch.date = d;
-  }
-  if (params.time !== undefined) {
-    if (parseTime(params.time) === null)
-      errors.push({ code: 'invalid_time', message: 'Time must be HH:mm', fields: ['time'] });
-    else patch.time = params.time as string;
-  }
-  if (params.duration !== undefined) {
-    const d = durationMinutes(params.duration);
-    if (d === undefined || d > 1440)
-      errors.push({
-        code: 'invalid_duration',
-        message: 'Duration must be minutes (or -1 for until close)',
-        fields: ['duration'],
-      });
-    else patch.duration = d;
-  }
-  for (const key of ['first_name', 'last_name'] as const) {
-    if (params[key] !== undefined) {
-      const v = text(params, key, errors, { required: true, max: 100 });
-      if (v) patch[key] = v;
-    }
-  }
-  for (const key of ['email', 'phone', 'notes', 'partner_source'] as const) {
-    if (params[key] !== undefined) {
-      const v = params[key] === null ? null : text(params, key, errors, { max: key === 'notes' ? 2000 : 254 });
-      if (key === 'email' && v && !EMAIL_RE.test(v))
-        errors.push({ code: 'invalid_email', message: 'Email is not a valid address', fields: ['email'] });
-      else if (key === 'phone' && v && !PHONE_RE.test(v))
-        errors.push({ code: 'invalid_phone', message: 'Phone is not a valid number', fields: ['phone'] });
-      else patch[key] = v;
-    }
-  }
-  if (params.labels !== undefined) {
-    const ids = list(params.labels);
-    const known = new Set(
-      [...(store.groups.get(b.venue_group)?.booking_labels ?? []), ...(venue?.booking_labels ?? [])].map((l) => l.id),
-    );
-    const bad = ids.filter((i) => !known.has(i));
-    if (bad.length || (!Array.isArray(params.labels) && typeof params.labels !== 'string'))
-      errors.push({ code: 'invalid_labels', message: `Unknown labels: ${bad.join(', ')}`, fields: ['labels'] });
-    else patch.labels = [...new Set(ids)];
-  }
-  if (params.follow_up !== undefined) {
-    const v =
-      params.follow_up === null ? null : typeof params.follow_up === 'string' ? parseInstant(params.follow_up) : null;
-    if (params.follow_up !== null && v === null)
-      errors.push({
-        code: 'invalid_follow_up',
-        message: 'follow_up must be a date or date-time',
-        fields: ['follow_up'],
-      });
-    else patch.follow_up = v;
-  }
-  if (params.assigned_to !== undefined) {
-    const v = params.assigned_to;
-    if (v !== null && !(isHexId(v) && store.groupUsers.get(v)?.venue_group === b.venue_group)) {
-      errors.push({
-        code: 'invalid_assigned_to',
-        message: 'assigned_to must be the id of a user of this venue group',
-        fields: ['assigned_to'],
-      });
-    } else patch.assigned_to = v as string | null;
-  }
-  for (const key of ['managed_by_venue', 'invoiced', 'reconciled', 'walk_in'] as const) {
-    if (params[key] !== undefined) {
-      const v = bool(params[key]);
-      if (v === undefined)
-        errors.push({ code: `invalid_${key}`, message: `${key} must be true or false`, fields: [key] });
-      else patch[key] = v;
-    }
-  }
-  if (params.value !== undefined) {
-    const v = typeof params.value === 'number' ? params.value : Number(str(params, 'value'));
-    if (!Number.isFinite(v) || v < 0)
-      errors.push({ code: 'invalid_value', message: 'value must be a number of 0 or more', fields: ['value'] });
-    else patch.value = v;
-  }
-  throwIfErrors(errors);
-  if (Object.keys(patch).length) patch.last_updated = nowMs;
-  return patch;
+  for (const [key, rule] of Object.entries(UPDATE_RULES)) if (params[key] !== undefined) rule(d, params[key]);
+  throwIfErrors(d.errors);
+  if (Object.keys(d.patch).length) d.patch.last_updated = nowMs;
+  return d.patch;
 }
 
 /** Replaces assigned areas (§4.4) after checking every id belongs to the venue. */

@@ -9,6 +9,9 @@
 
 import type { Weekday } from './time.js';
 
+/** 'spec' answers as api-spec.md; 'live' as real-api-notes.md. */
+export type Dialect = 'spec' | 'live';
+
 /** A coloured label (booking_labels, booking_stages, customer_labels). */
 export interface Label {
   id: string;

@@ -260,25 +260,18 @@ function chosenItems(items: Package[], p: Params, errors: string[]): PreorderIte
   return out;
 }
 
-/** POST /book: validates, "charges" the deposit, stores the booking and returns the guest. */
-export async function submitBookingPage(c: Context, body: Params): Promise<Response> {
-  const found = lookup(c.store, body);
-  if (typeof found === 'string') return errorPage(400, found);
-  const { venue, type } = found;
-  const errors: string[] = [];
-  const people = int(body.num_people) ?? 0;
-  const dep = deposit(type, people);
-  if (dep > 0) {
-    const card = String(body.card_number ?? '').replace(/\s+/g, '');
-    if (!body.pay_deposit) errors.push('Tick "Pay now" to pay the deposit.');
-    else if (!/^\d{12,19}$/.test(card)) errors.push('Enter a card number (use 4242 4242 4242 4242).');
-    else if (card === '4000000000000002') errors.push('The card was declined (simulated). Try 4242 4242 4242 4242.');
-  }
-  const pre = type.rules.preorders ?? 'none';
-  const items = pre === 'none' ? [] : chosenItems(packagesOf(c.store, venue), body, errors);
-  if (pre === 'required' && !items.length && !errors.length) errors.push('Choose at least one pre-order item.');
+/** The simulated deposit payment: what is wrong with the card or the tick box, if anything. */
+function depositProblem(body: Params, dep: number): string | null {
+  if (dep <= 0) return null;
+  const card = String(body.card_number ?? '').replace(/\s+/g, '');
+  if (!body.pay_deposit) return 'Tick "Pay now" to pay the deposit.';
+  if (!/^\d{12,19}$/.test(card)) return 'Enter a card number (use 4242 4242 4242 4242).';
+  if (card === '4000000000000002') return 'The card was declined (simulated). Try 4242 4242 4242 4242.';
+  return null;
+}
 
-  let nb: NewBooking | undefined;
+/** The guest's booking read as POST /bookings reads it; its problems join `errors` as text. */
+function readGuestBooking(c: Context, body: Params, errors: string[]): NewBooking | undefined {
   try {
     // The web page always collects email and phone; the source comes from next.web (default partner).
     const params: Params = {
@@ -286,24 +279,24 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
       source: typeof body.source === 'string' && body.source ? body.source : 'partner',
     };
     delete params.venue_group;
-    nb = parseNewBooking(c.store, params, c.now);
+    const nb = parseNewBooking(c.store, params, c.now);
     if (!nb.email) errors.push('Email is required.');
     if (!nb.phone) errors.push('Phone is required.');
+    return nb;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     for (const fe of e.errors.length ? e.errors : [{ message: e.message }]) errors.push(fe.message);
+    return undefined;
   }
-  if (errors.length || !nb)
-    return page(400, 'Check your booking', form(c.store, venue, type, body, errors), returnOrigin(body));
+}
 
-  const confirmed = handlingOf(c.ctx, nb) === 'confirmed';
+/** The paid deposit and the customer's pre-order a web booking carries beyond POST /bookings. */
+function paidExtras(c: Context, venue: Venue, nb: NewBooking, dep: number, items: PreorderItem[]): Partial<Booking> {
   const stamp = londonTimestamp(c.now);
   const extra: Partial<Booking> = {};
-  if (dep > 0) {
-    extra.deposits = [{ amount: dep, status: 'paid', date: stamp }];
-  }
+  if (dep > 0) extra.deposits = [{ amount: dep, status: 'paid', date: stamp }];
   if (items.length) {
-    const total = items.reduce((s, i) => s + i.total, 0);
+    const total = items.reduce((sum, i) => sum + i.total, 0);
     extra.preorders = [
       {
         id: c.store.newId(),
@@ -323,20 +316,11 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
       },
     ];
   }
-  const booking = storeBooking(c.store, nb, {
-    now: c.now,
-    createdBy: 'web',
-    status: confirmed ? 'complete' : 'new',
-    extra,
-  });
-  c.store.update(booking, {
-    flags: {
-      ...booking.flags,
-      ...(dep > 0 ? { deposit_paid: true } : {}),
-      ...(items.length ? { customer_preorder_added: true, customer_preorder_complete: true } : {}),
-    },
-  });
+  return extra;
+}
 
+/** Sends the guest back: a 303 to return_url, a page that posts to it (return_method=post), or a thank-you page. */
+function returnGuest(body: Params, venue: Venue, booking: Booking, confirmed: boolean): Promise<Response> | Response {
   const values: Record<string, string> = {
     reference: booking.reference,
     status: confirmed ? 'complete' : 'in_progress',
@@ -345,6 +329,7 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
     email: booking.email ?? '',
   };
   const ret = safeReturnUrl(body.return_url);
+  const heading = `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1>`;
   if (ret && body.return_method === 'post') {
     const fields = Object.entries(values)
       .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
@@ -352,7 +337,7 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
     return page(
       200,
       'Booking received',
-      `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
+      `${heading}<p>Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
         `<form method="post" action="${escapeHtml(ret.href)}">${fields}<button type="submit">Return to the venue</button></form>`,
       ret.origin,
     );
@@ -364,7 +349,40 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
   return page(
     200,
     'Booking received',
-    `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Thank you, ${escapeHtml(booking.first_name)}. Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
+    `${heading}<p>Thank you, ${escapeHtml(booking.first_name)}. Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
       (confirmed ? '' : `<p>${escapeHtml(venue.title)} will be in touch to confirm.</p>`),
   );
+}
+
+/** POST /book: validates, "charges" the deposit, stores the booking and returns the guest. */
+export async function submitBookingPage(c: Context, body: Params): Promise<Response> {
+  const found = lookup(c.store, body);
+  if (typeof found === 'string') return errorPage(400, found);
+  const { venue, type } = found;
+  const errors: string[] = [];
+  const dep = deposit(type, int(body.num_people) ?? 0);
+  const payment = depositProblem(body, dep);
+  if (payment) errors.push(payment);
+  const pre = type.rules.preorders ?? 'none';
+  const items = pre === 'none' ? [] : chosenItems(packagesOf(c.store, venue), body, errors);
+  if (pre === 'required' && !items.length && !errors.length) errors.push('Choose at least one pre-order item.');
+  const nb = readGuestBooking(c, body, errors);
+  if (errors.length || !nb)
+    return page(400, 'Check your booking', form(c.store, venue, type, body, errors), returnOrigin(body));
+
+  const confirmed = handlingOf(c.ctx, nb) === 'confirmed';
+  const booking = storeBooking(c.store, nb, {
+    now: c.now,
+    createdBy: 'web',
+    status: confirmed ? 'complete' : 'new',
+    extra: paidExtras(c, venue, nb, dep, items),
+  });
+  c.store.update(booking, {
+    flags: {
+      ...booking.flags,
+      ...(dep > 0 ? { deposit_paid: true } : {}),
+      ...(items.length ? { customer_preorder_added: true, customer_preorder_complete: true } : {}),
+    },
+  });
+  return returnGuest(body, venue, booking, confirmed);
 }
