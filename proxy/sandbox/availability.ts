@@ -23,6 +23,8 @@ import {
 } from './time.js';
 import { availableToPartners, isVisible, matches, type OfferQuery } from './offers.js';
 import { int, num, type FieldError } from './http.js';
+import type { ScenarioEffects } from './scenarios.js';
+import type { Kind } from './schema.js';
 import { isDate } from './time.js';
 import type { BookingType, Dialect, Offer, Venue } from './types.js';
 
@@ -98,8 +100,8 @@ export interface AvailabilityRequest {
   time?: unknown;
   duration?: unknown;
   getOffers?: boolean;
-  /** Restricts computed validation keys (`fields=`); all when absent. */
-  fields?: Field[];
+  /** Restricts computed validation keys (`fields=`; `next` asks for the hand-off alone); all when absent. */
+  fields?: (Field | 'next')[];
 }
 
 /** Options the computation depends on besides the store. */
@@ -108,9 +110,27 @@ export interface AvailabilityContext {
   now: number;
   dialect: Dialect;
   publicUrl: string;
+  /** What the request's scenario changes (fully booked, deposits, enquiries only); none by default. */
+  scenario?: ScenarioEffects;
 }
 
-type Action = 'accept' | 'enquire' | 'may_enquire' | 'reject';
+/** Whether a type confirms bookings on submission (an `enquiry-only` scenario says none does). */
+export function autoconfirms(ctx: Pick<AvailabilityContext, 'scenario'>, t: BookingType): boolean {
+  return t.rules.autoconfirm && !ctx.scenario?.enquiryOnly;
+}
+
+/** The deposit a head a type takes (a `deposit-required` scenario sets a floor). */
+export function depositPerPerson(ctx: Pick<AvailabilityContext, 'scenario'>, t: BookingType): number {
+  return Math.max(t.rules.deposit_per_person ?? 0, ctx.scenario?.depositPerPerson ?? 0);
+}
+
+/** The duration a booking without one gets: the type's fixed or first duration. */
+export function defaultDuration(t: BookingType): number {
+  return t.rules.fixed_duration ?? t.rules.durations?.[0] ?? 120;
+}
+
+/** How a booking would be handled (§3.2). */
+export type Action = 'accept' | 'enquire' | 'may_enquire' | 'reject';
 const ACTION_RANK: Record<Action, number> = { accept: 3, enquire: 2, may_enquire: 1, reject: 0 };
 
 interface FieldValidation {
@@ -296,7 +316,43 @@ interface TimeCheck {
   endInstant?: number;
 }
 
-/** Checks a slot against the clock, closing time and capacity. */
+/** The verdict on a start time that has no room left: an enquiry may still be sent. */
+const full = (endInstant: number): TimeCheck => ({
+  valid: true,
+  action: 'may_enquire',
+  code: 'full',
+  message: 'Fully booked at this time: you may send an enquiry',
+  endInstant,
+});
+
+/** Whether same-day bookings have closed for today (the venue's `bookings_shut`). */
+function shutToday(ctx: AvailabilityContext, venue: Venue, date: string): boolean {
+  if (!venue.bookings_shut || date !== londonDate(ctx.now)) return false;
+  const shut = parseTime(venue.bookings_shut);
+  return shut !== null && londonMinutes(ctx.now) >= shut;
+}
+
+/** Whether `people` more would go over the venue's or the type's capacity at some moment of the booking. */
+function overCapacity(
+  ctx: AvailabilityContext,
+  venue: Venue,
+  t: BookingType,
+  date: string,
+  plan: DayPlan,
+  slot: Slot,
+  people: number,
+  endInstant: number,
+): boolean {
+  const occ = occupancy(ctx.store, venue, date, plan.midnight);
+  const endOffset = Math.round((endInstant - plan.midnight) / 60_000);
+  const venueFull = peak(occ.all, slot.offset, endOffset) + people > venue.capacity;
+  return (
+    venueFull ||
+    (t.rules.capacity !== undefined && peak(occ.byType.get(t.id), slot.offset, endOffset) + people > t.rules.capacity)
+  );
+}
+
+/** Checks a slot against the clock, same-day closing, closing time and capacity (a `fully-booked` scenario fills every slot). */
 function checkSlot(
   ctx: AvailabilityContext,
   venue: Venue,
@@ -307,50 +363,27 @@ function checkSlot(
   people: number | undefined,
   duration: number | undefined,
 ): TimeCheck {
-  const handling: Action = t.rules.autoconfirm ? 'accept' : 'enquire';
   if (slot.instant <= ctx.now)
     return { valid: false, action: 'reject', code: 'time_passed', message: 'This time has already passed' };
-  if (venue.bookings_shut && date === londonDate(ctx.now)) {
-    const shut = parseTime(venue.bookings_shut);
-    if (shut !== null && londonMinutes(ctx.now) >= shut) {
-      return {
-        valid: false,
-        action: 'reject',
-        code: 'bookings_shut',
-        message: `Bookings for today closed at ${venue.bookings_shut}`,
-      };
-    }
-  }
+  if (shutToday(ctx, venue, date))
+    return {
+      valid: false,
+      action: 'reject',
+      code: 'bookings_shut',
+      message: `Bookings for today closed at ${venue.bookings_shut}`,
+    };
   const durs = typeDurations(t);
   const dur = duration ?? (durs.length ? Math.min(...durs.map((d) => (d === -1 ? Infinity : d))) : 120);
   const until = dur === -1 || dur === Infinity;
   const endInstant = until ? plan.closeInstant : slot.instant + dur * 60_000;
   if (endInstant > plan.closeInstant) {
-    return {
-      valid: false,
-      action: 'reject',
-      code: 'past_closing',
-      message: `Would finish after closing time (${plan.closeLabel})`,
-      endInstant,
-    };
+    const message = `Would finish after closing time (${plan.closeLabel})`;
+    return { valid: false, action: 'reject', code: 'past_closing', message, endInstant };
   }
-  if (people !== undefined) {
-    const occ = occupancy(ctx.store, venue, date, plan.midnight);
-    const endOffset = Math.round((endInstant - plan.midnight) / 60_000);
-    const venueFull = peak(occ.all, slot.offset, endOffset) + people > venue.capacity;
-    const typeFull =
-      t.rules.capacity !== undefined && peak(occ.byType.get(t.id), slot.offset, endOffset) + people > t.rules.capacity;
-    if (venueFull || typeFull) {
-      return {
-        valid: true,
-        action: 'may_enquire',
-        code: 'full',
-        message: 'Fully booked at this time: you may send an enquiry',
-        endInstant,
-      };
-    }
-  }
-  return { valid: true, action: handling, endInstant };
+  if (ctx.scenario?.fullyBooked) return full(endInstant);
+  if (people !== undefined && overCapacity(ctx, venue, t, date, plan, slot, people, endInstant))
+    return full(endInstant);
+  return { valid: true, action: handlingFor(ctx, t), endInstant };
 }
 
 /** Why a party size does not fit a type, or null. */
@@ -378,6 +411,9 @@ interface Parsed {
 
 /** How one booking field is read from a request: its value, or why it is unusable. */
 interface FieldReading<T> {
+  /** Its form on the wire, and one line on it, for the interface document. */
+  kind: Kind;
+  doc: string;
   /** Message when the field is absent (code `missing_<field>`); none for a field with a default. */
   missing?: string;
   /** Error when the field is present but unusable. */
@@ -391,11 +427,15 @@ interface FieldReading<T> {
  */
 export const FIELD_READINGS: { [F in Field]-?: FieldReading<NonNullable<Parsed[F]>> } = {
   type: {
+    kind: 'text',
+    doc: 'Booking type id (send the id of a suggested type, never its name)',
     missing: 'Type is required',
     invalid: { code: 'invalid_type', message: 'Unknown booking type: send the id of one of the suggested types' },
     read: (raw, venue) => (typeof raw === 'string' ? venue.booking_types.find((t) => t.id === raw) : undefined),
   },
   num_people: {
+    kind: 'int',
+    doc: 'Number of guests, from 1',
     missing: 'Number of people is required',
     invalid: { code: 'invalid_num_people', message: 'Number of people must be a whole number from 1' },
     read: (raw) => {
@@ -404,6 +444,8 @@ export const FIELD_READINGS: { [F in Field]-?: FieldReading<NonNullable<Parsed[F
     },
   },
   date: {
+    kind: 'date',
+    doc: 'YYYY-MM-DD (YYYY-MM-DDT00:00:00 as the live service echoes it is accepted)',
     missing: 'Date is required',
     invalid: { code: 'invalid_date', message: 'Date must be a real date in the form YYYY-MM-DD' },
     read: (raw) => {
@@ -412,11 +454,15 @@ export const FIELD_READINGS: { [F in Field]-?: FieldReading<NonNullable<Parsed[F
     },
   },
   time: {
+    kind: 'time',
+    doc: '24-hour HH:mm',
     missing: 'Time is required',
     invalid: { code: 'invalid_time', message: 'Time must be a 24-hour time in the form HH:mm' },
     read: (raw) => (parseTime(raw) !== null ? (raw as string) : undefined),
   },
   duration: {
+    kind: 'duration',
+    doc: 'Send back a value a suggestion gave: decimal hours (spec dialect) or minutes (live); -1 until close',
     invalid: { code: 'invalid_duration', message: 'Duration must be a positive number' },
     read: (raw) => durationMinutes(raw),
   },
@@ -545,14 +591,14 @@ function typeReason(a: Assessment, t: BookingType): string | null {
 }
 
 /** A type as suggested: the live service names more of its traits, in camelCase. */
-function typeValue(t: BookingType, live: boolean) {
+function typeValue(ctx: AvailabilityContext, t: BookingType, live: boolean) {
   return live
     ? {
         id: t.id,
         name: t.name,
         guestlist: !!t.guestlist,
         privateHire: !!t.private_hire,
-        autoconfirmable: t.rules.autoconfirm,
+        autoconfirmable: autoconfirms(ctx, t),
         availableLinkedTypes: t.linked_types ?? [],
       }
     : { id: t.id, name: t.name, guestlist: !!t.guestlist, private_hire: !!t.private_hire };
@@ -562,7 +608,7 @@ function suggestTypes(a: Assessment): FieldValidation {
   const items = a.venue.booking_types.map((t) => {
     const reason = typeReason(a, t);
     return {
-      value: typeValue(t, a.live),
+      value: typeValue(a.ctx, t, a.live),
       valid: reason === null,
       message: message(a, reason),
       ...(a.live ? { errors: reason ? [err('type', 'type_unavailable', reason)] : [] } : {}),
@@ -674,7 +720,7 @@ function suggestTimes(a: Assessment): FieldValidation {
       // Type alone: the type's start times on any date (open on at least one of its days).
       const w = windowOf(t);
       for (let m = w.from; m <= w.to; m += w.interval) {
-        if (startsOnSomeDay(venue, t, m)) consider(formatTime(m), m, { valid: true, action: handlingOf(t) }, t);
+        if (startsOnSomeDay(venue, t, m)) consider(formatTime(m), m, { valid: true, action: handlingFor(a.ctx, t) }, t);
       }
     }
   }
@@ -729,7 +775,7 @@ const SUGGESTIONS: Record<Field, (a: Assessment) => FieldValidation> = {
 };
 
 /** How a type handles a booking that fits: confirmed (accept) or taken as an enquiry. */
-const handlingOf = (t: BookingType): Action => (t.rules.autoconfirm ? 'accept' : 'enquire');
+const handlingFor = (ctx: AvailabilityContext, t: BookingType): Action => (autoconfirms(ctx, t) ? 'accept' : 'enquire');
 
 /**
  * Stage 4: the top-level action. A complete request takes its start time's verdict. An incomplete
@@ -739,7 +785,7 @@ function decideAction(a: Assessment, complete: boolean): Action {
   if (complete && a.timeCheck) return a.timeCheck.action;
   if (a.live) return 'reject';
   const invalidGiven = FIELDS.some((f) => a.errors[f]?.some((e) => !e.code.startsWith('missing_')));
-  return invalidGiven || !a.type ? 'reject' : handlingOf(a.type);
+  return invalidGiven || !a.type ? 'reject' : handlingFor(a.ctx, a.type);
 }
 
 /** The booking fields accepted so far (§2.2 bookingDetails); the live dialect's own forms. */
@@ -754,12 +800,8 @@ function bookingDetailsOf(a: Assessment): Record<string, unknown> {
   return details;
 }
 
-/** Computes the availability result (§2.2) for one venue. Never throws on bad values: they become field errors. */
-export function computeAvailability(
-  ctx: AvailabilityContext,
-  venue: Venue,
-  req: AvailabilityRequest,
-): Record<string, unknown> {
+/** Stages 1 and 2: reads the booking fields and applies the cross-field rules. */
+function assess(ctx: AvailabilityContext, venue: Venue, req: AvailabilityRequest): Assessment {
   const a: Assessment = {
     ctx,
     venue,
@@ -771,57 +813,86 @@ export function computeAvailability(
   readFields(a, req);
   for (const rule of CROSS_FIELD_RULES) rule(a);
   if (a.type) a.types = [a.type];
+  return a;
+}
+
+/**
+ * How a booking with every field would be handled, decided from its own fields: the action of its
+ * start time (`accept`, `enquire`, `may_enquire`), or `reject` when a field does not fit. A booking
+ * without a duration is judged on the type's default duration, in both dialects.
+ */
+export function verdictOf(
+  ctx: AvailabilityContext,
+  venue: Venue,
+  b: { type: string; num_people: number; date: string; time: string; duration?: number },
+): Action {
+  const type = venue.booking_types.find((t) => t.id === b.type);
+  const duration = b.duration ?? (type ? defaultDuration(type) : undefined);
+  const a = assess(ctx, venue, { ...b, duration });
+  return FIELDS.every((f) => !hasError(a, f)) && a.timeCheck ? a.timeCheck.action : 'reject';
+}
+
+/** The hand-off (§2.2 `next`): the web URL, and the API URL unless a deposit or pre-orders need the web page. */
+function nextOf(a: Assessment): Record<string, string> {
+  const type = a.type && !hasError(a, 'type') ? a.type : undefined;
+  const web = webUrl(a.ctx, a.venue, {
+    type: type?.id,
+    num_people: hasError(a, 'num_people') ? undefined : a.num_people,
+    date: hasError(a, 'date') ? undefined : a.date,
+    time: hasError(a, 'time') ? undefined : a.time,
+    duration: validDuration(a),
+  });
+  return needsWeb(a) ? { web } : { web, api: `${a.ctx.publicUrl}/v4/bookings` };
+}
+
+const depositRequiredOf = (a: Assessment) => !!a.type && depositPerPerson(a.ctx, a.type) > 0;
+const needsWeb = (a: Assessment) => depositRequiredOf(a) || a.type?.rules.preorders === 'required';
+
+/**
+ * Computes the availability result (§2.2) for one venue. Never throws on bad values: they become
+ * field errors. `fields=next` (observed live) computes no field: `validation` holds only
+ * `next: {valid: true}`, and `next` is there with the fields sent so far.
+ */
+export function computeAvailability(
+  ctx: AvailabilityContext,
+  venue: Venue,
+  req: AvailabilityRequest,
+): Record<string, unknown> {
+  const a = assess(ctx, venue, req);
   if (req.getOffers)
     a.offers = ctx.store.offers.filter(
       (o) => o.page_id === venue._id && availableToPartners(o) && isVisible(o, ctx.now),
     );
-
-  const wanted = new Set<Field>(req.fields?.length ? req.fields : FIELDS);
-  const validation: Partial<Record<Field, FieldValidation>> = {};
-  for (const field of FIELDS) if (wanted.has(field)) validation[field] = SUGGESTIONS[field](a);
+  const asked: readonly (Field | 'next')[] = req.fields?.length ? req.fields : FIELDS;
+  const wanted = FIELDS.filter((f) => asked.includes(f));
+  const asksNext = asked.includes('next');
+  const validation: Record<string, unknown> = {};
+  for (const field of wanted) validation[field] = SUGGESTIONS[field](a);
+  if (asksNext) validation.next = { valid: true };
 
   const complete = FIELDS.every((f) => !hasError(a, f));
-  const type = a.type;
-  const depositRequired = !!type && (type.rules.deposit_per_person ?? 0) > 0;
-  const preorders = type?.rules.preorders ?? 'none';
   const action = decideAction(a, complete);
   const result: Record<string, unknown> = {
-    valid: [...wanted].every((f) => !hasError(a, f)),
+    valid: wanted.every((f) => !hasError(a, f)),
     validation,
     action,
-    depositRequired,
-    preordersAvailable: preorders !== 'none',
+    depositRequired: depositRequiredOf(a),
+    preordersAvailable: (a.type?.rules.preorders ?? 'none') !== 'none',
     bookingDetails: bookingDetailsOf(a),
   };
-  if (complete && action !== 'reject' && type && a.date && a.time && a.num_people !== undefined) {
-    const web = webUrl(ctx, venue, {
-      type: type.id,
-      num_people: a.num_people,
-      date: a.date,
-      time: a.time,
-      duration: a.duration,
-    });
-    const needsWeb = depositRequired || preorders === 'required';
-    result.next = needsWeb ? { web } : { web, api: `${ctx.publicUrl}/v4/bookings` };
-  }
+  if (asksNext || (complete && action !== 'reject')) result.next = nextOf(a);
   return result;
 }
 
-/** The hosted booking page URL for accepted details (durations in minutes, as the booking site uses). */
+/** The hosted booking page URL for the details given (durations in minutes, as the booking site uses). */
 export function webUrl(
   ctx: { publicUrl: string; dialect: Dialect },
   venue: Venue,
-  d: { type: string; num_people: number; date: string; time: string; duration?: number },
+  d: { type?: string; num_people?: number; date?: string; time?: string; duration?: number },
 ): string {
-  const q = new URLSearchParams({
-    venue_group: venue.venue_group,
-    venue_id: venue._id,
-    type: d.type,
-    num_people: String(d.num_people),
-    date: d.date,
-    time: d.time,
-  });
-  if (d.duration !== undefined) q.set('duration', String(d.duration));
+  const q = new URLSearchParams({ venue_group: venue.venue_group, venue_id: venue._id });
+  for (const key of ['type', 'num_people', 'date', 'time', 'duration'] as const)
+    if (d[key] !== undefined) q.set(key, String(d[key]));
   // The live booking site's URL ends in a bare `&source`; the spec dialect names the source.
   return `${ctx.publicUrl}/book?${q.toString()}${ctx.dialect === 'live' ? '&source' : '&source=partner'}`;
 }

@@ -3,28 +3,37 @@
  * update (§4.3), assigned areas (§4.4) and pre-orders (§2.6), as a route table.
  */
 
-import { computeAvailability, FIELDS, type Field } from './availability.js';
+import { computeAvailability, FIELD_READINGS, FIELDS } from './availability.js';
 import {
   createdRecord,
   fullRecord,
   handlingOf,
   parseAreas,
+  NEW_BOOKING_FIELDS,
   parseNewBooking,
   parseUpdate,
+  UPDATE_RULES,
   storeBooking,
   venueSummary,
 } from './bookings.js';
 import type { Ctx, Handler, Route } from './context.js';
 import { ApiError, bool, list, one } from './http.js';
-import { search } from './search.js';
+import type { ParamTable } from './schema.js';
+import { search, SEARCH_PARAMS } from './search.js';
 import type { Venue } from './types.js';
 
-/** `fields=` of availability: the booking fields to compute; 400 when it names none of them. */
-function wantedFields(ctx: Ctx): Field[] | undefined {
+/** What `fields=` of availability may name: the booking fields, and `next` (the hand-off alone, observed live). */
+export const AVAILABILITY_FIELDS = [...FIELDS, 'next'] as const;
+type AvailabilityField = (typeof AVAILABILITY_FIELDS)[number];
+
+/** `fields=` of availability: what to compute; 400 when it names none of them. */
+function wantedFields(ctx: Ctx): AvailabilityField[] | undefined {
   const raw = ctx.params.fields;
-  const fields = list(raw).filter((f): f is Field => (FIELDS as readonly string[]).includes(f));
+  const fields = list(raw).filter((f): f is AvailabilityField =>
+    (AVAILABILITY_FIELDS as readonly string[]).includes(f),
+  );
   if (raw !== undefined && !fields.length) {
-    throw new ApiError(400, `fields must name one or more of ${FIELDS.join(', ')}`, [
+    throw new ApiError(400, `fields must name one or more of ${AVAILABILITY_FIELDS.join(', ')}`, [
       { code: 'invalid_fields', message: 'Unknown field', fields: ['fields'] },
     ]);
   }
@@ -62,7 +71,7 @@ const availability: Handler = (ctx) => {
 
 /** §4.2: validates, decides confirmed or enquiry, stores. */
 const createBooking: Handler = (ctx) => {
-  const nb = parseNewBooking(ctx.store, ctx.params, ctx.now);
+  const nb = parseNewBooking(ctx.store, ctx.params, ctx.now, ctx.availability);
   ctx.venue(nb.venue._id, 'create_bookings');
   const handling = handlingOf(ctx.availability, nb);
   const booking = storeBooking(ctx.store, nb, {
@@ -73,7 +82,7 @@ const createBooking: Handler = (ctx) => {
   return {
     booking: createdRecord(ctx.store, booking, ctx.dialect),
     bookingStatus: handling,
-    venue: venueSummary(nb.venue),
+    venue: venueSummary(nb.venue, ctx.dialect),
   };
 };
 
@@ -85,37 +94,106 @@ function bookingOf(ctx: Ctx, perm: 'read_bookings' | 'update_bookings' | 'manage
   return b;
 }
 
+/** The parameters of availability (§4.1), from the booking fields' rule table. */
+const AVAILABILITY_PARAMS: ParamTable = {
+  ...Object.fromEntries(FIELDS.map((f) => [f, { kind: FIELD_READINGS[f].kind, doc: FIELD_READINGS[f].doc }])),
+  getOffers: {
+    kind: 'bool',
+    doc: 'When true, suggestions of type, time and duration carry the ids of eligible offers',
+  },
+  fields: {
+    kind: 'ids',
+    doc: `Computes only these (comma list) of ${AVAILABILITY_FIELDS.join(', ')}; next alone answers the hand-off cheaply`,
+  },
+};
+
+/** The parameters of POST /bookings (§4.2), from its rule table. */
+const NEW_BOOKING_PARAMS: ParamTable = Object.fromEntries(
+  Object.entries(NEW_BOOKING_FIELDS).map(([name, rule]) => [
+    name,
+    { kind: rule.kind, doc: rule.doc, max: rule.max, required: rule.required === 'always' },
+  ]),
+);
+
+/** The parameters of a booking update (§4.3), from its rule table. */
+const UPDATE_PARAMS: ParamTable = Object.fromEntries(
+  Object.entries(UPDATE_RULES).map(([name, rule]) => [name, { kind: rule.kind, doc: rule.doc, choices: rule.choices }]),
+);
+
+const availabilityOperation = (method: string) => ({
+  run: availability,
+  summary: `§4.1 Booking availability (${method}): validation, suggestions, action and the hand-off for the fields sent so far`,
+  params: AVAILABILITY_PARAMS,
+  payload: 'Availability',
+});
+
 /** The booking route table. */
 export const BOOKING_ROUTES: Route[] = [
-  { path: '/venues/{venue_id}/booking-availability', methods: { GET: availability, POST: availability } },
+  {
+    path: '/venues/{venue_id}/booking-availability',
+    methods: { GET: availabilityOperation('query'), POST: availabilityOperation('JSON or form body') },
+  },
   {
     path: '/bookings',
-    methods: { POST: createBooking, GET: (ctx) => search(ctx.store, ctx.access, ctx.params, ctx.now) },
+    methods: {
+      POST: {
+        run: createBooking,
+        summary: '§4.2 Submit a booking or enquiry (also the API URL of next)',
+        params: NEW_BOOKING_PARAMS,
+        payload: 'CreatedBooking',
+      },
+      GET: {
+        run: (ctx) => search(ctx.store, ctx.access, ctx.params, ctx.now),
+        summary: '§4.6 Search bookings (deprecated)',
+        params: SEARCH_PARAMS,
+        payload: 'BookingSearch',
+      },
+    },
   },
   {
     path: '/bookings/{booking_id}',
     methods: {
-      POST: (ctx) => {
-        const b = bookingOf(ctx, 'update_bookings');
-        ctx.store.update(b, parseUpdate(ctx.store, b, ctx.params, ctx.now, ctx.app.id));
-        return { booking: fullRecord(ctx.store, b) };
+      POST: {
+        run: (ctx) => {
+          const b = bookingOf(ctx, 'update_bookings');
+          ctx.store.update(b, parseUpdate(ctx.store, b, ctx.params, ctx.now, ctx.app.id));
+          return { booking: fullRecord(ctx.store, b) };
+        },
+        summary: '§4.3 Update a booking (id = _id, booking_id or reference)',
+        params: UPDATE_PARAMS,
+        payload: 'UpdatedBooking',
       },
     },
   },
   {
     path: '/bookings/{booking_id}/areas',
     methods: {
-      GET: (ctx) => ({ areas: bookingOf(ctx, 'read_bookings').assigned_areas }),
-      POST: (ctx) => {
-        const b = bookingOf(ctx, 'manage_bookings');
-        const areas = parseAreas(ctx.store, b, ctx.params);
-        ctx.store.update(b, { assigned_areas: areas, last_updated: ctx.now });
-        return { areas };
+      GET: {
+        run: (ctx) => ({ areas: bookingOf(ctx, 'read_bookings').assigned_areas }),
+        summary: '§4.4 Assigned areas of a booking',
+        payload: 'Areas',
+      },
+      POST: {
+        run: (ctx) => {
+          const b = bookingOf(ctx, 'manage_bookings');
+          const areas = parseAreas(ctx.store, b, ctx.params);
+          ctx.store.update(b, { assigned_areas: areas, last_updated: ctx.now });
+          return { areas };
+        },
+        summary: '§4.4 Replace the assigned areas of a booking',
+        params: { areas: { kind: 'ids', doc: 'Area ids of the venue (replaces every assigned area)', required: true } },
+        payload: 'Areas',
       },
     },
   },
   {
     path: '/bookings/{booking_id}/preorders',
-    methods: { GET: (ctx) => ({ preorders: bookingOf(ctx, 'read_bookings').preorders }) },
+    methods: {
+      GET: {
+        run: (ctx) => ({ preorders: bookingOf(ctx, 'read_bookings').preorders }),
+        summary: '§2.6 Pre-orders of a booking',
+        payload: 'Preorders',
+      },
+    },
   },
 ];

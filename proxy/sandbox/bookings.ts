@@ -6,7 +6,14 @@
  * field errors of a 400, so a bad request never leaves partial data.
  */
 
-import { computeAvailability, durationMinutes, type AvailabilityContext, type Dialect } from './availability.js';
+import {
+  defaultDuration,
+  depositPerPerson,
+  durationMinutes,
+  verdictOf,
+  type AvailabilityContext,
+  type Dialect,
+} from './availability.js';
 import {
   ApiError,
   bool,
@@ -20,6 +27,7 @@ import {
   type Params,
 } from './http.js';
 import { availableToPartners, isVisible, matches } from './offers.js';
+import type { Kind } from './schema.js';
 import type { Store } from './store.js';
 import { isDate, londonDate, londonTimestamp, parseInstant, parseTime, utcTimestamp } from './time.js';
 import type { Booking, BookingStatus, BookingType, Venue } from './types.js';
@@ -105,7 +113,7 @@ function label(key: string): string {
 
 /** How one field of POST /bookings (§4.2) is read; also what the interface document says of it. */
 export interface BookingFieldRule {
-  kind: 'text' | 'int' | 'date' | 'time' | 'duration' | 'bool' | 'ids';
+  kind: Kind;
   /** Always required, or only for one of the two submission flows (through next's API URL or not). */
   required?: 'always' | 'api-url' | 'not-api-url';
   /** Text: the longest value accepted. */
@@ -138,6 +146,8 @@ export const NEW_BOOKING_FIELDS: Record<string, BookingFieldRule> = {
   notes: { kind: 'text', max: 2000, doc: 'Guest requests' },
   custom_field_value: { kind: 'text', max: 500, doc: 'Value of the venue custom field' },
   partner_source: { kind: 'text', max: 100, doc: 'Free-text label for reporting' },
+  venue_group: { kind: 'text', doc: 'API URL flow: bookingDetails.venue_group, sent back; must match the venue' },
+  payments: { kind: 'objects', doc: 'API URL flow: bookingDetails.payments (live), sent back' },
 };
 
 /** A POST /bookings body being read: its parameters, the errors so far and what was read. */
@@ -145,6 +155,8 @@ interface BookingDraft {
   store: Store;
   params: Params;
   nowMs: number;
+  /** The request's scenario (a `deposit-required` one makes every type web-only). */
+  ctx: Pick<AvailabilityContext, 'scenario'>;
   errors: FieldError[];
   /** Sent through the API URL of `next` (the body carries bookingDetails' venue_group or payments). */
   viaApiUrl: boolean;
@@ -288,7 +300,7 @@ const NEW_BOOKING_STAGES: ((d: BookingDraft) => void)[] = [
   },
   function webOnlyThroughApiUrl(d) {
     const t = d.type;
-    if (d.viaApiUrl && t && ((t.rules.deposit_per_person ?? 0) > 0 || t.rules.preorders === 'required'))
+    if (d.viaApiUrl && t && (depositPerPerson(d.ctx, t) > 0 || t.rules.preorders === 'required'))
       fieldError(
         d,
         'type',
@@ -314,11 +326,17 @@ function offerProblem(d: BookingDraft, offerId: string): { code: string; message
 }
 
 /** Validates a POST /bookings body through {@link NEW_BOOKING_STAGES}; throws one 400 with every field error. */
-export function parseNewBooking(store: Store, params: Params, nowMs: number): NewBooking {
+export function parseNewBooking(
+  store: Store,
+  params: Params,
+  nowMs: number,
+  ctx: Pick<AvailabilityContext, 'scenario'> = {},
+): NewBooking {
   const d: BookingDraft = {
     store,
     params,
     nowMs,
+    ctx,
     errors: [],
     viaApiUrl: params.venue_group !== undefined || params.payments !== undefined,
     out: {},
@@ -337,17 +355,12 @@ export function parseNewBooking(store: Store, params: Params, nowMs: number): Ne
   };
 }
 
-/** How a new booking is handled: confirmed when the type auto-confirms and the slot is open and has room. */
+/**
+ * How a new booking is handled, from its own fields (the type's default duration when it has none):
+ * confirmed when the type auto-confirms and the slot is open and has room, else received.
+ */
 export function handlingOf(ctx: AvailabilityContext, nb: NewBooking): 'confirmed' | 'received' {
-  const result = computeAvailability(ctx, nb.venue, {
-    type: nb.type,
-    num_people: nb.num_people,
-    date: nb.date,
-    time: nb.time,
-    duration: nb.duration,
-    fields: ['time'],
-  });
-  return result.action === 'accept' ? 'confirmed' : 'received';
+  return verdictOf(ctx, nb.venue, nb) === 'accept' ? 'confirmed' : 'received';
 }
 
 /**
@@ -396,7 +409,7 @@ export function storeBooking(
   opts: { now: number; createdBy: string; status: BookingStatus; extra?: Partial<Booking> },
 ): Booking {
   const type = nb.venue.booking_types.find((t) => t.id === nb.type)!;
-  const duration = nb.duration ?? type.rules.fixed_duration ?? type.rules.durations?.[0] ?? 120;
+  const duration = nb.duration ?? defaultDuration(type);
   const userId = linkCustomer(store, nb, opts.now);
   const booking = store.fromSeed({
     venue_id: nb.venue._id,
@@ -433,38 +446,46 @@ export function storeBooking(
   return store.insert(booking);
 }
 
-function typeObject(venue: Venue | undefined, typeId: string, full: boolean) {
+/** The booking's type object: spec keys; the full record adds `value`, the live dialect `use_standing_capacity`. */
+function typeObject(venue: Venue | undefined, typeId: string, shape: 'created' | 'full' | 'live') {
   const t = venue?.booking_types.find((x) => x.id === typeId);
   return {
     guestlist: !!t?.guestlist,
     id: typeId,
     name: t?.name ?? '',
     private_hire: !!t?.private_hire,
-    ...(full ? { value: t?.rules.value_per_person ?? 0 } : {}),
+    ...(shape === 'full' ? { value: t?.rules.value_per_person ?? 0 } : {}),
+    ...(shape === 'live' ? { use_standing_capacity: false } : {}),
   };
 }
 
-/** The booking of a create response (§2.4); the live dialect drops status, phone and created_by. */
+/**
+ * The booking of a create response (§2.4). The live dialect answers as captured: no status, phone
+ * or created_by; `payments: []`; and `notes`, `packages`, `offer` only when the booking has them.
+ */
 export function createdRecord(store: Store, b: Booking, dialect: Dialect): Record<string, unknown> {
   const venue = store.venues.get(b.venue_id);
+  const live = dialect === 'live';
+  const optional = (key: 'notes' | 'packages' | 'offer') => (live && b[key] === null ? {} : { [key]: b[key] });
   return {
     _id: b._id,
     created_date: londonTimestamp(b.created_date),
     last_updated: londonTimestamp(b.last_updated),
-    ...(dialect === 'spec' ? { created_by: b.created_by } : {}),
+    ...(live ? {} : { created_by: b.created_by }),
     reference: b.reference,
     venue_id: b.venue_id,
     date: `${b.date}T00:00:00`,
     time: b.time,
-    type: typeObject(venue, b.type, false),
+    type: typeObject(venue, b.type, live ? 'live' : 'created'),
     num_people: b.num_people,
     first_name: b.first_name,
     last_name: b.last_name,
     email: b.email,
-    notes: b.notes,
+    ...optional('notes'),
     source: b.source,
-    packages: b.packages,
-    offer: b.offer,
+    ...optional('packages'),
+    ...optional('offer'),
+    ...(live ? { payments: [] } : {}),
     deposits: b.deposits,
     ...(b.preorders.length ? { preorders: b.preorders } : {}),
   };
@@ -476,7 +497,7 @@ export function fullRecord(store: Store, b: Booking): Record<string, unknown> {
   const ts = (v: number | null) => (v === null ? null : londonTimestamp(v));
   return {
     ...createdRecord(store, b, 'spec'),
-    type: typeObject(venue, b.type, true),
+    type: typeObject(venue, b.type, 'full'),
     booking_id: b.booking_id,
     assigned_to: b.assigned_to,
     completed_by: b.completed_by,
@@ -499,9 +520,13 @@ export function fullRecord(store: Store, b: Booking): Record<string, unknown> {
   };
 }
 
-/** The venue object of a create response. */
-export function venueSummary(venue: Venue) {
-  return { type: venue.type, title: venue.title, path: venue.path, page_type: venue.page_type };
+/**
+ * The venue object of a create response. Clients read its `_id` (both dialects); the live service
+ * sends `type: "venue"`, the spec dialect the venue's own type.
+ */
+export function venueSummary(venue: Venue, dialect: Dialect) {
+  const type = dialect === 'live' ? 'venue' : venue.type;
+  return { _id: venue._id, type, title: venue.title, path: venue.path, page_type: venue.page_type };
 }
 
 /** Status moves the sandbox allows (the spec shows only "any → in_progress"; the rest is documented in SEED.md). */
@@ -581,69 +606,113 @@ const flagRule =
  * The rule table of a booking update (§4.3; fields beyond `status` are not shown by the spec, see
  * SEED.md): every updatable field and how it is read, in the order errors are reported.
  */
-const UPDATE_RULES: Record<string, UpdateRule> = {
-  status: statusRule,
-  num_people: (d, raw) => {
-    const n = int(raw);
-    if (n === undefined || n < 1 || n > 1000)
-      updateError(d, 'num_people', 'invalid_num_people', 'Number of people must be a whole number from 1 to 1000');
-    else d.patch.num_people = n;
-  },
-  date: (d, raw) => {
-    const date = plainDate(raw);
-    if (!date) updateError(d, 'date', 'invalid_date', 'Date must be a real date in the form YYYY-MM-DD');
-    else d.patch.date = date;
-  },
-  time: (d, raw) => {
-    if (parseTime(raw) === null) updateError(d, 'time', 'invalid_time', 'Time must be HH:mm');
-    else d.patch.time = raw as string;
-  },
-  duration: (d, raw) => {
-    const minutes = durationMinutes(raw);
-    if (minutes === undefined || minutes > 1440)
-      updateError(d, 'duration', 'invalid_duration', 'Duration must be minutes (or -1 for until close)');
-    else d.patch.duration = minutes;
-  },
-  first_name: namesRule('first_name'),
-  last_name: namesRule('last_name'),
-  email: contactRule('email'),
-  phone: contactRule('phone'),
-  notes: contactRule('notes'),
-  partner_source: contactRule('partner_source'),
-  labels: (d, raw) => {
-    const ids = list(raw);
-    const venue = d.store.venues.get(d.booking.venue_id);
-    const known = new Set(
-      [...(d.store.groups.get(d.booking.venue_group)?.booking_labels ?? []), ...(venue?.booking_labels ?? [])].map(
-        (l) => l.id,
-      ),
-    );
-    const bad = ids.filter((i) => !known.has(i));
-    if (bad.length || (!Array.isArray(raw) && typeof raw !== 'string'))
-      updateError(d, 'labels', 'invalid_labels', `Unknown labels: ${bad.join(', ')}`);
-    else d.patch.labels = [...new Set(ids)];
-  },
-  follow_up: (d, raw) => {
-    const v = raw === null ? null : typeof raw === 'string' ? parseInstant(raw) : null;
-    if (raw !== null && v === null)
-      updateError(d, 'follow_up', 'invalid_follow_up', 'follow_up must be a date or date-time');
-    else d.patch.follow_up = v;
-  },
-  assigned_to: (d, raw) => {
-    if (raw !== null && !(isHexId(raw) && d.store.groupUsers.get(raw)?.venue_group === d.booking.venue_group))
-      updateError(d, 'assigned_to', 'invalid_assigned_to', 'assigned_to must be the id of a user of this venue group');
-    else d.patch.assigned_to = raw as string | null;
-  },
-  managed_by_venue: flagRule('managed_by_venue'),
-  invoiced: flagRule('invoiced'),
-  reconciled: flagRule('reconciled'),
-  walk_in: flagRule('walk_in'),
-  value: (d, raw) => {
-    const v = typeof raw === 'number' ? raw : Number(str(d.params, 'value'));
-    if (!Number.isFinite(v) || v < 0) updateError(d, 'value', 'invalid_value', 'value must be a number of 0 or more');
-    else d.patch.value = v;
-  },
-};
+export const UPDATE_RULES: Record<string, { kind: Kind; doc: string; choices?: readonly string[]; apply: UpdateRule }> =
+  {
+    status: {
+      kind: 'choice',
+      choices: Object.keys(TRANSITIONS),
+      doc: 'New status; the moves SEED.md lists (lost only once the date has passed)',
+      apply: statusRule,
+    },
+    num_people: {
+      kind: 'int',
+      doc: 'Number of guests, 1 to 1000',
+      apply: (d, raw) => {
+        const n = int(raw);
+        if (n === undefined || n < 1 || n > 1000)
+          updateError(d, 'num_people', 'invalid_num_people', 'Number of people must be a whole number from 1 to 1000');
+        else d.patch.num_people = n;
+      },
+    },
+    date: {
+      kind: 'date',
+      doc: 'YYYY-MM-DD',
+      apply: (d, raw) => {
+        const date = plainDate(raw);
+        if (!date) updateError(d, 'date', 'invalid_date', 'Date must be a real date in the form YYYY-MM-DD');
+        else d.patch.date = date;
+      },
+    },
+    time: {
+      kind: 'time',
+      doc: '24-hour HH:mm',
+      apply: (d, raw) => {
+        if (parseTime(raw) === null) updateError(d, 'time', 'invalid_time', 'Time must be HH:mm');
+        else d.patch.time = raw as string;
+      },
+    },
+    duration: {
+      kind: 'duration',
+      doc: 'Minutes; -1 until close',
+      apply: (d, raw) => {
+        const minutes = durationMinutes(raw);
+        if (minutes === undefined || minutes > 1440)
+          updateError(d, 'duration', 'invalid_duration', 'Duration must be minutes (or -1 for until close)');
+        else d.patch.duration = minutes;
+      },
+    },
+    first_name: { kind: 'text', doc: 'Guest first name', apply: namesRule('first_name') },
+    last_name: { kind: 'text', doc: 'Guest last name', apply: namesRule('last_name') },
+    email: { kind: 'text', doc: 'Guest email (null clears it)', apply: contactRule('email') },
+    phone: { kind: 'text', doc: 'Guest phone (null clears it)', apply: contactRule('phone') },
+    notes: { kind: 'text', doc: 'Guest requests (null clears them)', apply: contactRule('notes') },
+    partner_source: { kind: 'text', doc: 'Free-text label for reporting', apply: contactRule('partner_source') },
+    labels: {
+      kind: 'ids',
+      doc: 'Booking label ids of the venue or its group (replaces the labels)',
+      apply: (d, raw) => {
+        const ids = list(raw);
+        const venue = d.store.venues.get(d.booking.venue_id);
+        const known = new Set(
+          [...(d.store.groups.get(d.booking.venue_group)?.booking_labels ?? []), ...(venue?.booking_labels ?? [])].map(
+            (l) => l.id,
+          ),
+        );
+        const bad = ids.filter((i) => !known.has(i));
+        if (bad.length || (!Array.isArray(raw) && typeof raw !== 'string'))
+          updateError(d, 'labels', 'invalid_labels', `Unknown labels: ${bad.join(', ')}`);
+        else d.patch.labels = [...new Set(ids)];
+      },
+    },
+    follow_up: {
+      kind: 'datetime',
+      doc: 'Follow-up date or date-time (null clears it)',
+      apply: (d, raw) => {
+        const v = raw === null ? null : typeof raw === 'string' ? parseInstant(raw) : null;
+        if (raw !== null && v === null)
+          updateError(d, 'follow_up', 'invalid_follow_up', 'follow_up must be a date or date-time');
+        else d.patch.follow_up = v;
+      },
+    },
+    assigned_to: {
+      kind: 'hexId',
+      doc: 'Id of a user of the venue group (null unassigns)',
+      apply: (d, raw) => {
+        if (raw !== null && !(isHexId(raw) && d.store.groupUsers.get(raw)?.venue_group === d.booking.venue_group))
+          updateError(
+            d,
+            'assigned_to',
+            'invalid_assigned_to',
+            'assigned_to must be the id of a user of this venue group',
+          );
+        else d.patch.assigned_to = raw as string | null;
+      },
+    },
+    managed_by_venue: { kind: 'bool', doc: 'Managed by the venue', apply: flagRule('managed_by_venue') },
+    invoiced: { kind: 'bool', doc: 'Invoiced', apply: flagRule('invoiced') },
+    reconciled: { kind: 'bool', doc: 'Reconciled', apply: flagRule('reconciled') },
+    walk_in: { kind: 'bool', doc: 'A walk-in', apply: flagRule('walk_in') },
+    value: {
+      kind: 'number',
+      doc: 'Value of the booking, 0 or more',
+      apply: (d, raw) => {
+        const v = typeof raw === 'number' ? raw : Number(str(d.params, 'value'));
+        if (!Number.isFinite(v) || v < 0)
+          updateError(d, 'value', 'invalid_value', 'value must be a number of 0 or more');
+        else d.patch.value = v;
+      },
+    },
+  };
 
 /** The fields an update accepts. */
 const UPDATABLE = Object.keys(UPDATE_RULES);
@@ -659,7 +728,7 @@ export function parseUpdate(store: Store, b: Booking, params: Params, nowMs: num
       fields: unknown,
     });
   }
-  for (const [key, rule] of Object.entries(UPDATE_RULES)) if (params[key] !== undefined) rule(d, params[key]);
+  for (const [key, rule] of Object.entries(UPDATE_RULES)) if (params[key] !== undefined) rule.apply(d, params[key]);
   throwIfErrors(d.errors);
   if (Object.keys(d.patch).length) d.patch.last_updated = nowMs;
   return d.patch;

@@ -10,6 +10,7 @@
 import type { Access, Permission } from './auth.js';
 import type { AvailabilityContext } from './availability.js';
 import type { Params, RequestInfo } from './http.js';
+import type { JsonSchema, ParamTable } from './schema.js';
 import type { Store } from './store.js';
 import type { App, Dialect, Venue } from './types.js';
 
@@ -23,6 +24,7 @@ export interface Ctx {
   now: number;
   dialect: Dialect;
   publicUrl: string;
+  /** The availability computation's context, with the request's scenario effects. */
   availability: AvailabilityContext;
   /** A path parameter. */
   path(name: string): string;
@@ -36,8 +38,24 @@ export type Handler = (ctx: Ctx) => unknown;
 /** The methods the v4 interface uses. */
 export type Method = 'GET' | 'POST' | 'DELETE';
 
-/** One row of a route table: a path (OpenAPI style, `{venue_id}`) and its handler per method; other methods get 405. */
+/**
+ * One operation of a route: its handler, and what the interface document says of it. The document
+ * is built from these rows, so it lists exactly the operations the sandbox answers.
+ */
+export interface Operation {
+  run: Handler;
+  /** One line: what the operation does (and its section of the spec). */
+  summary: string;
+  /** The parameters the handler reads (query, or body for a POST), from its rule table. */
+  params?: ParamTable;
+  /** The schema of the 200 answer's payload: a component name of the document, or a schema. */
+  payload: string | JsonSchema;
+  /** Other content types the 200 answer may have (users CSV). */
+  alsoAnswers?: Record<string, JsonSchema>;
+}
+
+/** One row of a route table: a path (OpenAPI style, `{venue_id}`) and its operations; other methods get 405. */
 export interface Route {
   path: string;
-  methods: Partial<Record<Method, Handler>>;
+  methods: Partial<Record<Method, Operation>>;
 }

@@ -21,6 +21,7 @@ import {
 } from './http.js';
 import { topK } from './search.js';
 import { isDate, londonDate, londonTimestamp } from './time.js';
+import type { Kind, ParamTable } from './schema.js';
 import type { GroupUser, User } from './types.js';
 
 /** Users search page size (§8) and CSV page size. */
@@ -378,29 +379,41 @@ const userText =
   };
 
 /** The rule table of a customer user update (§4.12, fields not shown by the spec): one rule per updatable field. */
-const USER_UPDATE_RULES: Record<string, UserFieldRule> = {
-  first_name: userText('first_name'),
-  last_name: userText('last_name'),
-  username: userText('username'),
-  gender: userText('gender'),
-  company: userText('company'),
-  phone: userText('phone'),
-  email: (v, _ctx, errors) => {
-    if (typeof v === 'string' && EMAIL_RE.test(v)) return v;
-    errors.push({ code: 'invalid_email', message: 'email is not a valid address', fields: ['email'] });
+const USER_UPDATE_RULES: Record<string, { kind: Kind; doc: string; read: UserFieldRule }> = {
+  first_name: { kind: 'text', doc: 'First name (not empty)', read: userText('first_name') },
+  last_name: { kind: 'text', doc: 'Last name (not empty)', read: userText('last_name') },
+  username: { kind: 'text', doc: 'User name', read: userText('username') },
+  gender: { kind: 'text', doc: 'Gender', read: userText('gender') },
+  company: { kind: 'text', doc: 'Company', read: userText('company') },
+  phone: { kind: 'text', doc: 'Phone number', read: userText('phone') },
+  email: {
+    kind: 'text',
+    doc: 'Email address',
+    read: (v, _ctx, errors) => {
+      if (typeof v === 'string' && EMAIL_RE.test(v)) return v;
+      errors.push({ code: 'invalid_email', message: 'email is not a valid address', fields: ['email'] });
+    },
   },
-  dob: (v, ctx, errors) => {
-    if (isDate(v) && (v as string) <= londonDate(ctx.now)) return v;
-    errors.push({ code: 'invalid_dob', message: 'dob must be a past date YYYY-MM-DD', fields: ['dob'] });
+  dob: {
+    kind: 'date',
+    doc: 'Date of birth, YYYY-MM-DD, not in the future',
+    read: (v, ctx, errors) => {
+      if (isDate(v) && (v as string) <= londonDate(ctx.now)) return v;
+      errors.push({ code: 'invalid_dob', message: 'dob must be a past date YYYY-MM-DD', fields: ['dob'] });
+    },
   },
-  marketing_permission: (v, _ctx, errors) => {
-    const b = bool(v);
-    if (b !== undefined) return b;
-    errors.push({
-      code: 'invalid_marketing_permission',
-      message: 'marketing_permission must be true or false',
-      fields: ['marketing_permission'],
-    });
+  marketing_permission: {
+    kind: 'bool',
+    doc: 'Marketing permission for the venue group',
+    read: (v, _ctx, errors) => {
+      const b = bool(v);
+      if (b !== undefined) return b;
+      errors.push({
+        code: 'invalid_marketing_permission',
+        message: 'marketing_permission must be true or false',
+        fields: ['marketing_permission'],
+      });
+    },
   },
 };
 
@@ -421,7 +434,7 @@ const updateUser: Handler = (ctx) => {
   const patch: Record<string, unknown> = {};
   for (const [key, rule] of Object.entries(USER_UPDATE_RULES)) {
     if (ctx.params[key] === undefined) continue;
-    const value = rule(ctx.params[key], ctx, errors);
+    const value = rule.read(ctx.params[key], ctx, errors);
     if (value !== undefined) patch[key] = value;
   }
   throwIfErrors(errors);
@@ -487,33 +500,126 @@ const updateUserPreferences: Handler = (ctx) => {
   return projectUser(u, undefined);
 };
 
+/** The fields of a venue-group user in a request (§2.14). */
+const GROUP_USER_PARAMS: ParamTable = {
+  email: { kind: 'text', doc: 'Email address (required to add a user)' },
+  first_name: { kind: 'text', max: 100, doc: 'First name' },
+  last_name: { kind: 'text', max: 100, doc: 'Last name' },
+  capabilities: { kind: 'ids', doc: 'Capability strings (§4.10): prefix, underscore, venue or group id' },
+};
+
+/** The parameters of a users search (§4.12). */
+const USER_SEARCH_PARAMS: ParamTable = {
+  search: { kind: 'text', doc: 'Text over email, last name and phone' },
+  start: { kind: 'int', doc: 'Offset (default 0)' },
+  limit: { kind: 'int', doc: `Page size, at most ${USERS_PAGE} (CSV: ${USERS_CSV_PAGE})` },
+  sort: { kind: 'text', doc: 'A user field, -field or field_desc (default last_name); not with CSV' },
+  fields: { kind: 'ids', doc: `User fields to return: ${USER_FIELDS.join(', ')}` },
+  output: { kind: 'choice', choices: ['json', 'csv'], doc: 'csv answers a CSV download instead of JSON' },
+};
+
+const usersSearch = {
+  run: searchUsers,
+  summary: '§4.12 Search customer users (deprecated for customer data); output=csv for a download',
+  params: USER_SEARCH_PARAMS,
+  payload: 'UserSearch',
+  alsoAnswers: { 'text/csv': { type: 'string' } },
+};
+
 /** The people route table: venue-group users, event guests, customer users. */
 export const PEOPLE_ROUTES: Route[] = [
   {
     path: '/venue-groups/{venue_group_id}/users',
     methods: {
-      POST: addGroupUser,
-      GET: (ctx) => {
-        const group = groupOr404(ctx);
-        mayManageGroupUsers(ctx, group._id);
-        return { users: [...ctx.store.groupUsers.values()].filter((u) => u.venue_group === group._id) };
+      POST: {
+        run: addGroupUser,
+        summary: '§4.10 Add a user to a venue group',
+        params: { ...GROUP_USER_PARAMS, email: { ...GROUP_USER_PARAMS.email!, required: true } },
+        payload: 'GroupUserAnswer',
+      },
+      GET: {
+        run: (ctx) => {
+          const group = groupOr404(ctx);
+          mayManageGroupUsers(ctx, group._id);
+          return { users: [...ctx.store.groupUsers.values()].filter((u) => u.venue_group === group._id) };
+        },
+        summary: 'The users of a venue group (a sandbox addition)',
+        payload: 'GroupUserList',
       },
     },
   },
   {
     path: '/venue-groups/{venue_group_id}/users/{user_id}',
     methods: {
-      POST: editGroupUser,
-      DELETE: (ctx) => {
-        const { user } = groupUserOf(ctx);
-        ctx.store.groupUsers.delete(user._id);
-        return { deleted: true, _id: user._id };
+      POST: {
+        run: editGroupUser,
+        summary: '§4.10 Edit a venue-group user',
+        params: GROUP_USER_PARAMS,
+        payload: 'GroupUserAnswer',
+      },
+      DELETE: {
+        run: (ctx) => {
+          const { user } = groupUserOf(ctx);
+          ctx.store.groupUsers.delete(user._id);
+          return { deleted: true, _id: user._id };
+        },
+        summary: '§4.10 Remove a user from the venue group',
+        payload: 'Deleted',
       },
     },
   },
-  { path: '/events/{event_id}/guests', methods: { GET: eventGuests } },
-  { path: '/users', methods: { GET: searchUsers } },
-  { path: '/users/', methods: { GET: searchUsers } },
-  { path: '/users/{user_id}', methods: { GET: readUser, POST: updateUser } },
-  { path: '/users/{user_id}/marketing-preferences', methods: { POST: updateUserPreferences } },
+  {
+    path: '/events/{event_id}/guests',
+    methods: {
+      GET: {
+        run: eventGuests,
+        summary: '§4.11 Guests and tickets of one occurrence of a ticketed event',
+        params: { occurrence: { kind: 'date', doc: 'The event date, YYYY-MM-DD', required: true } },
+        payload: 'Guests',
+      },
+    },
+  },
+  { path: '/users', methods: { GET: usersSearch } },
+  { path: '/users/', methods: { GET: usersSearch } },
+  {
+    path: '/users/{user_id}',
+    methods: {
+      GET: {
+        run: readUser,
+        summary: '§4.12 One customer user',
+        params: { fields: USER_SEARCH_PARAMS.fields! },
+        payload: 'User',
+      },
+      POST: {
+        run: updateUser,
+        summary: '§4.12 Update a customer user',
+        params: Object.fromEntries(
+          Object.entries(USER_UPDATE_RULES).map(([key, rule]) => [key, { kind: rule.kind, doc: rule.doc }]),
+        ),
+        payload: 'User',
+      },
+    },
+  },
+  {
+    path: '/users/{user_id}/marketing-preferences',
+    methods: {
+      POST: {
+        run: updateUserPreferences,
+        summary: '§4.12 Opt a customer in or out of marketing preferences',
+        params: {
+          marketing_preferences: {
+            kind: 'objects',
+            required: true,
+            doc: 'Preferences to set: { id, opt_in } (opt_in a boolean or its text)',
+            item: {
+              type: 'object',
+              required: ['id', 'opt_in'],
+              properties: { id: { type: 'string' }, opt_in: { type: ['boolean', 'string'] } },
+            },
+          },
+        },
+        payload: 'User',
+      },
+    },
+  },
 ];

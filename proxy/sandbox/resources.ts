@@ -178,9 +178,72 @@ const venueSettings: Handler = (ctx) => {
 
 /** The venue-level route table. */
 export const RESOURCE_ROUTES: Route[] = [
-  { path: '/venues/{venue_id}/booking-rules', methods: { POST: bookingRules, GET: bookingRules } },
-  { path: '/venues/{venue_id}/offers', methods: { GET: offers } },
-  { path: '/venues/{venue_id}/marketing-preferences', methods: { GET: marketingPreferences } },
-  { path: '/venues', methods: { GET: venueList } },
-  { path: '/venues/{venue_id}', methods: { GET: venueSettings } },
+  {
+    path: '/venues/{venue_id}/booking-rules',
+    methods: Object.fromEntries(
+      (['POST', 'GET'] as const).map((method) => [
+        method,
+        {
+          run: bookingRules,
+          summary: '§4.5 Booking rules of a type on a date',
+          params: {
+            type: { kind: 'text', doc: 'Booking type id', required: true },
+            date: { kind: 'date', doc: 'YYYY-MM-DD', required: true },
+          },
+          payload: 'BookingRules',
+        },
+      ]),
+    ),
+  },
+  {
+    path: '/venues/{venue_id}/offers',
+    methods: {
+      GET: {
+        run: offers,
+        summary: '§4.8 Visible offers of a venue, matching the booking details given',
+        params: {
+          type: { kind: 'text', doc: 'Booking type id' },
+          num_people: { kind: 'int', doc: 'Number of guests' },
+          date: { kind: 'date', doc: 'YYYY-MM-DD' },
+          time: { kind: 'time', doc: 'HH:mm' },
+          duration: { kind: 'duration', doc: 'Hours (decimal), or -1' },
+        },
+        payload: 'Offers',
+      },
+    },
+  },
+  {
+    path: '/venues/{venue_id}/marketing-preferences',
+    methods: {
+      GET: {
+        run: marketingPreferences,
+        summary: '§4.7 Marketing preferences of a venue (and its group), or of a group by its id',
+        payload: 'MarketingPreferences',
+      },
+    },
+  },
+  {
+    path: '/venues',
+    methods: {
+      GET: {
+        run: venueList,
+        summary: '§4.9 Venues the app may see',
+        params: { venue_group: { kind: 'hexId', doc: 'Only the venues of this group' } },
+        payload: 'VenueList',
+      },
+    },
+  },
+  {
+    path: '/venues/{venue_id}',
+    methods: {
+      GET: {
+        run: venueSettings,
+        summary: '§4.9, §2.10 Settings of a venue; a group id reads the group-level settings',
+        params: {
+          fields: { kind: 'ids', doc: `Settings to return, comma separated: ${VENUE_SETTINGS.join(', ')}` },
+        },
+        payload: 'VenueSettings',
+      },
+    },
+  },
 ];

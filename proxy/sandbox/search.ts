@@ -10,6 +10,7 @@
 import type { Access } from './auth.js';
 import { searchExtra, searchRecord } from './bookings.js';
 import { ApiError, bool, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from './http.js';
+import type { Kind, ParamTable } from './schema.js';
 import type { Store } from './store.js';
 import { isDate, londonDate, londonInstant, parseTime, addDays } from './time.js';
 import type { Booking, BookingStatus } from './types.js';
@@ -186,58 +187,102 @@ const timeRangeFilter: FilterRule = (d, key) => {
 };
 
 /** The filter table of §4.6: each filter present in the request compiles into a predicate, in this order. */
-const FILTERS: Record<string, FilterRule> = {
-  type: hexListFilter,
-  assigned_to: hexListFilter,
-  booking_id: (d) => {
-    const n = int(str(d.params, 'booking_id'));
-    if (n === undefined || n < 0) bad(d, 'booking_id', 'booking_id must be a number');
-    else d.preds.push((b) => b.booking_id === n);
+const FILTERS: Record<string, { kind: Kind; doc: string; choices?: readonly string[]; compile: FilterRule }> = {
+  type: { kind: 'ids', doc: 'Booking type ids, comma separated', compile: hexListFilter },
+  assigned_to: {
+    kind: 'ids',
+    doc: 'Ids of the users bookings are assigned to, comma separated',
+    compile: hexListFilter,
   },
-  email: (d) => {
-    const e = str(d.params, 'email')?.toLowerCase();
-    if (!e || !e.includes('@')) bad(d, 'email', 'email must be a full email address');
-    else d.preds.push((b) => b.email !== null && b.email.toLowerCase() === e);
+  booking_id: {
+    kind: 'int',
+    doc: 'Booking reference number',
+    compile: (d) => {
+      const n = int(str(d.params, 'booking_id'));
+      if (n === undefined || n < 0) bad(d, 'booking_id', 'booking_id must be a number');
+      else d.preds.push((b) => b.booking_id === n);
+    },
   },
-  phone: (d) => {
-    const p = text(d, 'phone').replace(/[^\d+]/g, '');
-    if (p.length < 4) bad(d, 'phone', 'phone must be a phone number');
-    else d.preds.push((b) => b.phone !== null && b.phone.replace(/[^\d+]/g, '') === p);
+  email: {
+    kind: 'text',
+    doc: 'Full email address of the customer',
+    compile: (d) => {
+      const e = str(d.params, 'email')?.toLowerCase();
+      if (!e || !e.includes('@')) bad(d, 'email', 'email must be a full email address');
+      else d.preds.push((b) => b.email !== null && b.email.toLowerCase() === e);
+    },
   },
-  query: (d) => {
-    const words = text(d, 'query').toLowerCase().split(/\s+/).filter(Boolean);
-    if (!words.length) return bad(d, 'query', 'query must not be empty');
-    d.preds.push((b) => {
-      const hay = `${b.first_name} ${b.last_name} ${b.email ?? ''} ${b.company ?? ''}`.toLowerCase();
-      return words.every((w) => hay.includes(w));
-    });
+  phone: {
+    kind: 'text',
+    doc: 'Phone number of the customer',
+    compile: (d) => {
+      const p = text(d, 'phone').replace(/[^\d+]/g, '');
+      if (p.length < 4) bad(d, 'phone', 'phone must be a phone number');
+      else d.preds.push((b) => b.phone !== null && b.phone.replace(/[^\d+]/g, '') === p);
+    },
   },
-  has_preorders: booleanFilter,
-  private_hire: booleanFilter,
-  labels: (d) => {
-    const ls = list(d.params.labels);
-    if (!ls.length) bad(d, 'labels', 'labels must list one or more label ids');
-    else d.preds.push((b) => ls.every((l) => b.labels.includes(l)));
+  query: {
+    kind: 'text',
+    doc: 'Free text over customer name, email and company',
+    compile: (d) => {
+      const words = text(d, 'query').toLowerCase().split(/\s+/).filter(Boolean);
+      if (!words.length) return bad(d, 'query', 'query must not be empty');
+      d.preds.push((b) => {
+        const hay = `${b.first_name} ${b.last_name} ${b.email ?? ''} ${b.company ?? ''}`.toLowerCase();
+        return words.every((w) => hay.includes(w));
+      });
+    },
   },
-  date: bookingDateFilter,
-  created_date: instantFilter,
-  last_updated: instantFilter,
-  follow_up: instantFilter,
-  num_people: (d) => {
-    const r = parseRange(text(d, 'num_people'), (v) => int(v) ?? null);
-    if (!r) bad(d, 'num_people', 'num_people must be a number range such as 1 TO 5 or 10 TO *');
-    else
-      d.preds.push((b) => (r.lo === undefined || b.num_people >= r.lo) && (r.hi === undefined || b.num_people <= r.hi));
+  has_preorders: { kind: 'bool', doc: 'Bookings with (true) or without (false) pre-orders', compile: booleanFilter },
+  private_hire: { kind: 'bool', doc: 'Private-hire bookings (true) or the others (false)', compile: booleanFilter },
+  labels: {
+    kind: 'ids',
+    doc: 'Label ids; bookings carrying all of them',
+    compile: (d) => {
+      const ls = list(d.params.labels);
+      if (!ls.length) bad(d, 'labels', 'labels must list one or more label ids');
+      else d.preds.push((b) => ls.every((l) => b.labels.includes(l)));
+    },
   },
-  start_time: timeRangeFilter,
-  time: timeRangeFilter,
-  notifications: (d) => {
-    const n = text(d, 'notifications');
-    const test = NOTIFICATIONS[n];
-    if (!test) return bad(d, 'notifications', `notifications must be one of ${Object.keys(NOTIFICATIONS).join(', ')}`);
-    if (n === 'customer_cancelled' && !d.statuses.has('rejected'))
-      bad(d, 'notifications', 'customer_cancelled also requires status=rejected (or include_rejected)');
-    d.preds.push((b) => test(b, d.nowMs, d.today));
+  date: {
+    kind: 'range',
+    doc: 'Booking date range: <from> TO <to>, * for an open end, or one date',
+    compile: bookingDateFilter,
+  },
+  created_date: { kind: 'range', doc: 'Creation date range (UTC)', compile: instantFilter },
+  last_updated: { kind: 'range', doc: 'Last update date range (UTC)', compile: instantFilter },
+  follow_up: { kind: 'range', doc: 'Follow-up date range (UTC)', compile: instantFilter },
+  num_people: {
+    kind: 'range',
+    doc: 'Party size range, e.g. 1 TO 5, 10 TO *',
+    compile: (d) => {
+      const r = parseRange(text(d, 'num_people'), (v) => int(v) ?? null);
+      if (!r) bad(d, 'num_people', 'num_people must be a number range such as 1 TO 5 or 10 TO *');
+      else
+        d.preds.push(
+          (b) => (r.lo === undefined || b.num_people >= r.lo) && (r.hi === undefined || b.num_people <= r.hi),
+        );
+    },
+  },
+  start_time: { kind: 'range', doc: 'Start time range, e.g. 12:00 TO 17:00', compile: timeRangeFilter },
+  time: {
+    kind: 'range',
+    doc: 'Bookings running at some moment of a time range, e.g. * TO 10:00',
+    compile: timeRangeFilter,
+  },
+  notifications: {
+    kind: 'choice',
+    doc: 'One notification value (customer_cancelled also needs status=rejected)',
+    choices: Object.keys(NOTIFICATIONS),
+    compile: (d) => {
+      const n = text(d, 'notifications');
+      const test = NOTIFICATIONS[n];
+      if (!test)
+        return bad(d, 'notifications', `notifications must be one of ${Object.keys(NOTIFICATIONS).join(', ')}`);
+      if (n === 'customer_cancelled' && !d.statuses.has('rejected'))
+        bad(d, 'notifications', 'customer_cancelled also requires status=rejected (or include_rejected)');
+      d.preds.push((b) => test(b, d.nowMs, d.today));
+    },
   },
 };
 
@@ -297,6 +342,22 @@ function projected(store: Store, b: Booking, fields: string[] | undefined): Reco
   return out;
 }
 
+/** The parameters of a search (§4.6): scope, the filter table, sort and page. */
+export const SEARCH_PARAMS: ParamTable = {
+  venue_id: { kind: 'ids', doc: 'Venue ids, comma separated (default: every venue the app may read)' },
+  status: {
+    kind: 'ids',
+    doc: `Status filter values, comma separated: ${Object.keys(STATUS_FILTERS).join(', ')} (default all)`,
+  },
+  ...Object.fromEntries(
+    Object.entries(FILTERS).map(([key, f]) => [key, { kind: f.kind, doc: f.doc, choices: f.choices }]),
+  ),
+  sort: { kind: 'choice', choices: SORTS, doc: 'Order of the results (default date_asc)' },
+  start: { kind: 'int', doc: 'Zero-based index of the first result (default 0)' },
+  limit: { kind: 'int', doc: 'Results per page, 1 to 1000 (default 30)' },
+  fields: { kind: 'ids', doc: 'Fields to return, comma separated (also estimated_value, reference, notes, …)' },
+};
+
 /**
  * Runs a search (§4.6) in stages: the venues the app may read, the status filter, the filter
  * table, then sort and page. One 400 lists every malformed parameter.
@@ -313,7 +374,7 @@ export function search(store: Store, access: Access, params: Params, nowMs: numb
   };
   venueScope(d, access);
   statusScope(d);
-  for (const [key, compile] of Object.entries(FILTERS)) if (params[key] !== undefined) compile(d, key);
+  for (const [key, filter] of Object.entries(FILTERS)) if (params[key] !== undefined) filter.compile(d, key);
   const page = pageOf(d);
   throwIfErrors(d.errors, 'The search parameters are not valid');
 

@@ -391,6 +391,8 @@ export interface Seed {
   apps: App[];
   /** Stored bookings; `created_date` etc. may be ISO strings (London wall time when zone-less). */
   bookings?: SeedBooking[];
+  /** The scenario of every request that names none (see `Prefer: scenario=…`); the `scenario` option wins. */
+  scenario?: string;
 }
 
 /** A booking as written in a seed: every field optional except the booking's essentials. */

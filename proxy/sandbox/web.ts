@@ -17,7 +17,7 @@ import {
   storeBooking,
   type NewBooking,
 } from './bookings.js';
-import { durationMinutes, type AvailabilityContext } from './availability.js';
+import { depositPerPerson, durationMinutes, type AvailabilityContext } from './availability.js';
 import { ApiError, int, list, type Params } from './http.js';
 import type { Store } from './store.js';
 import { durationLabel, londonTimestamp, weekdayOf, type Weekday } from './time.js';
@@ -101,8 +101,9 @@ interface Context {
   now: number;
 }
 
-function deposit(t: BookingType, people: number): number {
-  return (t.rules.deposit_per_person ?? 0) * people;
+/** The deposit a booking takes (a `deposit-required` scenario sets a floor a head). */
+function deposit(c: Context, t: BookingType, people: number): number {
+  return depositPerPerson(c.ctx, t) * people;
 }
 
 const money = (n: number) => `£${n.toFixed(2)}`;
@@ -169,9 +170,10 @@ function lookup(store: Store, p: Params): { venue: Venue; type: BookingType } | 
   return { venue, type };
 }
 
-function form(store: Store, venue: Venue, t: BookingType, p: Params, errors: string[]): string {
+function form(c: Context, venue: Venue, t: BookingType, p: Params, errors: string[]): string {
+  const { store } = c;
   const people = int(p.num_people) ?? 0;
-  const dep = deposit(t, people);
+  const dep = deposit(c, t, people);
   const pre = t.rules.preorders ?? 'none';
   const hidden = CARRIED.filter((k) => p[k] !== undefined)
     .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(p[k])}">`)
@@ -198,7 +200,7 @@ function form(store: Store, venue: Venue, t: BookingType, p: Params, errors: str
       ? `<h2>Pre-order${pre === 'required' ? ' (required)' : ' (optional)'}</h2><table>${items.map((it) => `<tr><td><label for="q-${escapeHtml(it.id)}">${escapeHtml(it.name)} — ${money(it.price)}</label></td><td class="qty"><input id="q-${escapeHtml(it.id)}" name="qty_${escapeHtml(it.id)}" type="number" min="0" max="50" value="${escapeHtml(p[`qty_${it.id}`] ?? '0')}"></td></tr>`).join('')}</table>`
       : '') +
     (dep > 0
-      ? `<h2>Deposit</h2><p>A deposit of <strong>${money(dep)}</strong> (${people} × ${money(t.rules.deposit_per_person ?? 0)}) secures this booking.</p>` +
+      ? `<h2>Deposit</h2><p>A deposit of <strong>${money(dep)}</strong> (${people} × ${money(depositPerPerson(c.ctx, t))}) secures this booking.</p>` +
         `<p class="note">Sandbox: no money moves. Card 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.</p>` +
         field('card_number', 'Card number', 'text', p, 'inputmode="numeric" autocomplete="cc-number"') +
         `<label class="check"><input type="checkbox" name="pay_deposit" value="yes"${p.pay_deposit ? ' checked' : ''}> Pay ${money(dep)} now</label>`
@@ -223,7 +225,7 @@ export async function showBookingPage(c: Context, query: Params): Promise<Respon
   return page(
     200,
     `Book ${found.type.name} at ${found.venue.title}`,
-    form(c.store, found.venue, found.type, query, []),
+    form(c, found.venue, found.type, query, []),
     returnOrigin(query),
   );
 }
@@ -279,7 +281,7 @@ function readGuestBooking(c: Context, body: Params, errors: string[]): NewBookin
       source: typeof body.source === 'string' && body.source ? body.source : 'partner',
     };
     delete params.venue_group;
-    const nb = parseNewBooking(c.store, params, c.now);
+    const nb = parseNewBooking(c.store, params, c.now, c.ctx);
     if (!nb.email) errors.push('Email is required.');
     if (!nb.phone) errors.push('Phone is required.');
     return nb;
@@ -360,7 +362,7 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
   if (typeof found === 'string') return errorPage(400, found);
   const { venue, type } = found;
   const errors: string[] = [];
-  const dep = deposit(type, int(body.num_people) ?? 0);
+  const dep = deposit(c, type, int(body.num_people) ?? 0);
   const payment = depositProblem(body, dep);
   if (payment) errors.push(payment);
   const pre = type.rules.preorders ?? 'none';
@@ -368,7 +370,7 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
   if (pre === 'required' && !items.length && !errors.length) errors.push('Choose at least one pre-order item.');
   const nb = readGuestBooking(c, body, errors);
   if (errors.length || !nb)
-    return page(400, 'Check your booking', form(c.store, venue, type, body, errors), returnOrigin(body));
+    return page(400, 'Check your booking', form(c, venue, type, body, errors), returnOrigin(body));
 
   const confirmed = handlingOf(c.ctx, nb) === 'confirmed';
   const booking = storeBooking(c.store, nb, {
