@@ -11,6 +11,8 @@ import { urlOf } from './core/url.js';
 
 /** Where the sandbox is mounted inside the stack. */
 export const SANDBOX_PREFIX = '/sandbox';
+/** The one sandbox path a browser needs: the hosted booking page that `next.web` names. */
+const BOOKING_PAGE = `${SANDBOX_PREFIX}/book`;
 
 /** Venues of the default seed that the embedded proxy lets the widget book. */
 export const DEMO_VENUES = ['64a1f0c2e4b0a1b2c3d4e501', '64a1f0c2e4b0a1b2c3d4e502', '64a1f0c2e4b0a1b2c3d4e503'];
@@ -70,7 +72,8 @@ export function createStack(options: StackOptions): Stack {
     fetch(request, env, executionCtx) {
       const { pathname } = urlOf(request);
       const local = pathname.slice(basePath.length);
-      if (local === SANDBOX_PREFIX || local.startsWith(`${SANDBOX_PREFIX}/`)) {
+      // Only the sandbox's booking page: never its API beside the proxy, nor its partner controls.
+      if (local === BOOKING_PAGE) {
         return sandbox.fetch(unprefixed(request, basePath + SANDBOX_PREFIX));
       }
       return proxy.fetch(basePath ? unprefixed(request, basePath) : request, env, executionCtx);

@@ -21,13 +21,14 @@ import {
   weekdayOf,
   type Weekday,
 } from './time.js';
-import { availableToPartners, isVisible, matches } from './offers.js';
+import { availableToPartners, isVisible, matches, type OfferQuery } from './offers.js';
 import { int, num, type FieldError } from './http.js';
+import type { ScenarioEffects } from './scenarios.js';
+import type { Kind } from './schema.js';
 import { isDate } from './time.js';
-import type { BookingType, Offer, Venue } from './types.js';
+import type { BookingType, Dialect, Offer, Venue } from './types.js';
 
-/** 'spec' answers as api-spec.md; 'live' as real-api-notes.md. */
-export type Dialect = 'spec' | 'live';
+export type { Dialect } from './types.js';
 
 /** The five booking fields of §2.3. */
 export const FIELDS = ['type', 'num_people', 'date', 'time', 'duration'] as const;
@@ -99,8 +100,8 @@ export interface AvailabilityRequest {
   time?: unknown;
   duration?: unknown;
   getOffers?: boolean;
-  /** Restricts computed validation keys (`fields=`); all when absent. */
-  fields?: Field[];
+  /** Restricts computed validation keys (`fields=`; `next` asks for the hand-off alone); all when absent. */
+  fields?: (Field | 'next')[];
 }
 
 /** Options the computation depends on besides the store. */
@@ -109,9 +110,27 @@ export interface AvailabilityContext {
   now: number;
   dialect: Dialect;
   publicUrl: string;
+  /** What the request's scenario changes (fully booked, deposits, enquiries only); none by default. */
+  scenario?: ScenarioEffects;
 }
 
-type Action = 'accept' | 'enquire' | 'may_enquire' | 'reject';
+/** Whether a type confirms bookings on submission (an `enquiry-only` scenario says none does). */
+export function autoconfirms(ctx: Pick<AvailabilityContext, 'scenario'>, t: BookingType): boolean {
+  return t.rules.autoconfirm && !ctx.scenario?.enquiryOnly;
+}
+
+/** The deposit a head a type takes (a `deposit-required` scenario sets a floor). */
+export function depositPerPerson(ctx: Pick<AvailabilityContext, 'scenario'>, t: BookingType): number {
+  return Math.max(t.rules.deposit_per_person ?? 0, ctx.scenario?.depositPerPerson ?? 0);
+}
+
+/** The duration a booking without one gets: the type's fixed or first duration. */
+export function defaultDuration(t: BookingType): number {
+  return t.rules.fixed_duration ?? t.rules.durations?.[0] ?? 120;
+}
+
+/** How a booking would be handled (§3.2). */
+export type Action = 'accept' | 'enquire' | 'may_enquire' | 'reject';
 const ACTION_RANK: Record<Action, number> = { accept: 3, enquire: 2, may_enquire: 1, reject: 0 };
 
 interface FieldValidation {
@@ -297,7 +316,43 @@ interface TimeCheck {
   endInstant?: number;
 }
 
-/** Checks a slot against the clock, closing time and capacity. */
+/** The verdict on a start time that has no room left: an enquiry may still be sent. */
+const full = (endInstant: number): TimeCheck => ({
+  valid: true,
+  action: 'may_enquire',
+  code: 'full',
+  message: 'Fully booked at this time: you may send an enquiry',
+  endInstant,
+});
+
+/** Whether same-day bookings have closed for today (the venue's `bookings_shut`). */
+function shutToday(ctx: AvailabilityContext, venue: Venue, date: string): boolean {
+  if (!venue.bookings_shut || date !== londonDate(ctx.now)) return false;
+  const shut = parseTime(venue.bookings_shut);
+  return shut !== null && londonMinutes(ctx.now) >= shut;
+}
+
+/** Whether `people` more would go over the venue's or the type's capacity at some moment of the booking. */
+function overCapacity(
+  ctx: AvailabilityContext,
+  venue: Venue,
+  t: BookingType,
+  date: string,
+  plan: DayPlan,
+  slot: Slot,
+  people: number,
+  endInstant: number,
+): boolean {
+  const occ = occupancy(ctx.store, venue, date, plan.midnight);
+  const endOffset = Math.round((endInstant - plan.midnight) / 60_000);
+  const venueFull = peak(occ.all, slot.offset, endOffset) + people > venue.capacity;
+  return (
+    venueFull ||
+    (t.rules.capacity !== undefined && peak(occ.byType.get(t.id), slot.offset, endOffset) + people > t.rules.capacity)
+  );
+}
+
+/** Checks a slot against the clock, same-day closing, closing time and capacity (a `fully-booked` scenario fills every slot). */
 function checkSlot(
   ctx: AvailabilityContext,
   venue: Venue,
@@ -308,50 +363,27 @@ function checkSlot(
   people: number | undefined,
   duration: number | undefined,
 ): TimeCheck {
-  const handling: Action = t.rules.autoconfirm ? 'accept' : 'enquire';
   if (slot.instant <= ctx.now)
     return { valid: false, action: 'reject', code: 'time_passed', message: 'This time has already passed' };
-  if (venue.bookings_shut && date === londonDate(ctx.now)) {
-    const shut = parseTime(venue.bookings_shut);
-    if (shut !== null && londonMinutes(ctx.now) >= shut) {
-      return {
-        valid: false,
-        action: 'reject',
-        code: 'bookings_shut',
-        message: `Bookings for today closed at ${venue.bookings_shut}`,
-      };
-    }
-  }
+  if (shutToday(ctx, venue, date))
+    return {
+      valid: false,
+      action: 'reject',
+      code: 'bookings_shut',
+      message: `Bookings for today closed at ${venue.bookings_shut}`,
+    };
   const durs = typeDurations(t);
   const dur = duration ?? (durs.length ? Math.min(...durs.map((d) => (d === -1 ? Infinity : d))) : 120);
   const until = dur === -1 || dur === Infinity;
   const endInstant = until ? plan.closeInstant : slot.instant + dur * 60_000;
   if (endInstant > plan.closeInstant) {
-    return {
-      valid: false,
-      action: 'reject',
-      code: 'past_closing',
-      message: `Would finish after closing time (${plan.closeLabel})`,
-      endInstant,
-    };
+    const message = `Would finish after closing time (${plan.closeLabel})`;
+    return { valid: false, action: 'reject', code: 'past_closing', message, endInstant };
   }
-  if (people !== undefined) {
-    const occ = occupancy(ctx.store, venue, date, plan.midnight);
-    const endOffset = Math.round((endInstant - plan.midnight) / 60_000);
-    const venueFull = peak(occ.all, slot.offset, endOffset) + people > venue.capacity;
-    const typeFull =
-      t.rules.capacity !== undefined && peak(occ.byType.get(t.id), slot.offset, endOffset) + people > t.rules.capacity;
-    if (venueFull || typeFull) {
-      return {
-        valid: true,
-        action: 'may_enquire',
-        code: 'full',
-        message: 'Fully booked at this time: you may send an enquiry',
-        endInstant,
-      };
-    }
-  }
-  return { valid: true, action: handling, endInstant };
+  if (ctx.scenario?.fullyBooked) return full(endInstant);
+  if (people !== undefined && overCapacity(ctx, venue, t, date, plan, slot, people, endInstant))
+    return full(endInstant);
+  return { valid: true, action: handlingFor(ctx, t), endInstant };
 }
 
 /** Why a party size does not fit a type, or null. */
@@ -368,326 +400,499 @@ function err(field: Field, code: string, message: string): FieldError {
   return { code, message, fields: [field] };
 }
 
-/** Computes the availability result (§2.2) for one venue. Never throws on bad values: they become field errors. */
+/** The booking fields of a request as parsed: each undefined when absent or malformed. */
+interface Parsed {
+  type?: BookingType;
+  num_people?: number;
+  date?: string;
+  time?: string;
+  duration?: number;
+}
+
+/** How one booking field is read from a request: its value, or why it is unusable. */
+interface FieldReading<T> {
+  /** Its form on the wire, and one line on it, for the interface document. */
+  kind: Kind;
+  doc: string;
+  /** Message when the field is absent (code `missing_<field>`); none for a field with a default. */
+  missing?: string;
+  /** Error when the field is present but unusable. */
+  invalid: { code: string; message: string };
+  read(raw: unknown, venue: Venue): T | undefined;
+}
+
+/**
+ * The rule table of the five booking fields (§2.3): how each is read and what is wrong when it is
+ * absent or malformed. A present but malformed value is an error on that field, never a crash.
+ */
+export const FIELD_READINGS: { [F in Field]-?: FieldReading<NonNullable<Parsed[F]>> } = {
+  type: {
+    kind: 'text',
+    doc: 'Booking type id (send the id of a suggested type, never its name)',
+    missing: 'Type is required',
+    invalid: { code: 'invalid_type', message: 'Unknown booking type: send the id of one of the suggested types' },
+    read: (raw, venue) => (typeof raw === 'string' ? venue.booking_types.find((t) => t.id === raw) : undefined),
+  },
+  num_people: {
+    kind: 'int',
+    doc: 'Number of guests, from 1',
+    missing: 'Number of people is required',
+    invalid: { code: 'invalid_num_people', message: 'Number of people must be a whole number from 1' },
+    read: (raw) => {
+      const n = int(raw);
+      return n !== undefined && n >= 1 && n <= 1000 ? n : undefined;
+    },
+  },
+  date: {
+    kind: 'date',
+    doc: 'YYYY-MM-DD (YYYY-MM-DDT00:00:00 as the live service echoes it is accepted)',
+    missing: 'Date is required',
+    invalid: { code: 'invalid_date', message: 'Date must be a real date in the form YYYY-MM-DD' },
+    read: (raw) => {
+      const date = typeof raw === 'string' ? raw.replace(/T00:00(:00)?$/, '') : '';
+      return isDate(date) ? date : undefined;
+    },
+  },
+  time: {
+    kind: 'time',
+    doc: '24-hour HH:mm',
+    missing: 'Time is required',
+    invalid: { code: 'invalid_time', message: 'Time must be a 24-hour time in the form HH:mm' },
+    read: (raw) => (parseTime(raw) !== null ? (raw as string) : undefined),
+  },
+  duration: {
+    kind: 'duration',
+    doc: 'Send back a value a suggestion gave: decimal hours (spec dialect) or minutes (live); -1 until close',
+    invalid: { code: 'invalid_duration', message: 'Duration must be a positive number' },
+    read: (raw) => durationMinutes(raw),
+  },
+};
+
+/** One availability computation in progress: the parsed request, its field errors and what they imply. */
+interface Assessment extends Parsed {
+  ctx: AvailabilityContext;
+  venue: Venue;
+  today: string;
+  live: boolean;
+  errors: Partial<Record<Field, FieldError[]>>;
+  /** The chosen type's plan of the chosen date (a date from today on). */
+  plan?: DayPlan;
+  /** The chosen start time, checked against clock, closing time and capacity. */
+  timeCheck?: TimeCheck;
+  /** Offers this (partner) client may use, when getOffers asked for them. */
+  offers?: Offer[];
+  /** The types suggestions consider: the chosen one, else every type of the venue. */
+  types: BookingType[];
+}
+
+function addError(a: Assessment, field: Field, code: string, message: string): void {
+  (a.errors[field] ??= []).push(err(field, code, message));
+}
+
+const hasError = (a: Assessment, field: Field) => !!a.errors[field]?.length;
+
+/** Suggestion messages: the spec dialect explains, the live service sends null. */
+const message = (a: Assessment, text: string | null | undefined) => (a.live ? null : (text ?? null));
+
+/** Stage 1: reads every booking field through {@link FIELD_READINGS}. */
+function readFields(a: Assessment, req: AvailabilityRequest): void {
+  for (const field of FIELDS) {
+    const rule = FIELD_READINGS[field] as FieldReading<unknown>;
+    const raw = req[field];
+    if (raw === undefined || raw === '') {
+      if (rule.missing) addError(a, field, `missing_${field}`, rule.missing);
+      continue;
+    }
+    const value = rule.read(raw, a.venue);
+    if (value === undefined) addError(a, field, rule.invalid.code, rule.invalid.message);
+    else (a as unknown as Record<Field, unknown>)[field] = value;
+  }
+}
+
+/** Stage 2, the cross-field rules: each reads the parsed values and adds field errors. In order. */
+const CROSS_FIELD_RULES: ((a: Assessment) => void)[] = [
+  function partySizeFitsType(a) {
+    const reason = a.type && a.num_people !== undefined ? peopleReason(a.type, a.num_people) : null;
+    if (reason) addError(a, 'num_people', 'num_people_out_of_range', reason);
+  },
+  function dateOpenForType(a) {
+    if (a.date === undefined) return;
+    if (a.date < a.today) return addError(a, 'date', 'date_passed', 'This date is in the past');
+    if (!a.type) return;
+    a.plan = dayPlan(a.venue, a.type, a.date);
+    if (a.plan.reason) addError(a, 'date', a.plan.code ?? 'date_unavailable', a.plan.reason);
+  },
+  function durationOfType(a) {
+    if (!a.type) return;
+    const durations = typeDurations(a.type);
+    if (a.duration !== undefined && !durations.includes(a.duration)) {
+      addError(a, 'duration', 'invalid_duration', `${a.type.name} lasts ${durations.map(durationLabel).join(' or ')}`);
+    }
+    if (a.duration === undefined && !hasError(a, 'duration')) {
+      if (durations.length === 1) a.duration = durations[0];
+      else if (durations.length > 1) addError(a, 'duration', 'missing_duration', 'Duration is required');
+    }
+  },
+  function timeBookable(a) {
+    const { type, plan, time } = a;
+    if (!type || !plan || plan.reason || time === undefined) return;
+    const slot = plan.slots.find((s) => s.label === time);
+    if (!slot) return addError(a, 'time', 'time_unavailable', `${type.name} does not start at ${time} on this date`);
+    const duration = validDuration(a);
+    a.timeCheck = checkSlot(a.ctx, a.venue, type, a.date!, plan, slot, a.num_people, duration);
+    if (!a.timeCheck.valid) {
+      const field: Field = a.timeCheck.code === 'past_closing' && duration !== undefined ? 'duration' : 'time';
+      addError(a, field, a.timeCheck.code ?? 'time_unavailable', a.timeCheck.message ?? 'Not available');
+    }
+  },
+];
+
+/** The chosen duration when it is valid. */
+const validDuration = (a: Assessment) =>
+  a.duration !== undefined && !hasError(a, 'duration') ? a.duration : undefined;
+
+/** Ids of the usable offers that match some booking details. */
+function offerIds(a: Assessment, q: OfferQuery): string[] {
+  return a.offers!.filter((o) => matches(o, q)).map((o) => o._id);
+}
+
+/** The offers block of a suggestion, when getOffers asked for one. */
+const offersOf = (a: Assessment, q: () => OfferQuery) => (a.offers ? { offers: offerIds(a, q()) } : {});
+
+/** A field's validation object (§2.2): errors when invalid (live: always an `errors` array). */
+function fieldResult(
+  a: Assessment,
+  field: Field,
+  suggestedValues: unknown[],
+  extra?: Partial<FieldValidation>,
+): FieldValidation {
+  const errors = a.errors[field] ?? [];
+  return {
+    valid: errors.length === 0,
+    ...(errors.length ? { errors } : a.live ? { errors: [] } : {}),
+    suggestedValues,
+    ...extra,
+  };
+}
+
+/** Why a type cannot take the chosen party, date and time, or null. */
+function typeReason(a: Assessment, t: BookingType): string | null {
+  const { num_people: people, date, time, today } = a;
+  if (people !== undefined) {
+    const reason = peopleReason(t, people);
+    if (reason) return reason;
+  }
+  if (date === undefined || date < today) return null;
+  const plan = dayPlan(a.venue, t, date);
+  if (plan.reason) return plan.reason;
+  if (time !== undefined && !plan.slots.some((s) => s.label === time))
+    return `${t.name} does not start at ${time} on this date`;
+  return null;
+}
+
+/** A type as suggested: the live service names more of its traits, in camelCase. */
+function typeValue(ctx: AvailabilityContext, t: BookingType, live: boolean) {
+  return live
+    ? {
+        id: t.id,
+        name: t.name,
+        guestlist: !!t.guestlist,
+        privateHire: !!t.private_hire,
+        autoconfirmable: autoconfirms(ctx, t),
+        availableLinkedTypes: t.linked_types ?? [],
+      }
+    : { id: t.id, name: t.name, guestlist: !!t.guestlist, private_hire: !!t.private_hire };
+}
+
+function suggestTypes(a: Assessment): FieldValidation {
+  const items = a.venue.booking_types.map((t) => {
+    const reason = typeReason(a, t);
+    return {
+      value: typeValue(a.ctx, t, a.live),
+      valid: reason === null,
+      message: message(a, reason),
+      ...(a.live ? { errors: reason ? [err('type', 'type_unavailable', reason)] : [] } : {}),
+      ...offersOf(a, () => ({ type: t.id, num_people: a.num_people, date: a.date, time: a.time })),
+    };
+  });
+  return fieldResult(a, 'type', items);
+}
+
+function suggestPartySizes(a: Assessment): FieldValidation {
+  const { type, venue, types } = a;
+  const min = type ? (type.rules.min_people ?? null) : (venue.min_people ?? null);
+  const max = type ? (type.rules.max_people ?? null) : (venue.max_people ?? null);
+  const top = Math.min(60, max ?? Math.max(20, ...types.map((t) => t.rules.max_people ?? 0)));
+  const items = [];
+  for (let n = 1; n <= top; n++) {
+    const reasons = types.map((t) => peopleReason(t, n));
+    const ok = reasons.some((r) => r === null);
+    items.push({
+      value: n,
+      valid: ok,
+      message: message(a, ok ? null : type ? reasons[0] : `No booking type takes ${n} people`),
+    });
+  }
+  return fieldResult(a, 'num_people', items, { rules: { min, max } });
+}
+
+/** Why no type that takes the party can be booked on a date, or null. */
+function dateReason(a: Assessment, date: string): string | null {
+  const { ctx, venue, type, num_people: people, today } = a;
+  const candidates = a.types.filter((t) => people === undefined || peopleReason(t, people) === null);
+  if (!candidates.length)
+    return type && people !== undefined ? peopleReason(type, people) : 'No booking type takes this party size';
+  const reasons = candidates.map((t) => {
+    const plan = dayPlan(venue, t, date);
+    if (plan.reason) return plan.reason;
+    if (
+      date === today &&
+      !plan.slots.some((s) => checkSlot(ctx, venue, t, date, plan, s, undefined, undefined).valid)
+    ) {
+      return venue.bookings_shut && londonMinutes(ctx.now) >= (parseTime(venue.bookings_shut) ?? 1440)
+        ? `Bookings for today closed at ${venue.bookings_shut}`
+        : 'No start times left today';
+    }
+    return null;
+  });
+  return reasons.some((r) => r === null) ? null : reasons[0]!;
+}
+
+function suggestDates(a: Assessment): FieldValidation {
+  const items = [];
+  for (let i = 0; i < DATE_HORIZON_DAYS; i++) {
+    const date = addDays(a.today, i);
+    const reason = dateReason(a, date);
+    items.push(
+      a.live
+        ? { date, valid: reason === null, message: null }
+        : { value: date, valid: reason === null, message: reason },
+    );
+  }
+  return fieldResult(a, 'date', items);
+}
+
+/** The best answer so far for one start time, over the types that offer it. */
+interface TimeOption {
+  valid: boolean;
+  action: Action;
+  message: string | null;
+  offset: number;
+  offers?: string[];
+}
+
+/** Whether a type may start at business minute `m` on some day it runs (type chosen, no date). */
+function startsOnSomeDay(venue: Venue, t: BookingType, m: number): boolean {
+  return (Object.keys(DAY_LABEL) as Weekday[]).some((d) => {
+    const o = openingOf(venue, d);
+    return (
+      o &&
+      (!t.rules.days || t.rules.days.includes(d)) &&
+      (!t.private_hire || o.privateHire) &&
+      m >= o.open &&
+      m < o.close
+    );
+  });
+}
+
+function suggestTimes(a: Assessment): FieldValidation {
+  const { ctx, venue, date, today } = a;
+  const byLabel = new Map<string, TimeOption>();
+  const consider = (label: string, offset: number, check: TimeCheck, t: BookingType) => {
+    const prev = byLabel.get(label);
+    if (prev && ((prev.valid && !check.valid) || ACTION_RANK[prev.action] >= ACTION_RANK[check.action])) return;
+    byLabel.set(label, {
+      valid: check.valid,
+      action: check.action,
+      message: check.message ?? null,
+      offset,
+      ...offersOf(a, () => ({ type: t.id, num_people: a.num_people, date, time: label })),
+    });
+  };
+  for (const t of a.types) {
+    if (a.num_people !== undefined && peopleReason(t, a.num_people)) continue;
+    if (date !== undefined && date >= today) {
+      const plan = dayPlan(venue, t, date);
+      const duration = t === a.type ? validDuration(a) : undefined;
+      for (const s of plan.slots)
+        consider(s.label, s.offset, checkSlot(ctx, venue, t, date, plan, s, a.num_people, duration), t);
+    } else if (date === undefined) {
+      // Type alone: the type's start times on any date (open on at least one of its days).
+      const w = windowOf(t);
+      for (let m = w.from; m <= w.to; m += w.interval) {
+        if (startsOnSomeDay(venue, t, m)) consider(formatTime(m), m, { valid: true, action: handlingFor(a.ctx, t) }, t);
+      }
+    }
+  }
+  const items = [...byLabel.entries()]
+    .sort((x, y) => x[1].offset - y[1].offset)
+    .map(([label, v]) =>
+      a.live
+        ? { time: label, valid: v.valid, action: v.action, message: null, ...(v.offers ? { offers: v.offers } : {}) }
+        : {
+            value: label,
+            valid: v.valid,
+            message: v.message,
+            action: v.action,
+            ...(v.offers ? { offers: v.offers } : {}),
+          },
+    );
+  return fieldResult(a, 'time', items);
+}
+
+function suggestDurations(a: Assessment): FieldValidation {
+  const { type, plan, time } = a;
+  const options = [...new Set(a.types.flatMap(typeDurations))].sort((x, y) => (x === -1 ? 1 : y === -1 ? -1 : x - y));
+  const slot =
+    type && plan && !plan.reason && time !== undefined ? plan.slots.find((s) => s.label === time) : undefined;
+  const items = options.map((d) => {
+    let reason: string | null = null;
+    let endTime: string | undefined;
+    if (slot && plan) {
+      const end = d === -1 ? plan.closeInstant : slot.instant + d * 60_000;
+      endTime = formatTime(londonMinutes(end));
+      if (end > plan.closeInstant) reason = `Would finish after closing time (${plan.closeLabel})`;
+    }
+    return {
+      value: durationOut(d, a.ctx.dialect),
+      label: durationLabel(d),
+      ...(endTime ? { endTime } : {}),
+      valid: reason === null,
+      message: message(a, reason),
+      ...offersOf(a, () => ({ type: type?.id, num_people: a.num_people, date: a.date, time })),
+    };
+  });
+  return fieldResult(a, 'duration', items);
+}
+
+/** Stage 3, the suggestion table: the validation object of each field (only wanted fields are computed). */
+const SUGGESTIONS: Record<Field, (a: Assessment) => FieldValidation> = {
+  type: suggestTypes,
+  num_people: suggestPartySizes,
+  date: suggestDates,
+  time: suggestTimes,
+  duration: suggestDurations,
+};
+
+/** How a type handles a booking that fits: confirmed (accept) or taken as an enquiry. */
+const handlingFor = (ctx: AvailabilityContext, t: BookingType): Action => (autoconfirms(ctx, t) ? 'accept' : 'enquire');
+
+/**
+ * Stage 4: the top-level action. A complete request takes its start time's verdict. An incomplete
+ * one is `reject` live (observed); the spec dialect tells how the type would be handled.
+ */
+function decideAction(a: Assessment, complete: boolean): Action {
+  if (complete && a.timeCheck) return a.timeCheck.action;
+  if (a.live) return 'reject';
+  const invalidGiven = FIELDS.some((f) => a.errors[f]?.some((e) => !e.code.startsWith('missing_')));
+  return invalidGiven || !a.type ? 'reject' : handlingFor(a.ctx, a.type);
+}
+
+/** The booking fields accepted so far (§2.2 bookingDetails); the live dialect's own forms. */
+function bookingDetailsOf(a: Assessment): Record<string, unknown> {
+  const details: Record<string, unknown> = { venue_id: a.venue._id, venue_group: a.venue.venue_group };
+  if (a.type && !hasError(a, 'type')) details.type = a.type.id;
+  if (a.num_people !== undefined && !hasError(a, 'num_people')) details.num_people = a.num_people;
+  if (a.date !== undefined && !hasError(a, 'date')) details.date = a.live ? `${a.date}T00:00:00` : a.date;
+  if (a.time !== undefined && !hasError(a, 'time')) details.time = a.time;
+  if (validDuration(a) !== undefined) details.duration = durationOut(a.duration!, a.ctx.dialect);
+  if (a.live) details.payments = [];
+  return details;
+}
+
+/** Stages 1 and 2: reads the booking fields and applies the cross-field rules. */
+function assess(ctx: AvailabilityContext, venue: Venue, req: AvailabilityRequest): Assessment {
+  const a: Assessment = {
+    ctx,
+    venue,
+    today: londonDate(ctx.now),
+    live: ctx.dialect === 'live',
+    errors: {},
+    types: venue.booking_types,
+  };
+  readFields(a, req);
+  for (const rule of CROSS_FIELD_RULES) rule(a);
+  if (a.type) a.types = [a.type];
+  return a;
+}
+
+/**
+ * How a booking with every field would be handled, decided from its own fields: the action of its
+ * start time (`accept`, `enquire`, `may_enquire`), or `reject` when a field does not fit. A booking
+ * without a duration is judged on the type's default duration, in both dialects.
+ */
+export function verdictOf(
+  ctx: AvailabilityContext,
+  venue: Venue,
+  b: { type: string; num_people: number; date: string; time: string; duration?: number },
+): Action {
+  const type = venue.booking_types.find((t) => t.id === b.type);
+  const duration = b.duration ?? (type ? defaultDuration(type) : undefined);
+  const a = assess(ctx, venue, { ...b, duration });
+  return FIELDS.every((f) => !hasError(a, f)) && a.timeCheck ? a.timeCheck.action : 'reject';
+}
+
+/** The hand-off (§2.2 `next`): the web URL, and the API URL unless a deposit or pre-orders need the web page. */
+function nextOf(a: Assessment): Record<string, string> {
+  const type = a.type && !hasError(a, 'type') ? a.type : undefined;
+  const web = webUrl(a.ctx, a.venue, {
+    type: type?.id,
+    num_people: hasError(a, 'num_people') ? undefined : a.num_people,
+    date: hasError(a, 'date') ? undefined : a.date,
+    time: hasError(a, 'time') ? undefined : a.time,
+    duration: validDuration(a),
+  });
+  return needsWeb(a) ? { web } : { web, api: `${a.ctx.publicUrl}/v4/bookings` };
+}
+
+const depositRequiredOf = (a: Assessment) => !!a.type && depositPerPerson(a.ctx, a.type) > 0;
+const needsWeb = (a: Assessment) => depositRequiredOf(a) || a.type?.rules.preorders === 'required';
+
+/**
+ * Computes the availability result (§2.2) for one venue. Never throws on bad values: they become
+ * field errors. `fields=next` (observed live) computes no field: `validation` holds only
+ * `next: {valid: true}`, and `next` is there with the fields sent so far.
+ */
 export function computeAvailability(
   ctx: AvailabilityContext,
   venue: Venue,
   req: AvailabilityRequest,
 ): Record<string, unknown> {
-  const { dialect } = ctx;
-  const live = dialect === 'live';
-  const today = londonDate(ctx.now);
-  const wanted = new Set<Field>(req.fields?.length ? req.fields : FIELDS);
-  const errors: Partial<Record<Field, FieldError[]>> = {};
-  const addErr = (f: Field, code: string, message: string) => (errors[f] ??= []).push(err(f, code, message));
-  const msg = (m: string | null | undefined) => (live ? null : (m ?? null));
+  const a = assess(ctx, venue, req);
+  if (req.getOffers)
+    a.offers = ctx.store.offers.filter(
+      (o) => o.page_id === venue._id && availableToPartners(o) && isVisible(o, ctx.now),
+    );
+  const asked: readonly (Field | 'next')[] = req.fields?.length ? req.fields : FIELDS;
+  const wanted = FIELDS.filter((f) => asked.includes(f));
+  const asksNext = asked.includes('next');
+  const validation: Record<string, unknown> = {};
+  for (const field of wanted) validation[field] = SUGGESTIONS[field](a);
+  if (asksNext) validation.next = { valid: true };
 
-  // --- parse each field; a present but malformed value is an error on that field ---
-  let type: BookingType | undefined;
-  if (req.type !== undefined && req.type !== '') {
-    type = typeof req.type === 'string' ? venue.booking_types.find((t) => t.id === req.type) : undefined;
-    if (!type) addErr('type', 'invalid_type', 'Unknown booking type: send the id of one of the suggested types');
-  } else addErr('type', 'missing_type', 'Type is required');
-
-  let people: number | undefined;
-  if (req.num_people !== undefined && req.num_people !== '') {
-    people = int(req.num_people);
-    if (people === undefined || people < 1 || people > 1000) {
-      addErr('num_people', 'invalid_num_people', 'Number of people must be a whole number from 1');
-      people = undefined;
-    }
-  } else addErr('num_people', 'missing_num_people', 'Number of people is required');
-
-  let date: string | undefined;
-  if (req.date !== undefined && req.date !== '') {
-    const raw = typeof req.date === 'string' ? req.date.replace(/T00:00(:00)?$/, '') : '';
-    if (isDate(raw)) date = raw;
-    else addErr('date', 'invalid_date', 'Date must be a real date in the form YYYY-MM-DD');
-  } else addErr('date', 'missing_date', 'Date is required');
-
-  let time: string | undefined;
-  if (req.time !== undefined && req.time !== '') {
-    if (parseTime(req.time) !== null) time = req.time as string;
-    else addErr('time', 'invalid_time', 'Time must be a 24-hour time in the form HH:mm');
-  } else addErr('time', 'missing_time', 'Time is required');
-
-  let duration: number | undefined;
-  if (req.duration !== undefined && req.duration !== '') {
-    duration = durationMinutes(req.duration);
-    if (duration === undefined) addErr('duration', 'invalid_duration', 'Duration must be a positive number');
-  }
-
-  // --- cross-field rules on the parsed values ---
-  if (type && people !== undefined) {
-    const r = peopleReason(type, people);
-    if (r) addErr('num_people', 'num_people_out_of_range', r);
-  }
-  if (date !== undefined && date < today) addErr('date', 'date_passed', 'This date is in the past');
-  let plan: DayPlan | undefined;
-  if (type && date !== undefined && date >= today) {
-    plan = dayPlan(venue, type, date);
-    if (plan.reason) addErr('date', plan.code ?? 'date_unavailable', plan.reason);
-  }
-  const durs = type ? typeDurations(type) : [];
-  if (type && duration !== undefined && !durs.includes(duration)) {
-    addErr('duration', 'invalid_duration', `${type.name} lasts ${durs.map(durationLabel).join(' or ')}`);
-  }
-  if (type && duration === undefined && !errors.duration?.length) {
-    if (durs.length === 1) duration = durs[0];
-    else if (durs.length > 1) addErr('duration', 'missing_duration', 'Duration is required');
-  }
-  let timeCheck: TimeCheck | undefined;
-  if (type && plan && !plan.reason && time !== undefined) {
-    const slot = plan.slots.find((s) => s.label === time);
-    if (!slot) addErr('time', 'time_unavailable', `${type.name} does not start at ${time} on this date`);
-    else {
-      const durOk = duration !== undefined && !errors.duration?.length ? duration : undefined;
-      timeCheck = checkSlot(ctx, venue, type, date!, plan, slot, people, durOk);
-      if (!timeCheck.valid) {
-        const field: Field = timeCheck.code === 'past_closing' && durOk !== undefined ? 'duration' : 'time';
-        addErr(field, timeCheck.code ?? 'time_unavailable', timeCheck.message ?? 'Not available');
-      }
-    }
-  }
-
-  // --- offers usable by this (partner) client, visible now, on the right venue ---
-  const offers: Offer[] | undefined = req.getOffers
-    ? ctx.store.offers.filter((o) => o.page_id === venue._id && availableToPartners(o) && isVisible(o, ctx.now))
-    : undefined;
-  const offerIds = (q: { type?: string; num_people?: number; date?: string; time?: string }) =>
-    offers!.filter((o) => matches(o, q)).map((o) => o._id);
-
-  // --- suggestions, only for wanted fields ---
-  const validation: Partial<Record<Field, FieldValidation>> = {};
-  const types = type ? [type] : venue.booking_types;
-  const fieldResult = (f: Field, suggestedValues: unknown[], extra?: Partial<FieldValidation>): FieldValidation => {
-    const e = errors[f] ?? [];
-    return {
-      valid: e.length === 0,
-      ...(e.length ? { errors: e } : live ? { errors: [] } : {}),
-      suggestedValues,
-      ...extra,
-    };
-  };
-
-  if (wanted.has('type')) {
-    const items = venue.booking_types.map((t) => {
-      let reason: string | null = null;
-      if (people !== undefined) reason = peopleReason(t, people);
-      if (!reason && date !== undefined && date >= today) reason = dayPlan(venue, t, date).reason;
-      if (
-        !reason &&
-        date !== undefined &&
-        time !== undefined &&
-        date >= today &&
-        !dayPlan(venue, t, date).slots.some((s) => s.label === time)
-      ) {
-        reason = `${t.name} does not start at ${time} on this date`;
-      }
-      const value = live
-        ? {
-            id: t.id,
-            name: t.name,
-            guestlist: !!t.guestlist,
-            privateHire: !!t.private_hire,
-            autoconfirmable: t.rules.autoconfirm,
-            availableLinkedTypes: t.linked_types ?? [],
-          }
-        : { id: t.id, name: t.name, guestlist: !!t.guestlist, private_hire: !!t.private_hire };
-      return {
-        value,
-        valid: reason === null,
-        message: msg(reason),
-        ...(live ? { errors: reason ? [err('type', 'type_unavailable', reason)] : [] } : {}),
-        ...(offers ? { offers: offerIds({ type: t.id, num_people: people, date, time }) } : {}),
-      };
-    });
-    validation.type = fieldResult('type', items);
-  }
-
-  if (wanted.has('num_people')) {
-    const min = type ? (type.rules.min_people ?? null) : (venue.min_people ?? null);
-    const max = type ? (type.rules.max_people ?? null) : (venue.max_people ?? null);
-    const top = Math.min(60, max ?? Math.max(20, ...types.map((t) => t.rules.max_people ?? 0)));
-    const items = [];
-    for (let n = 1; n <= top; n++) {
-      const reasons = types.map((t) => peopleReason(t, n));
-      const ok = reasons.some((r) => r === null);
-      items.push({
-        value: n,
-        valid: ok,
-        message: msg(ok ? null : type ? reasons[0] : `No booking type takes ${n} people`),
-      });
-    }
-    validation.num_people = fieldResult('num_people', items, { rules: { min, max } });
-  }
-
-  if (wanted.has('date')) {
-    const items = [];
-    for (let i = 0; i < DATE_HORIZON_DAYS; i++) {
-      const d = addDays(today, i);
-      let reason: string | null;
-      const candidates = types.filter((t) => people === undefined || peopleReason(t, people) === null);
-      if (!candidates.length)
-        reason = type && people !== undefined ? peopleReason(type, people) : 'No booking type takes this party size';
-      else {
-        const reasons = candidates.map((t) => {
-          const p = dayPlan(venue, t, d);
-          if (p.reason) return p.reason;
-          if (d === today && !p.slots.some((s) => checkSlot(ctx, venue, t, d, p, s, undefined, undefined).valid)) {
-            return venue.bookings_shut && londonMinutes(ctx.now) >= (parseTime(venue.bookings_shut) ?? 1440)
-              ? `Bookings for today closed at ${venue.bookings_shut}`
-              : 'No start times left today';
-          }
-          return null;
-        });
-        reason = reasons.some((r) => r === null) ? null : reasons[0]!;
-      }
-      items.push(
-        live
-          ? { date: d, valid: reason === null, message: null }
-          : { value: d, valid: reason === null, message: reason },
-      );
-    }
-    validation.date = fieldResult('date', items);
-  }
-
-  if (wanted.has('time')) {
-    const byLabel = new Map<
-      string,
-      { valid: boolean; action: Action; message: string | null; offset: number; offers?: string[] }
-    >();
-    const consider = (label: string, offset: number, check: TimeCheck, t: BookingType) => {
-      const prev = byLabel.get(label);
-      if (prev && ((prev.valid && !check.valid) || ACTION_RANK[prev.action] >= ACTION_RANK[check.action])) return;
-      byLabel.set(label, {
-        valid: check.valid,
-        action: check.action,
-        message: check.message ?? null,
-        offset,
-        ...(offers ? { offers: offerIds({ type: t.id, num_people: people, date, time: label }) } : {}),
-      });
-    };
-    for (const t of types) {
-      if (people !== undefined && peopleReason(t, people)) continue;
-      if (date !== undefined && date >= today) {
-        const p = dayPlan(venue, t, date);
-        const dur = t === type && duration !== undefined && !errors.duration?.length ? duration : undefined;
-        for (const s of p.slots) consider(s.label, s.offset, checkSlot(ctx, venue, t, date, p, s, people, dur), t);
-      } else if (date === undefined) {
-        // Type alone: the type's start times on any date (open on at least one of its days).
-        const w = windowOf(t);
-        for (let m = w.from; m <= w.to; m += w.interval) {
-          const open = (Object.keys(DAY_LABEL) as Weekday[]).some((d) => {
-            const o = openingOf(venue, d);
-            return (
-              o &&
-              (!t.rules.days || t.rules.days.includes(d)) &&
-              (!t.private_hire || o.privateHire) &&
-              m >= o.open &&
-              m < o.close
-            );
-          });
-          if (open) {
-            const action: Action = t.rules.autoconfirm ? 'accept' : 'enquire';
-            consider(formatTime(m), m, { valid: true, action }, t);
-          }
-        }
-      }
-    }
-    const items = [...byLabel.entries()]
-      .sort((a, b) => a[1].offset - b[1].offset)
-      .map(([label, v]) =>
-        live
-          ? { time: label, valid: v.valid, action: v.action, message: null, ...(v.offers ? { offers: v.offers } : {}) }
-          : {
-              value: label,
-              valid: v.valid,
-              message: v.message,
-              action: v.action,
-              ...(v.offers ? { offers: v.offers } : {}),
-            },
-      );
-    validation.time = fieldResult('time', items);
-  }
-
-  if (wanted.has('duration')) {
-    const options = [...new Set(types.flatMap(typeDurations))].sort((a, b) => (a === -1 ? 1 : b === -1 ? -1 : a - b));
-    let slot: Slot | undefined;
-    if (type && plan && !plan.reason && time !== undefined) slot = plan.slots.find((s) => s.label === time);
-    const items = options.map((d) => {
-      let reason: string | null = null;
-      let endTime: string | undefined;
-      if (slot && plan) {
-        const end = d === -1 ? plan.closeInstant : slot.instant + d * 60_000;
-        endTime = formatTime(londonMinutes(end));
-        if (end > plan.closeInstant) reason = `Would finish after closing time (${plan.closeLabel})`;
-      }
-      return {
-        value: durationOut(d, dialect),
-        label: durationLabel(d),
-        ...(endTime ? { endTime } : {}),
-        valid: reason === null,
-        message: msg(reason),
-        ...(offers ? { offers: offerIds({ type: type?.id, num_people: people, date, time }) } : {}),
-      };
-    });
-    validation.duration = fieldResult('duration', items);
-  }
-
-  // --- top level ---
-  const computed = [...wanted];
-  const valid = computed.every((f) => !errors[f]?.length);
-  const complete = FIELDS.every((f) => !errors[f]?.length);
-  const depositRequired = !!type && (type.rules.deposit_per_person ?? 0) > 0;
-  const preorders = type?.rules.preorders ?? 'none';
-  let action: Action;
-  if (complete && timeCheck) action = timeCheck.action;
-  else if (live) action = 'reject';
-  else {
-    const invalidGiven = FIELDS.some((f) => errors[f]?.some((e) => !e.code.startsWith('missing_')));
-    action = invalidGiven || !type ? 'reject' : type.rules.autoconfirm ? 'accept' : 'enquire';
-  }
-
-  const bookingDetails: Record<string, unknown> = { venue_id: venue._id, venue_group: venue.venue_group };
-  if (type && !errors.type?.length) bookingDetails.type = type.id;
-  if (people !== undefined && !errors.num_people?.length) bookingDetails.num_people = people;
-  if (date !== undefined && !errors.date?.length) bookingDetails.date = live ? `${date}T00:00:00` : date;
-  if (time !== undefined && !errors.time?.length) bookingDetails.time = time;
-  if (duration !== undefined && !errors.duration?.length) bookingDetails.duration = durationOut(duration, dialect);
-  if (live) bookingDetails.payments = [];
-
+  const complete = FIELDS.every((f) => !hasError(a, f));
+  const action = decideAction(a, complete);
   const result: Record<string, unknown> = {
-    valid,
+    valid: wanted.every((f) => !hasError(a, f)),
     validation,
     action,
-    depositRequired,
-    preordersAvailable: preorders !== 'none',
-    bookingDetails,
+    depositRequired: depositRequiredOf(a),
+    preordersAvailable: (a.type?.rules.preorders ?? 'none') !== 'none',
+    bookingDetails: bookingDetailsOf(a),
   };
-  if (complete && action !== 'reject' && type && date && time && people !== undefined) {
-    const web = webUrl(ctx, venue, { type: type.id, num_people: people, date, time, duration });
-    const needsWeb = depositRequired || preorders === 'required';
-    result.next = needsWeb ? { web } : { web, api: `${ctx.publicUrl}/v4/bookings` };
-  }
+  if (asksNext || (complete && action !== 'reject')) result.next = nextOf(a);
   return result;
 }
 
-/** The hosted booking page URL for accepted details (durations in minutes, as the booking site uses). */
+/** The hosted booking page URL for the details given (durations in minutes, as the booking site uses). */
 export function webUrl(
   ctx: { publicUrl: string; dialect: Dialect },
   venue: Venue,
-  d: { type: string; num_people: number; date: string; time: string; duration?: number },
+  d: { type?: string; num_people?: number; date?: string; time?: string; duration?: number },
 ): string {
-  const q = new URLSearchParams({
-    venue_group: venue.venue_group,
-    venue_id: venue._id,
-    type: d.type,
-    num_people: String(d.num_people),
-    date: d.date,
-    time: d.time,
-  });
-  if (d.duration !== undefined) q.set('duration', String(d.duration));
+  const q = new URLSearchParams({ venue_group: venue.venue_group, venue_id: venue._id });
+  for (const key of ['type', 'num_people', 'date', 'time', 'duration'] as const)
+    if (d[key] !== undefined) q.set(key, String(d[key]));
   // The live booking site's URL ends in a bare `&source`; the spec dialect names the source.
   return `${ctx.publicUrl}/book?${q.toString()}${ctx.dialect === 'live' ? '&source' : '&source=partner'}`;
 }

@@ -4,12 +4,20 @@
  *
  *   venue-booking-sandbox [--port 8787] [--now ISO] [--app APPID:KEY]... [--rate-limit N]
  *                         [--seed FILE] [--dialect spec|live] [--public-url URL]
+ *                         [--scenario NAME] [--latency MS] [--print-openapi]
+ *
+ * As a sandbox for partners it serves the controls under /__sandbox (journal, clock, reset), and
+ * says where they and the OpenAPI document are. `--print-openapi` writes the document to stdout
+ * (the package build ships it as dist/server/openapi.json).
  */
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
-import { createSandbox, SANDBOX_APP, type SandboxOptions } from './app.js';
+import { createSandbox, SANDBOX_APP, type Sandbox, type SandboxOptions } from './app.js';
+import { CONTROL_PREFIX } from './control.js';
+import { openApiDocument } from './openapi.js';
+import { isScenario, MAX_LATENCY_MS, SCENARIOS } from './scenarios.js';
 import type { Seed } from './types.js';
 
 const USAGE = `Usage: venue-booking-sandbox [options]
@@ -20,6 +28,10 @@ const USAGE = `Usage: venue-booking-sandbox [options]
   --seed FILE         seed JSON file (default: the bundled demo group, see SEED.md)
   --dialect D         spec (default) or live (the live service's observed shapes)
   --public-url URL    URL browsers reach this server at (default http://localhost:PORT)
+  --scenario NAME     scenario of every request that names none (Prefer: scenario=NAME):
+                      ${Object.keys(SCENARIOS).join(', ')}
+  --latency MS        milliseconds added to every answer (default 0)
+  --print-openapi     print the OpenAPI 3.1 document of the v4 interface and exit
   --help              show this help`;
 
 function fail(message: string): never {
@@ -27,21 +39,65 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** What the command line asks for. */
+interface Cli {
+  port: number;
+  options: SandboxOptions;
+  /** `--public-url` was given (else the URL follows the port actually listened on). */
+  publicUrlGiven: boolean;
+  printOpenApi: boolean;
+}
+
+/** How each option flag is checked and applied; a bad value fails with the usage. */
+const FLAGS: Record<string, (value: string, cli: Cli) => void> = {
+  now(value, { options }) {
+    if (Number.isNaN(Date.parse(value))) fail(`--now must be an ISO 8601 date-time, got ${value}`);
+    options.now = value;
+  },
+  'rate-limit'(value, { options }) {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) fail(`--rate-limit must be a positive whole number, got ${value}`);
+    options.rateLimit = n;
+  },
+  dialect(value, { options }) {
+    if (value !== 'spec' && value !== 'live') fail(`--dialect must be spec or live, got ${value}`);
+    options.dialect = value;
+  },
+  seed(value, { options }) {
+    try {
+      options.seed = JSON.parse(readFileSync(value, 'utf8')) as Seed;
+    } catch (e) {
+      fail(`cannot read seed ${value}: ${(e as Error).message}`);
+    }
+  },
+  'public-url'(value, cli) {
+    cli.options.publicUrl = value;
+    cli.publicUrlGiven = true;
+  },
+  scenario(value, { options }) {
+    if (!isScenario(value)) fail(`--scenario must be one of ${Object.keys(SCENARIOS).join(', ')}, got ${value}`);
+    options.scenario = value;
+  },
+  latency(value, { options }) {
+    const ms = Number(value);
+    if (!/^\d+$/.test(value) || ms > MAX_LATENCY_MS)
+      fail(`--latency must be whole milliseconds from 0 to ${MAX_LATENCY_MS}, got ${value}`);
+    options.latency = ms;
+  },
+};
+
 /** Parses argv into sandbox options plus the port; exits with usage on bad flags. */
-export function parseCli(argv: string[]): { port: number; options: SandboxOptions } {
+export function parseCli(argv: string[]): Cli {
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         port: { type: 'string' },
-        now: { type: 'string' },
         app: { type: 'string', multiple: true },
-        'rate-limit': { type: 'string' },
-        seed: { type: 'string' },
-        dialect: { type: 'string' },
-        'public-url': { type: 'string' },
+        'print-openapi': { type: 'boolean' },
         help: { type: 'boolean' },
+        ...Object.fromEntries(Object.keys(FLAGS).map((name) => [name, { type: 'string' as const }])),
       },
       strict: true,
     }));
@@ -54,55 +110,64 @@ export function parseCli(argv: string[]): { port: number; options: SandboxOption
   }
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${values.port}`);
-  const options: SandboxOptions = { publicUrl: values['public-url'] ?? `http://localhost:${port}` };
-  if (values.now !== undefined) {
-    if (Number.isNaN(Date.parse(values.now))) fail(`--now must be an ISO 8601 date-time, got ${values.now}`);
-    options.now = values.now;
+  const cli: Cli = {
+    port,
+    // A sandbox run as a sandbox: the partner controls are on.
+    options: { publicUrl: `http://localhost:${port}`, control: true },
+    publicUrlGiven: false,
+    printOpenApi: values['print-openapi'] === true,
+  };
+  for (const [name, apply] of Object.entries(FLAGS)) {
+    const value = (values as Record<string, unknown>)[name];
+    if (typeof value === 'string') apply(value, cli);
   }
   if (values.app) {
-    options.apps = values.app.map((a) => {
+    cli.options.apps = (values.app as string[]).map((a) => {
       const i = a.indexOf(':');
       if (i <= 0 || i === a.length - 1) fail(`--app must be APPID:KEY, got ${a}`);
       return { id: a.slice(0, i), key: a.slice(i + 1), capabilities: 'all' as const };
     });
   }
-  if (values['rate-limit'] !== undefined) {
-    const n = Number(values['rate-limit']);
-    if (!Number.isInteger(n) || n < 1)
-      fail(`--rate-limit must be a positive whole number, got ${values['rate-limit']}`);
-    options.rateLimit = n;
-  }
-  if (values.dialect !== undefined) {
-    if (values.dialect !== 'spec' && values.dialect !== 'live')
-      fail(`--dialect must be spec or live, got ${values.dialect}`);
-    options.dialect = values.dialect;
-  }
-  if (values.seed !== undefined) {
-    try {
-      options.seed = JSON.parse(readFileSync(values.seed, 'utf8')) as Seed;
-    } catch (e) {
-      fail(`cannot read seed ${values.seed}: ${(e as Error).message}`);
-    }
-  }
-  return { port, options };
+  return cli;
 }
 
-const { port, options } = parseCli(process.argv.slice(2));
-let sandbox;
-try {
-  sandbox = createSandbox(options);
-} catch (e) {
-  fail((e as Error).message);
+/** A sandbox from the options, or the usage when they are bad (an unknown scenario in the seed, say). */
+function sandboxOf(options: SandboxOptions): Sandbox {
+  try {
+    return createSandbox(options);
+  } catch (e) {
+    fail((e as Error).message);
+  }
 }
-const server = serve({ fetch: sandbox.fetch, port }, (info) => {
-  console.log(`venue-booking-sandbox (${sandbox.dialect} dialect) listening on http://localhost:${info.port}`);
-  console.log(`  API:  ${sandbox.publicUrl}/v4/...   hosted booking page: ${sandbox.publicUrl}/book`);
+
+/** What the partner needs to start: where everything is, and a request that works. */
+function banner(sandbox: Sandbox, options: SandboxOptions, port: number): void {
+  const url = sandbox.publicUrl;
+  console.log(`venue-booking-sandbox (${sandbox.dialect} dialect) listening on http://localhost:${port}`);
+  console.log(`  API:  ${url}/v4/...   hosted booking page: ${url}/book`);
+  console.log(`  OpenAPI document: ${url}/v4/openapi.json`);
+  console.log(`  Request journal:  ${url}${CONTROL_PREFIX}/requests   (clock, reset: ${url}${CONTROL_PREFIX})`);
   // Advertise credentials that work: an --app given, else the default seed's widget app.
   const app = options.apps?.[0] ?? (options.seed ? undefined : SANDBOX_APP);
   if (app)
     console.log(
-      `  Try:  curl -H 'Authorization: ${app.id}:${app.key}' '${sandbox.publicUrl}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?fields=type'`,
+      `  Try:  curl -H 'Authorization: ${app.id}:${app.key}' '${url}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?fields=type'`,
     );
   if (options.now) console.log(`  Clock fixed at ${options.now}`);
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
+  if (options.scenario) console.log(`  Scenario of every request: ${options.scenario}`);
+}
+
+const cli = parseCli(process.argv.slice(2));
+if (cli.printOpenApi) {
+  // Written, not logged then exited: a pipe would lose the end of a large document.
+  process.stdout.write(`${JSON.stringify(openApiDocument(cli.options.publicUrl), null, 2)}\n`);
+} else {
+  let sandbox = sandboxOf(cli.options);
+  const server = serve({ fetch: (request) => sandbox.fetch(request), port: cli.port }, (info) => {
+    // With --port 0 the address is known only now; no request has arrived yet.
+    if (!cli.publicUrlGiven && info.port !== cli.port)
+      sandbox = sandboxOf({ ...cli.options, publicUrl: `http://localhost:${info.port}` });
+    banner(sandbox, cli.options, info.port);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
+}

@@ -18,11 +18,15 @@ export interface FieldError {
 /** Parameters of a request: query and body merged, repeated keys as arrays. */
 export type Params = Record<string, unknown>;
 
+/** The envelope's `params`: the query string's parameters, `[]` without a query string (observed live). */
+export type QueryEcho = Record<string, string | string[]> | [];
+
 /** What a handler needs to build an envelope: when the request came and what it carried. */
 export interface RequestInfo {
+  /** The request's path (`/v4/...`), as the live service echoes it. */
   url: string;
   method: string;
-  params: Params;
+  params: QueryEcho;
   requestTime: number;
   now: () => number;
 }
@@ -42,6 +46,24 @@ const STATUS_TEXT: Record<number, string> = {
   501: 'Not Implemented',
   503: 'Service Unavailable',
 };
+
+/**
+ * The envelope's echo of a query string, as the live service gives it: an object of strings (a
+ * repeated name keeps its last value, `name[]` collects an array), and `[]` when there is no query
+ * string, whatever the body carried.
+ */
+export function queryEcho(url: URL): QueryEcho {
+  if (!url.search || url.search === '?') return [];
+  const echo: Record<string, string | string[]> = Object.create(null);
+  for (const [rawKey, value] of url.searchParams) {
+    const isArray = rawKey.endsWith('[]');
+    const key = isArray ? rawKey.slice(0, -2) : rawKey;
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+    const existing = echo[key];
+    echo[key] = isArray ? [...(Array.isArray(existing) ? existing : []), value] : value;
+  }
+  return { ...echo };
+}
 
 /** Builds an enveloped JSON response. */
 export function envelope(info: RequestInfo, status: number, payload: unknown, headers?: HeadersInit): Response {

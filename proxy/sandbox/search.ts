@@ -10,6 +10,7 @@
 import type { Access } from './auth.js';
 import { searchExtra, searchRecord } from './bookings.js';
 import { ApiError, bool, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from './http.js';
+import type { Kind, ParamTable } from './schema.js';
 import type { Store } from './store.js';
 import { isDate, londonDate, londonInstant, parseTime, addDays } from './time.js';
 import type { Booking, BookingStatus } from './types.js';
@@ -107,189 +108,286 @@ function instantBound(v: string, end: 'lo' | 'hi', single: boolean): number | nu
 
 const dateRange = (raw: string) => parseRange(raw, instantBound);
 
-/** Parses the whole search request into a predicate list, sort and page; 400 on any malformed filter. */
-export function search(store: Store, access: Access, params: Params, nowMs: number) {
-  const errors: FieldError[] = [];
-  const bad = (field: string, message: string) => errors.push({ code: `invalid_${field}`, message, fields: [field] });
-  const preds: ((b: Booking) => boolean)[] = [];
-  const today = londonDate(nowMs);
+/** A search request being compiled: its parameters, the errors so far and the predicates built. */
+interface SearchDraft {
+  store: Store;
+  params: Params;
+  nowMs: number;
+  today: string;
+  errors: FieldError[];
+  preds: ((b: Booking) => boolean)[];
+  /** The statuses the `status` filter selects (the notifications filter reads them). */
+  statuses: Set<BookingStatus>;
+}
 
-  const readable = access.venues('read_bookings');
-  const venueIds =
-    str(params, 'venue_id') !== undefined || Array.isArray(params.venue_id) ? list(params.venue_id) : undefined;
-  if (venueIds) {
-    const malformed = venueIds.filter((v) => !isHexId(v));
-    if (malformed.length) bad('venue_id', 'venue_id must be one or more comma-separated hex ids');
-    const forbidden = venueIds.filter((v) => isHexId(v) && store.venues.has(v) && !readable.has(v));
-    if (forbidden.length)
-      throw new ApiError(403, `These credentials cannot read bookings of venue ${forbidden.join(', ')}`);
-    const set = new Set(venueIds);
-    preds.push((b) => set.has(b.venue_id));
-  }
-  if (!readable.size && access.app.capabilities !== 'all')
-    throw new ApiError(403, 'These credentials cannot read bookings');
-  if (access.app.capabilities !== 'all') preds.push((b) => readable.has(b.venue_id));
+/** Compiles one present filter into a predicate, or records why it is malformed. */
+type FilterRule = (d: SearchDraft, key: string) => void;
 
-  const statusRaw = params.status !== undefined ? list(params.status) : ['all'];
-  const statuses = new Set<BookingStatus>();
-  for (const s of statusRaw) {
-    const sel = STATUS_FILTERS[s];
-    if (!sel) bad('status', `Unknown status filter ${s}; use ${Object.keys(STATUS_FILTERS).join(', ')}`);
-    else sel.forEach((x) => statuses.add(x));
-  }
-  preds.push((b) => statuses.has(b.status));
+const bad = (d: SearchDraft, field: string, message: string) =>
+  d.errors.push({ code: `invalid_${field}`, message, fields: [field] });
 
-  const hexList = (key: 'type' | 'assigned_to') => {
-    if (params[key] === undefined) return;
-    const ids = list(params[key]);
-    if (!ids.length || ids.some((i) => !isHexId(i)))
-      return bad(key, `${key} must be one or more comma-separated hex ids`);
-    const set = new Set(ids);
-    preds.push(key === 'type' ? (b) => set.has(b.type) : (b) => b.assigned_to !== null && set.has(b.assigned_to));
-  };
-  hexList('type');
-  hexList('assigned_to');
+/** A filter's value as one trimmed string ('' when absent or not scalar). */
+const text = (d: SearchDraft, key: string) => str(d.params, key) ?? '';
 
-  if (params.booking_id !== undefined) {
-    const n = int(str(params, 'booking_id'));
-    if (n === undefined || n < 0) bad('booking_id', 'booking_id must be a number');
-    else preds.push((b) => b.booking_id === n);
-  }
-  if (params.email !== undefined) {
-    const e = str(params, 'email')?.toLowerCase();
-    if (!e || !e.includes('@')) bad('email', 'email must be a full email address');
-    else preds.push((b) => b.email !== null && b.email.toLowerCase() === e);
-  }
-  if (params.phone !== undefined) {
-    const p = (str(params, 'phone') ?? '').replace(/[^\d+]/g, '');
-    if (p.length < 4) bad('phone', 'phone must be a phone number');
-    else preds.push((b) => b.phone !== null && b.phone.replace(/[^\d+]/g, '') === p);
-  }
-  if (params.query !== undefined) {
-    const words = (str(params, 'query') ?? '').toLowerCase().split(/\s+/).filter(Boolean);
-    if (!words.length) bad('query', 'query must not be empty');
-    else
-      preds.push((b) => {
+/** `type`, `assigned_to`: one or more comma-separated hex ids. */
+const hexListFilter: FilterRule = (d, key) => {
+  const ids = list(d.params[key]);
+  if (!ids.length || ids.some((i) => !isHexId(i)))
+    return bad(d, key, `${key} must be one or more comma-separated hex ids`);
+  const set = new Set(ids);
+  d.preds.push(key === 'type' ? (b) => set.has(b.type) : (b) => b.assigned_to !== null && set.has(b.assigned_to));
+};
+
+/** `has_preorders`, `private_hire`: true or false. */
+const booleanFilter: FilterRule = (d, key) => {
+  const v = bool(str(d.params, key));
+  if (v === undefined) return bad(d, key, `${key} must be true or false`);
+  if (key === 'has_preorders') return void d.preds.push((b) => b.preorders.length > 0 === v);
+  const privateHire = new Set(
+    [...d.store.venues.values()].flatMap((ve) => ve.booking_types.filter((t) => t.private_hire).map((t) => t.id)),
+  );
+  d.preds.push((b) => privateHire.has(b.type) === v);
+};
+
+/** `date`: booking dates are midnights, compared as strings against the first and last whole dates in range. */
+const bookingDateFilter: FilterRule = (d) => {
+  const r = dateRange(text(d, 'date'));
+  if (!r) return bad(d, 'date', 'date must be a date range: <from> TO <to>, * for an open end, or one date');
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const lo = r.lo === undefined ? undefined : r.lo % 86_400_000 === 0 ? day(r.lo) : day(r.lo + 86_400_000);
+  const hi = r.hi === undefined ? undefined : day(r.hi);
+  d.preds.push((b) => (lo === undefined || b.date >= lo) && (hi === undefined || b.date <= hi));
+};
+
+/** `created_date`, `last_updated`, `follow_up`: UTC instants in a date range. */
+const instantFilter: FilterRule = (d, key) => {
+  const r = dateRange(text(d, key));
+  if (!r) return bad(d, key, `${key} must be a date range: <from> TO <to>, * for an open end, or one date`);
+  const { lo, hi } = r;
+  const field = key as 'created_date' | 'last_updated' | 'follow_up';
+  d.preds.push((b) => {
+    const v = b[field];
+    return v !== null && (lo === undefined || v >= lo) && (hi === undefined || v <= hi);
+  });
+};
+
+/** `start_time` (starts in the range) and `time` (running at some moment of it: start ≤ hi and end > lo). */
+const timeRangeFilter: FilterRule = (d, key) => {
+  const r = parseRange(text(d, key), (v) => parseTime(v));
+  if (!r) return bad(d, key, `${key} must be a time range such as 12:00 TO 17:00 or * TO 10:00`);
+  const lo = r.lo ?? 0,
+    hi = r.hi ?? 1439;
+  const startOf = (b: Booking) => parseTime(b.time) ?? -1;
+  if (key === 'start_time') return void d.preds.push((b) => startOf(b) >= lo && startOf(b) <= hi);
+  d.preds.push((b) => {
+    const t = startOf(b);
+    const end = b.duration > 0 ? t + b.duration : 1440;
+    return t <= hi && end > lo;
+  });
+};
+
+/** The filter table of §4.6: each filter present in the request compiles into a predicate, in this order. */
+const FILTERS: Record<string, { kind: Kind; doc: string; choices?: readonly string[]; compile: FilterRule }> = {
+  type: { kind: 'ids', doc: 'Booking type ids, comma separated', compile: hexListFilter },
+  assigned_to: {
+    kind: 'ids',
+    doc: 'Ids of the users bookings are assigned to, comma separated',
+    compile: hexListFilter,
+  },
+  booking_id: {
+    kind: 'int',
+    doc: 'Booking reference number',
+    compile: (d) => {
+      const n = int(str(d.params, 'booking_id'));
+      if (n === undefined || n < 0) bad(d, 'booking_id', 'booking_id must be a number');
+      else d.preds.push((b) => b.booking_id === n);
+    },
+  },
+  email: {
+    kind: 'text',
+    doc: 'Full email address of the customer',
+    compile: (d) => {
+      const e = str(d.params, 'email')?.toLowerCase();
+      if (!e || !e.includes('@')) bad(d, 'email', 'email must be a full email address');
+      else d.preds.push((b) => b.email !== null && b.email.toLowerCase() === e);
+    },
+  },
+  phone: {
+    kind: 'text',
+    doc: 'Phone number of the customer',
+    compile: (d) => {
+      const p = text(d, 'phone').replace(/[^\d+]/g, '');
+      if (p.length < 4) bad(d, 'phone', 'phone must be a phone number');
+      else d.preds.push((b) => b.phone !== null && b.phone.replace(/[^\d+]/g, '') === p);
+    },
+  },
+  query: {
+    kind: 'text',
+    doc: 'Free text over customer name, email and company',
+    compile: (d) => {
+      const words = text(d, 'query').toLowerCase().split(/\s+/).filter(Boolean);
+      if (!words.length) return bad(d, 'query', 'query must not be empty');
+      d.preds.push((b) => {
         const hay = `${b.first_name} ${b.last_name} ${b.email ?? ''} ${b.company ?? ''}`.toLowerCase();
         return words.every((w) => hay.includes(w));
       });
-  }
-  for (const key of ['has_preorders', 'private_hire'] as const) {
-    if (params[key] === undefined) continue;
-    const v = bool(str(params, key));
-    if (v === undefined) {
-      bad(key, `${key} must be true or false`);
-      continue;
-    }
-    if (key === 'has_preorders') preds.push((b) => b.preorders.length > 0 === v);
-    else {
-      const ph = new Set(
-        [...store.venues.values()].flatMap((ve) => ve.booking_types.filter((t) => t.private_hire).map((t) => t.id)),
-      );
-      preds.push((b) => ph.has(b.type) === v);
-    }
-  }
-  if (params.labels !== undefined) {
-    const ls = list(params.labels);
-    if (!ls.length) bad('labels', 'labels must list one or more label ids');
-    else preds.push((b) => ls.every((l) => b.labels.includes(l)));
-  }
+    },
+  },
+  has_preorders: { kind: 'bool', doc: 'Bookings with (true) or without (false) pre-orders', compile: booleanFilter },
+  private_hire: { kind: 'bool', doc: 'Private-hire bookings (true) or the others (false)', compile: booleanFilter },
+  labels: {
+    kind: 'ids',
+    doc: 'Label ids; bookings carrying all of them',
+    compile: (d) => {
+      const ls = list(d.params.labels);
+      if (!ls.length) bad(d, 'labels', 'labels must list one or more label ids');
+      else d.preds.push((b) => ls.every((l) => b.labels.includes(l)));
+    },
+  },
+  date: {
+    kind: 'range',
+    doc: 'Booking date range: <from> TO <to>, * for an open end, or one date',
+    compile: bookingDateFilter,
+  },
+  created_date: { kind: 'range', doc: 'Creation date range (UTC)', compile: instantFilter },
+  last_updated: { kind: 'range', doc: 'Last update date range (UTC)', compile: instantFilter },
+  follow_up: { kind: 'range', doc: 'Follow-up date range (UTC)', compile: instantFilter },
+  num_people: {
+    kind: 'range',
+    doc: 'Party size range, e.g. 1 TO 5, 10 TO *',
+    compile: (d) => {
+      const r = parseRange(text(d, 'num_people'), (v) => int(v) ?? null);
+      if (!r) bad(d, 'num_people', 'num_people must be a number range such as 1 TO 5 or 10 TO *');
+      else
+        d.preds.push(
+          (b) => (r.lo === undefined || b.num_people >= r.lo) && (r.hi === undefined || b.num_people <= r.hi),
+        );
+    },
+  },
+  start_time: { kind: 'range', doc: 'Start time range, e.g. 12:00 TO 17:00', compile: timeRangeFilter },
+  time: {
+    kind: 'range',
+    doc: 'Bookings running at some moment of a time range, e.g. * TO 10:00',
+    compile: timeRangeFilter,
+  },
+  notifications: {
+    kind: 'choice',
+    doc: 'One notification value (customer_cancelled also needs status=rejected)',
+    choices: Object.keys(NOTIFICATIONS),
+    compile: (d) => {
+      const n = text(d, 'notifications');
+      const test = NOTIFICATIONS[n];
+      if (!test)
+        return bad(d, 'notifications', `notifications must be one of ${Object.keys(NOTIFICATIONS).join(', ')}`);
+      if (n === 'customer_cancelled' && !d.statuses.has('rejected'))
+        bad(d, 'notifications', 'customer_cancelled also requires status=rejected (or include_rejected)');
+      d.preds.push((b) => test(b, d.nowMs, d.today));
+    },
+  },
+};
 
-  // Date ranges: `date` compares business dates; the timestamps compare UTC instants.
-  if (params.date !== undefined) {
-    const r = dateRange(str(params, 'date') ?? '');
-    if (!r) bad('date', 'date must be a date range: <from> TO <to>, * for an open end, or one date');
-    else {
-      // Booking dates are midnights: compare as strings against the first and last whole dates in range.
-      const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-      const lo = r.lo === undefined ? undefined : r.lo % 86_400_000 === 0 ? day(r.lo) : day(r.lo + 86_400_000);
-      const hi = r.hi === undefined ? undefined : day(r.hi);
-      preds.push((b) => (lo === undefined || b.date >= lo) && (hi === undefined || b.date <= hi));
-    }
+/** Stage 1: which venues' bookings the app may read, narrowed by `venue_id`; 403 when it names a forbidden one. */
+function venueScope(d: SearchDraft, access: Access): void {
+  const readable = access.venues('read_bookings');
+  const { params } = d;
+  if (str(params, 'venue_id') !== undefined || Array.isArray(params.venue_id)) {
+    const venueIds = list(params.venue_id);
+    if (venueIds.some((v) => !isHexId(v))) bad(d, 'venue_id', 'venue_id must be one or more comma-separated hex ids');
+    const forbidden = venueIds.filter((v) => isHexId(v) && d.store.venues.has(v) && !readable.has(v));
+    if (forbidden.length)
+      throw new ApiError(403, `These credentials cannot read bookings of venue ${forbidden.join(', ')}`);
+    const set = new Set(venueIds);
+    d.preds.push((b) => set.has(b.venue_id));
   }
-  for (const key of ['created_date', 'last_updated', 'follow_up'] as const) {
-    if (params[key] === undefined) continue;
-    const r = dateRange(str(params, key) ?? '');
-    if (!r) {
-      bad(key, `${key} must be a date range: <from> TO <to>, * for an open end, or one date`);
-      continue;
-    }
-    const { lo, hi } = r;
-    preds.push((b) => {
-      const v = b[key];
-      return v !== null && (lo === undefined || v >= lo) && (hi === undefined || v <= hi);
-    });
-  }
-  if (params.num_people !== undefined) {
-    const r = parseRange(str(params, 'num_people') ?? '', (v) => int(v) ?? null);
-    if (!r) bad('num_people', 'num_people must be a number range such as 1 TO 5 or 10 TO *');
-    else
-      preds.push((b) => (r.lo === undefined || b.num_people >= r.lo) && (r.hi === undefined || b.num_people <= r.hi));
-  }
-  for (const key of ['start_time', 'time'] as const) {
-    if (params[key] === undefined) continue;
-    const r = parseRange(str(params, key) ?? '', (v) => parseTime(v));
-    if (!r) {
-      bad(key, `${key} must be a time range such as 12:00 TO 17:00 or * TO 10:00`);
-      continue;
-    }
-    const lo = r.lo ?? 0,
-      hi = r.hi ?? 1439;
-    if (key === 'start_time')
-      preds.push((b) => {
-        const t = parseTime(b.time) ?? -1;
-        return t >= lo && t <= hi;
-      });
-    // `time`: the booking is running at some moment of the range (start ≤ hi and end > lo).
-    else
-      preds.push((b) => {
-        const t = parseTime(b.time) ?? -1;
-        const end = b.duration > 0 ? t + b.duration : 1440;
-        return t <= hi && end > lo;
-      });
-  }
-  if (params.notifications !== undefined) {
-    const n = str(params, 'notifications') ?? '';
-    const test = NOTIFICATIONS[n];
-    if (!test) bad('notifications', `notifications must be one of ${Object.keys(NOTIFICATIONS).join(', ')}`);
-    else {
-      if (n === 'customer_cancelled' && !statuses.has('rejected')) {
-        bad('notifications', 'customer_cancelled also requires status=rejected (or include_rejected)');
-      }
-      preds.push((b) => test(b, nowMs, today));
-    }
-  }
+  if (!readable.size && access.app.capabilities !== 'all')
+    throw new ApiError(403, 'These credentials cannot read bookings');
+  if (access.app.capabilities !== 'all') d.preds.push((b) => readable.has(b.venue_id));
+}
 
+/** Stage 2: the `status` filter (default `all`). */
+function statusScope(d: SearchDraft): void {
+  for (const s of d.params.status !== undefined ? list(d.params.status) : ['all']) {
+    const selected = STATUS_FILTERS[s];
+    if (!selected) bad(d, 'status', `Unknown status filter ${s}; use ${Object.keys(STATUS_FILTERS).join(', ')}`);
+    else selected.forEach((x) => d.statuses.add(x));
+  }
+  d.preds.push((b) => d.statuses.has(b.status));
+}
+
+/** Stage 4: sort, page and projection. */
+function pageOf(d: SearchDraft) {
+  const { params } = d;
   const sort = str(params, 'sort') ?? 'date_asc';
-  if (!(SORTS as readonly string[]).includes(sort)) bad('sort', `sort must be one of ${SORTS.join(' | ')}`);
+  if (!(SORTS as readonly string[]).includes(sort)) bad(d, 'sort', `sort must be one of ${SORTS.join(' | ')}`);
   const start = params.start === undefined ? 0 : int(str(params, 'start'));
-  if (start === undefined || start < 0) bad('start', 'start must be a whole number of 0 or more');
+  if (start === undefined || start < 0) bad(d, 'start', 'start must be a whole number of 0 or more');
   const limit = params.limit === undefined ? 30 : int(str(params, 'limit'));
-  if (limit === undefined || limit < 1 || limit > 1000) bad('limit', 'limit must be a whole number from 1 to 1000');
+  if (limit === undefined || limit < 1 || limit > 1000) bad(d, 'limit', 'limit must be a whole number from 1 to 1000');
   const fields = params.fields === undefined ? undefined : list(params.fields);
-  throwIfErrors(errors, 'The search parameters are not valid');
+  return { sort, start: start!, limit: limit!, fields };
+}
+
+/** A search result record restricted to `fields` (with the extra fields a search may ask for). */
+function projected(store: Store, b: Booking, fields: string[] | undefined): Record<string, unknown> {
+  const rec = searchRecord(store, b);
+  if (!fields) return rec;
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (f in rec) out[f] = rec[f];
+    else {
+      const extra = searchExtra(b, f);
+      if (extra !== undefined) out[f] = extra;
+    }
+  }
+  return out;
+}
+
+/** The parameters of a search (§4.6): scope, the filter table, sort and page. */
+export const SEARCH_PARAMS: ParamTable = {
+  venue_id: { kind: 'ids', doc: 'Venue ids, comma separated (default: every venue the app may read)' },
+  status: {
+    kind: 'ids',
+    doc: `Status filter values, comma separated: ${Object.keys(STATUS_FILTERS).join(', ')} (default all)`,
+  },
+  ...Object.fromEntries(
+    Object.entries(FILTERS).map(([key, f]) => [key, { kind: f.kind, doc: f.doc, choices: f.choices }]),
+  ),
+  sort: { kind: 'choice', choices: SORTS, doc: 'Order of the results (default date_asc)' },
+  start: { kind: 'int', doc: 'Zero-based index of the first result (default 0)' },
+  limit: { kind: 'int', doc: 'Results per page, 1 to 1000 (default 30)' },
+  fields: { kind: 'ids', doc: 'Fields to return, comma separated (also estimated_value, reference, notes, …)' },
+};
+
+/**
+ * Runs a search (§4.6) in stages: the venues the app may read, the status filter, the filter
+ * table, then sort and page. One 400 lists every malformed parameter.
+ */
+export function search(store: Store, access: Access, params: Params, nowMs: number) {
+  const d: SearchDraft = {
+    store,
+    params,
+    nowMs,
+    today: londonDate(nowMs),
+    errors: [],
+    preds: [],
+    statuses: new Set(),
+  };
+  venueScope(d, access);
+  statusScope(d);
+  for (const [key, filter] of Object.entries(FILTERS)) if (params[key] !== undefined) filter.compile(d, key);
+  const page = pageOf(d);
+  throwIfErrors(d.errors, 'The search parameters are not valid');
 
   const matched: Booking[] = [];
   outer: for (const b of store.bookings) {
-    for (const p of preds) if (!p(b)) continue outer;
+    for (const p of d.preds) if (!p(b)) continue outer;
     matched.push(b);
   }
-  const cmp = comparator(sort);
-  const page = topK(matched, start! + limit!, cmp).slice(start!, start! + limit!);
-  const bookings = page.map((b) => {
-    const rec = searchRecord(store, b);
-    if (!fields) return rec;
-    const out: Record<string, unknown> = {};
-    for (const f of fields) {
-      if (f in rec) out[f] = rec[f];
-      else {
-        const extra = searchExtra(b, f);
-        if (extra !== undefined) out[f] = extra;
-      }
-    }
-    return out;
-  });
-  return { bookings, start: start!, numFound: matched.length };
+  const found = topK(matched, page.start + page.limit, comparator(page.sort)).slice(
+    page.start,
+    page.start + page.limit,
+  );
+  return { bookings: found.map((b) => projected(store, b, page.fields)), start: page.start, numFound: matched.length };
 }
 
 function comparator(sort: string): (a: Booking, b: Booking) => number {

@@ -9,6 +9,9 @@
 
 import type { Weekday } from './time.js';
 
+/** 'spec' answers as api-spec.md; 'live' as real-api-notes.md. */
+export type Dialect = 'spec' | 'live';
+
 /** A coloured label (booking_labels, booking_stages, customer_labels). */
 export interface Label {
   id: string;
@@ -388,6 +391,8 @@ export interface Seed {
   apps: App[];
   /** Stored bookings; `created_date` etc. may be ISO strings (London wall time when zone-less). */
   bookings?: SeedBooking[];
+  /** The scenario of every request that names none (see `Prefer: scenario=…`); the `scenario` option wins. */
+  scenario?: string;
 }
 
 /** A booking as written in a seed: every field optional except the booking's essentials. */

@@ -17,7 +17,7 @@ import {
   storeBooking,
   type NewBooking,
 } from './bookings.js';
-import { durationMinutes, type AvailabilityContext } from './availability.js';
+import { depositPerPerson, durationMinutes, type AvailabilityContext } from './availability.js';
 import { ApiError, int, list, type Params } from './http.js';
 import type { Store } from './store.js';
 import { durationLabel, londonTimestamp, weekdayOf, type Weekday } from './time.js';
@@ -101,8 +101,9 @@ interface Context {
   now: number;
 }
 
-function deposit(t: BookingType, people: number): number {
-  return (t.rules.deposit_per_person ?? 0) * people;
+/** The deposit a booking takes (a `deposit-required` scenario sets a floor a head). */
+function deposit(c: Context, t: BookingType, people: number): number {
+  return depositPerPerson(c.ctx, t) * people;
 }
 
 const money = (n: number) => `£${n.toFixed(2)}`;
@@ -169,9 +170,10 @@ function lookup(store: Store, p: Params): { venue: Venue; type: BookingType } | 
   return { venue, type };
 }
 
-function form(store: Store, venue: Venue, t: BookingType, p: Params, errors: string[]): string {
+function form(c: Context, venue: Venue, t: BookingType, p: Params, errors: string[]): string {
+  const { store } = c;
   const people = int(p.num_people) ?? 0;
-  const dep = deposit(t, people);
+  const dep = deposit(c, t, people);
   const pre = t.rules.preorders ?? 'none';
   const hidden = CARRIED.filter((k) => p[k] !== undefined)
     .map((k) => `<input type="hidden" name="${k}" value="${escapeHtml(p[k])}">`)
@@ -198,7 +200,7 @@ function form(store: Store, venue: Venue, t: BookingType, p: Params, errors: str
       ? `<h2>Pre-order${pre === 'required' ? ' (required)' : ' (optional)'}</h2><table>${items.map((it) => `<tr><td><label for="q-${escapeHtml(it.id)}">${escapeHtml(it.name)} — ${money(it.price)}</label></td><td class="qty"><input id="q-${escapeHtml(it.id)}" name="qty_${escapeHtml(it.id)}" type="number" min="0" max="50" value="${escapeHtml(p[`qty_${it.id}`] ?? '0')}"></td></tr>`).join('')}</table>`
       : '') +
     (dep > 0
-      ? `<h2>Deposit</h2><p>A deposit of <strong>${money(dep)}</strong> (${people} × ${money(t.rules.deposit_per_person ?? 0)}) secures this booking.</p>` +
+      ? `<h2>Deposit</h2><p>A deposit of <strong>${money(dep)}</strong> (${people} × ${money(depositPerPerson(c.ctx, t))}) secures this booking.</p>` +
         `<p class="note">Sandbox: no money moves. Card 4242 4242 4242 4242 pays; 4000 0000 0000 0002 is declined.</p>` +
         field('card_number', 'Card number', 'text', p, 'inputmode="numeric" autocomplete="cc-number"') +
         `<label class="check"><input type="checkbox" name="pay_deposit" value="yes"${p.pay_deposit ? ' checked' : ''}> Pay ${money(dep)} now</label>`
@@ -223,7 +225,7 @@ export async function showBookingPage(c: Context, query: Params): Promise<Respon
   return page(
     200,
     `Book ${found.type.name} at ${found.venue.title}`,
-    form(c.store, found.venue, found.type, query, []),
+    form(c, found.venue, found.type, query, []),
     returnOrigin(query),
   );
 }
@@ -260,25 +262,18 @@ function chosenItems(items: Package[], p: Params, errors: string[]): PreorderIte
   return out;
 }
 
-/** POST /book: validates, "charges" the deposit, stores the booking and returns the guest. */
-export async function submitBookingPage(c: Context, body: Params): Promise<Response> {
-  const found = lookup(c.store, body);
-  if (typeof found === 'string') return errorPage(400, found);
-  const { venue, type } = found;
-  const errors: string[] = [];
-  const people = int(body.num_people) ?? 0;
-  const dep = deposit(type, people);
-  if (dep > 0) {
-    const card = String(body.card_number ?? '').replace(/\s+/g, '');
-    if (!body.pay_deposit) errors.push('Tick "Pay now" to pay the deposit.');
-    else if (!/^\d{12,19}$/.test(card)) errors.push('Enter a card number (use 4242 4242 4242 4242).');
-    else if (card === '4000000000000002') errors.push('The card was declined (simulated). Try 4242 4242 4242 4242.');
-  }
-  const pre = type.rules.preorders ?? 'none';
-  const items = pre === 'none' ? [] : chosenItems(packagesOf(c.store, venue), body, errors);
-  if (pre === 'required' && !items.length && !errors.length) errors.push('Choose at least one pre-order item.');
+/** The simulated deposit payment: what is wrong with the card or the tick box, if anything. */
+function depositProblem(body: Params, dep: number): string | null {
+  if (dep <= 0) return null;
+  const card = String(body.card_number ?? '').replace(/\s+/g, '');
+  if (!body.pay_deposit) return 'Tick "Pay now" to pay the deposit.';
+  if (!/^\d{12,19}$/.test(card)) return 'Enter a card number (use 4242 4242 4242 4242).';
+  if (card === '4000000000000002') return 'The card was declined (simulated). Try 4242 4242 4242 4242.';
+  return null;
+}
 
-  let nb: NewBooking | undefined;
+/** The guest's booking read as POST /bookings reads it; its problems join `errors` as text. */
+function readGuestBooking(c: Context, body: Params, errors: string[]): NewBooking | undefined {
   try {
     // The web page always collects email and phone; the source comes from next.web (default partner).
     const params: Params = {
@@ -286,24 +281,24 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
       source: typeof body.source === 'string' && body.source ? body.source : 'partner',
     };
     delete params.venue_group;
-    nb = parseNewBooking(c.store, params, c.now);
+    const nb = parseNewBooking(c.store, params, c.now, c.ctx);
     if (!nb.email) errors.push('Email is required.');
     if (!nb.phone) errors.push('Phone is required.');
+    return nb;
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     for (const fe of e.errors.length ? e.errors : [{ message: e.message }]) errors.push(fe.message);
+    return undefined;
   }
-  if (errors.length || !nb)
-    return page(400, 'Check your booking', form(c.store, venue, type, body, errors), returnOrigin(body));
+}
 
-  const confirmed = handlingOf(c.ctx, nb) === 'confirmed';
+/** The paid deposit and the customer's pre-order a web booking carries beyond POST /bookings. */
+function paidExtras(c: Context, venue: Venue, nb: NewBooking, dep: number, items: PreorderItem[]): Partial<Booking> {
   const stamp = londonTimestamp(c.now);
   const extra: Partial<Booking> = {};
-  if (dep > 0) {
-    extra.deposits = [{ amount: dep, status: 'paid', date: stamp }];
-  }
+  if (dep > 0) extra.deposits = [{ amount: dep, status: 'paid', date: stamp }];
   if (items.length) {
-    const total = items.reduce((s, i) => s + i.total, 0);
+    const total = items.reduce((sum, i) => sum + i.total, 0);
     extra.preorders = [
       {
         id: c.store.newId(),
@@ -323,20 +318,11 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
       },
     ];
   }
-  const booking = storeBooking(c.store, nb, {
-    now: c.now,
-    createdBy: 'web',
-    status: confirmed ? 'complete' : 'new',
-    extra,
-  });
-  c.store.update(booking, {
-    flags: {
-      ...booking.flags,
-      ...(dep > 0 ? { deposit_paid: true } : {}),
-      ...(items.length ? { customer_preorder_added: true, customer_preorder_complete: true } : {}),
-    },
-  });
+  return extra;
+}
 
+/** Sends the guest back: a 303 to return_url, a page that posts to it (return_method=post), or a thank-you page. */
+function returnGuest(body: Params, venue: Venue, booking: Booking, confirmed: boolean): Promise<Response> | Response {
   const values: Record<string, string> = {
     reference: booking.reference,
     status: confirmed ? 'complete' : 'in_progress',
@@ -345,6 +331,7 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
     email: booking.email ?? '',
   };
   const ret = safeReturnUrl(body.return_url);
+  const heading = `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1>`;
   if (ret && body.return_method === 'post') {
     const fields = Object.entries(values)
       .map(([k, v]) => `<input type="hidden" name="${k}" value="${escapeHtml(v)}">`)
@@ -352,7 +339,7 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
     return page(
       200,
       'Booking received',
-      `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
+      `${heading}<p>Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
         `<form method="post" action="${escapeHtml(ret.href)}">${fields}<button type="submit">Return to the venue</button></form>`,
       ret.origin,
     );
@@ -364,7 +351,40 @@ export async function submitBookingPage(c: Context, body: Params): Promise<Respo
   return page(
     200,
     'Booking received',
-    `<h1>${confirmed ? 'Booking confirmed' : 'Enquiry received'}</h1><p>Thank you, ${escapeHtml(booking.first_name)}. Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
+    `${heading}<p>Thank you, ${escapeHtml(booking.first_name)}. Your reference is <strong>${escapeHtml(booking.reference)}</strong>.</p>` +
       (confirmed ? '' : `<p>${escapeHtml(venue.title)} will be in touch to confirm.</p>`),
   );
+}
+
+/** POST /book: validates, "charges" the deposit, stores the booking and returns the guest. */
+export async function submitBookingPage(c: Context, body: Params): Promise<Response> {
+  const found = lookup(c.store, body);
+  if (typeof found === 'string') return errorPage(400, found);
+  const { venue, type } = found;
+  const errors: string[] = [];
+  const dep = deposit(c, type, int(body.num_people) ?? 0);
+  const payment = depositProblem(body, dep);
+  if (payment) errors.push(payment);
+  const pre = type.rules.preorders ?? 'none';
+  const items = pre === 'none' ? [] : chosenItems(packagesOf(c.store, venue), body, errors);
+  if (pre === 'required' && !items.length && !errors.length) errors.push('Choose at least one pre-order item.');
+  const nb = readGuestBooking(c, body, errors);
+  if (errors.length || !nb)
+    return page(400, 'Check your booking', form(c, venue, type, body, errors), returnOrigin(body));
+
+  const confirmed = handlingOf(c.ctx, nb) === 'confirmed';
+  const booking = storeBooking(c.store, nb, {
+    now: c.now,
+    createdBy: 'web',
+    status: confirmed ? 'complete' : 'new',
+    extra: paidExtras(c, venue, nb, dep, items),
+  });
+  c.store.update(booking, {
+    flags: {
+      ...booking.flags,
+      ...(dep > 0 ? { deposit_paid: true } : {}),
+      ...(items.length ? { customer_preorder_added: true, customer_preorder_complete: true } : {}),
+    },
+  });
+  return returnGuest(body, venue, booking, confirmed);
 }

@@ -232,6 +232,7 @@ describe('the packed npm package, installed into an empty project', () => {
       'dist/server/sandbox.js',
       'dist/server/sandbox.d.ts',
       'dist/server/worker.js',
+      'dist/server/openapi.json',
       'README.md',
       'LICENSE',
     ]) {

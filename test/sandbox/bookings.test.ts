@@ -77,6 +77,7 @@ describe('6. bookings — create (§4.2)', () => {
     assert.equal(b.created_by, 'sandbox-widget');
     assert.equal(r.payload.bookingStatus, 'confirmed');
     assert.deepEqual(r.payload.venue, {
+      _id: V1,
       type: 'restaurant-bar',
       title: 'Harbour & Vine Quayside',
       path: 'harbour-and-vine-quayside',

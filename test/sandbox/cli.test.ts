@@ -78,6 +78,39 @@ describe('venue-booking-sandbox CLI', () => {
     }
   });
 
+  it('says where the OpenAPI document and the journal are, and serves both (controls on); --scenario applies', async () => {
+    const server = await start(['--port', '0', '--now', '2026-03-20T10:00:00Z', '--scenario', 'enquiry-only']);
+    try {
+      const base = `http://localhost:${server.port}`;
+      // The listening line comes first; the rest of the banner follows at once.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.match(server.output(), new RegExp(`OpenAPI document: ${base}/v4/openapi\\.json`));
+      assert.match(server.output(), new RegExp(`Request journal: +${base}/__sandbox/requests`));
+      const auth = { authorization: 'sandbox-widget:sandbox-widget-key' };
+      const avail = await fetch(
+        `${base}/v4/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?type=64a1f0c2e4b0a1b2c3d4e601&num_people=2&date=2026-03-23&time=19:00&duration=2`,
+        { headers: auth },
+      );
+      assert.equal((await avail.json()).payload.action, 'enquire', 'the enquiry-only scenario of every request');
+      assert.equal(avail.headers.get('preference-applied'), 'scenario=enquiry-only');
+      const doc = await (await fetch(`${base}/v4/openapi.json`)).json();
+      assert.equal(doc.openapi, '3.1.0');
+      const journal = await (await fetch(`${base}/__sandbox/requests?method=GET&path=/v4/venues/*`)).json();
+      assert.equal(journal.payload.requests.length, 1);
+      assert.equal(journal.payload.requests[0].app, 'sandbox-widget');
+    } finally {
+      server.stop();
+    }
+  });
+
+  it('--print-openapi prints the document and exits', async () => {
+    const { code, out } = await exitOf(['--print-openapi', '--public-url', 'https://sandbox.example']);
+    assert.equal(code, 0, out);
+    const doc = JSON.parse(out);
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(doc.servers, [{ url: 'https://sandbox.example/v4' }]);
+  });
+
   it('refuses bad flags with usage and exit code 2', async () => {
     for (const args of [
       ['--dialect', 'yaml'],
@@ -86,6 +119,8 @@ describe('venue-booking-sandbox CLI', () => {
       ['--rate-limit', '0'],
       ['--now', 'someday'],
       ['--seed', '/nonexistent.json'],
+      ['--scenario', 'on-fire'],
+      ['--latency', 'soon'],
       ['--bogus'],
     ]) {
       const { code, out } = await exitOf(args);

@@ -15,18 +15,18 @@ describe('1. envelope and errors', () => {
     assert.equal(res.body.status, 200);
     assert.equal(res.body.statusText, 'OK');
     assert.equal(res.body.method, 'GET');
-    assert.equal(res.body.url, `http://sandbox.test${avail(V1, { type: T.table })}`);
+    assert.equal(res.body.url, `/v4/venues/${V1}/booking-availability`, 'the path, as the live service echoes it');
     assert.deepEqual(res.body.params, { type: T.table });
     assert.match(res.body.requestTime, LONDON_TS);
     assert.equal(res.body.requestTime, '2026-07-01T12:15:30', 'BST: London is UTC+1 in July');
     assert.equal(res.body.responseTime, '2026-07-01T12:15:30');
   });
 
-  it('echoes JSON body parameters in params', async () => {
+  it('echoes the query string in params, [] without one, never the JSON body (issue 18 point 4)', async () => {
     const { post } = setup();
     const res = await post(`/v4/venues/${V1}/booking-availability`, { type: T.table, num_people: 2 });
     assert.equal(res.body.method, 'POST');
-    assert.deepEqual(res.body.params, { type: T.table, num_people: 2 });
+    assert.deepEqual(res.body.params, []);
   });
 
   it('400 carries a message and field errors {code, message, fields}', async () => {

@@ -1,8 +1,10 @@
 /**
  * Test helpers: a sandbox with a fixed clock and a tiny HTTP client over `sandbox.fetch`, so every
- * conformance test goes through real Requests and Responses (no internals).
+ * conformance test goes through real Requests and Responses (no internals). Every answer, whether
+ * through the client or `sandbox.fetch` directly, is checked against the sandbox's OpenAPI document.
  */
 import { createSandbox, SANDBOX_APP, SEED_IDS, type SandboxOptions } from '../../proxy/sandbox/app.js';
+import { checkAnswer } from './openapi-answers.js';
 
 /** Friday 20 March 2026, 10:00 in London (GMT). */
 export const NOW = '2026-03-20T10:00:00Z';
@@ -29,6 +31,13 @@ export interface Res<P = any> {
 /** Creates a sandbox (fixed clock by default) and a client acting as `as` (the widget app by default). */
 export function setup(options: SandboxOptions = {}, as: { id: string; key: string } | null = WIDGET) {
   const sandbox = createSandbox({ now: NOW, ...options });
+  // The one hook every request goes through: each answer must match the OpenAPI document.
+  const unchecked = sandbox.fetch;
+  sandbox.fetch = async (request: Request) => {
+    const response = await unchecked(request.clone());
+    await checkAnswer(request, response.clone());
+    return response;
+  };
   const request = async (
     method: string,
     path: string,
