@@ -289,17 +289,21 @@ export function createProxy(config: ProxyConfig): Proxy {
   const files = config.widgetScript ? scriptPaths(config.widgetChunks) : new Set<string>();
   app.use('*', (c, next) => (files.has(urlOf(c.req.raw).pathname) ? fileGuard : apiGuard)(c, next));
   if (!publicOrigin) app.use('/api/*', loopbackHostGuard(logger));
-  app.use(
-    '/api/*',
-    originGuard(
-      (origin, request) => siteAllowed(origin, urlOf(request)),
-      (origin) =>
-        logger.log({
-          level: 'warn',
-          msg: 'request from a site not in VENUE_BOOKING_ORIGINS refused (add it there if it is yours)',
-          origin: origin.slice(0, 100),
-        }),
-    ),
+  const siteGuard = originGuard(
+    (origin, request) => siteAllowed(origin, urlOf(request)),
+    (origin) =>
+      logger.log({
+        level: 'warn',
+        msg: 'request from a site not in VENUE_BOOKING_ORIGINS refused (add it there if it is yours)',
+        origin: origin.slice(0, 100),
+      }),
+  );
+  // A GET return is the booking site's top-level navigation, from a site that often names itself
+  // to nobody (`Sec-Fetch-Site: cross-site` without a Referer). It has no effect (no upstream call,
+  // no state): it only sends the guest to an allowed page or shows a readable one, so any site may
+  // start it; a guest who paid must never meet a 403.
+  app.use('/api/*', (c, next) =>
+    c.req.method === 'GET' && urlOf(c.req.raw).pathname === '/api/return' ? next() : siteGuard(c, next),
   );
   app.use(
     '/api/*',

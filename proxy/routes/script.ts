@@ -7,12 +7,17 @@
  */
 import type { Hono } from 'hono';
 
-/** The `sha384-…` Subresource Integrity value of a file. */
-export async function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
+/** The base64 digest of `bytes`, the form Subresource Integrity and CSP hash sources take. */
+export async function base64Digest(algorithm: 'SHA-256' | 'SHA-384', bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest(algorithm, bytes));
   let binary = '';
   for (const byte of digest) binary += String.fromCharCode(byte);
-  return `sha384-${btoa(binary)}`;
+  return btoa(binary);
+}
+
+/** The `sha384-…` Subresource Integrity value of a file. */
+export async function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return `sha384-${await base64Digest('SHA-384', bytes)}`;
 }
 
 /** The script tag a venue pastes into its page. */
