@@ -24,6 +24,7 @@ export interface SessionHost extends ReactiveControllerHost {
   readonly venueGroup: string;
   readonly returnUrl: string;
   readonly returnMethod: 'post' | 'get';
+  readonly locale: string;
 }
 
 /** A confirmation's reference and status. */
@@ -114,7 +115,9 @@ export class Session implements ReactiveController {
     // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
     // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
     const post = this._host.returnMethod !== 'get' && bridge && new URL(page).origin === location.origin;
-    return post ? { returnUrl: bridgeUrl(this._host.api, venue, page), returnMethod: 'post' } : { returnUrl: page };
+    return post
+      ? { returnUrl: bridgeUrl(this._host.api, venue, page, this._host.locale), returnMethod: 'post' }
+      : { returnUrl: page };
   }
 
   /** Sends the guest to the booking site, marked as away so the return is read. */
@@ -126,11 +129,13 @@ export class Session implements ReactiveController {
 
 /**
  * The proxy's return bridge for a venue, told which page to send the guest back to (the proxy
- * accepts it only on an origin it serves).
+ * accepts it only on an origin it serves) and the widget's language (for the page the proxy shows
+ * if it cannot send the guest back).
  */
-function bridgeUrl(api: string, venue: string, page: string): string {
+function bridgeUrl(api: string, venue: string, page: string, lang: string): string {
   const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
   url.searchParams.set('venue', venue);
   url.searchParams.set('page', page);
+  url.searchParams.set('lang', lang);
   return url.href;
 }
