@@ -20,7 +20,7 @@ import { nodeTransport } from './transport.js';
 import { batchedLogger } from './log.js';
 import { nodeListener } from './listener.js';
 import { nodeSettingsFromEnv } from './settings.js';
-import { integrityOf, scriptTag } from '../routes/script.js';
+import { integrityOf, widgetSnippet } from '../routes/script.js';
 import { createStack } from '../stack.js';
 
 const HELP = `Usage: venue-booking-proxy [flags]
@@ -211,8 +211,9 @@ async function start() {
       JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }),
     );
     if (script) {
+      const snippet = widgetSnippet(`${origin}/venue-booking.js`, await integrityOf(script));
       console.log(
-        `Add the widget to a venue page with:\n  ${scriptTag(`${origin}/venue-booking.js`, await integrityOf(script))}`,
+        `Add the widget to a venue page with (the links in its <head>):\n  ${snippet.replace(/\n/g, '\n  ')}`,
       );
     } else {
       console.log(
