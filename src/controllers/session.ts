@@ -42,6 +42,13 @@ export class Session implements ReactiveController {
   returned = false;
   /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
   restored = false;
+  /**
+   * Names this widget on the page (and in the return URL): its id, else its venue (or group) and,
+   * past the first instance for it, its place among them (`~2`, `~3`…), so that two instances for
+   * one venue (inline and in a footer, say) keep their own journeys. Set when connected: a
+   * journey keeps its key while the page changes around it.
+   */
+  private _returnKey = '';
 
   constructor(
     private readonly _host: SessionHost,
@@ -50,9 +57,12 @@ export class Session implements ReactiveController {
     _host.addController(this);
   }
 
-  /** Names this widget on the page (and in the return URL): its id, else its venue (or group). */
-  private get _returnKey(): string {
-    return this._host.id || this._host.venueGroup || this._host.venue;
+  /**
+   * The key of a widget on the page without its place. Widgets before this one in the page are
+   * upgraded already (the registry upgrades in document order), so their properties are set.
+   */
+  private _keyOf(element: Partial<SessionHost>): string | undefined {
+    return element.id || element.venueGroup || element.venue;
   }
 
   /** The key its state is saved under: per proxy too, as ids mean nothing to another service. */
@@ -62,6 +72,12 @@ export class Session implements ReactiveController {
 
   hostConnected(): void {
     if (typeof location === 'undefined') return;
+    const key = this._keyOf(this._host)!;
+    // An id is unique: it keys the one widget that has it, and widgets without one keep apart.
+    const place = [...document.querySelectorAll<HTMLElement>('venue-booking')]
+      .filter((element) => this._keyOf(element as Partial<SessionHost>) === key)
+      .indexOf(this._host as unknown as HTMLElement);
+    this._returnKey = place > 0 ? `${key}~${place + 1}` : key;
     const saved = loadBooking(this._key);
     const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
     if (back) {
