@@ -40,14 +40,6 @@ export function validSuggestions(availability: Availability | null, field: Step)
   return availability?.fields[field]?.suggestions.filter((item) => item.valid) ?? [];
 }
 
-/**
- * Sets one choice. Later choices are kept: the next availability answer says whether they still
- * hold, and `reconcile` clears those that do not.
- */
-export function choose(choices: Choices, field: Step, value: string | number): Choices {
-  return { ...choices, [field]: value };
-}
-
 /** Removes one choice and every choice after it in `order` (used when the guest goes back). */
 export function clearFrom(choices: Choices, order: readonly Step[], field: Step): Choices {
   const next: Choices = { ...choices };
@@ -136,25 +128,8 @@ export function reconcile(order: readonly Step[], choices: Choices, availability
       });
     }
   }
-  let autoChosen: Step | null = null;
-  const step = nextStep(order, kept);
-  if (step && problems.length === 0) {
-    const valid = validSuggestions(availability, step);
-    if (valid.length === 1) {
-      kept[step] = valid[0].value as never;
-      autoChosen = step;
-    }
-  }
-  return { choices: kept, problems, autoChosen };
-}
-
-/**
- * Routes a party larger than the chosen type allows: drops the type so the service can say which
- * type (typically an enquiry-only one such as private hire) takes that many people.
- */
-export function forLargerParty(choices: Choices): Choices {
-  const { type: _type, num_people: _people, ...rest } = choices;
-  return rest;
+  const auto = problems.length === 0 ? autoChoice(order, kept, availability) : null;
+  return { choices: auto ?? kept, problems, autoChosen: auto && nextStep(order, kept) };
 }
 
 /**

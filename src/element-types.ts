@@ -1,6 +1,6 @@
 /**
  * The element's public types: what its properties take and what its events carry (re-exported by
- * `venue-booking.ts` and the package entry).
+ * `venue-booking.ts` and the package entry), and how its events are fired.
  */
 import type { GuestDetails, Step } from './booking-flow.js';
 import type { ShownStep } from './view.js';
@@ -44,4 +44,22 @@ export interface VenueBookingEventDetails {
    * or `locale` (during `locale`) when the `locale` module could not be loaded and English stays.
    */
   'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' | 'locale' };
+}
+
+/**
+ * Fires a widget event from the element: bubbling and composed, so a host page hears it through the
+ * shadow root; with `analytics` on, also pushed to `window.dataLayer` as a GA4-style `vb_*` event
+ * (the details carry no personal data). False when a cancelable event was cancelled.
+ */
+export function fire<K extends keyof VenueBookingEventDetails>(
+  element: HTMLElement & { analytics: boolean },
+  name: K,
+  detail: VenueBookingEventDetails[K],
+  cancelable = false,
+): boolean {
+  if (element.analytics) {
+    const layer = ((globalThis as { dataLayer?: unknown[] }).dataLayer ??= []);
+    layer.push({ event: name.replace('-', '_'), ...detail });
+  }
+  return element.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
 }

@@ -1,12 +1,13 @@
 /**
- * The package entry: registers `<venue-booking>` once and exports its class and every type its
- * properties, events and answers name (React's JSX typings are apart, in `venue-booking/react`).
+ * The package entry: registers `<venue-booking>` once (and its tag and events in the DOM's typings)
+ * and exports its class and every type its properties, events and answers name (React's JSX
+ * typings are apart, in `venue-booking/react`).
  *
  * The define is guarded so that a page loading the script twice, or two bundles that both import
  * the widget, never throws; and it is skipped where there is no custom-element registry (a server
  * importing the module while rendering).
  */
-import { VenueBooking } from './venue-booking.js';
+import { VenueBooking, type VenueBookingEventDetails } from './venue-booking.js';
 
 export {
   VenueBooking,
@@ -22,4 +23,18 @@ export type { BookingField, AvailabilityAction, BookingRequest } from './api/typ
 
 if (typeof customElements !== 'undefined' && !customElements.get('venue-booking')) {
   customElements.define('venue-booking', VenueBooking);
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'venue-booking': VenueBooking;
+  }
+  interface HTMLElementEventMap {
+    'vb-step': CustomEvent<VenueBookingEventDetails['vb-step']>;
+    'vb-change': CustomEvent<VenueBookingEventDetails['vb-change']>;
+    'vb-submit': CustomEvent<VenueBookingEventDetails['vb-submit']>;
+    'vb-complete': CustomEvent<VenueBookingEventDetails['vb-complete']>;
+    'vb-redirect': CustomEvent<VenueBookingEventDetails['vb-redirect']>;
+    'vb-error': CustomEvent<VenueBookingEventDetails['vb-error']>;
+  }
 }

@@ -87,6 +87,14 @@ export function offerApplies(offer: WireOffer, choices: Choices): boolean {
   return days.some((day) => runsOn(rules, day, time));
 }
 
+/**
+ * The offers a booking with these choices may carry: the details step lists them, and a picked
+ * offer is sent only while it is one of them, so every badge on the way there is honoured.
+ */
+export function eligibleOffers(offers: readonly WireOffer[], choices: Choices): WireOffer[] {
+  return offers.filter((offer) => offerApplies(offer, choices));
+}
+
 /** A booking type of `booking_types`: an id, or an object with an id. */
 function typeId(entry: unknown): string {
   return entry && typeof entry === 'object' && 'id' in entry ? String(entry.id) : String(entry);
@@ -109,7 +117,7 @@ export function sizeCondition(offer: WireOffer): string | null {
  * a size rule, the badge says the condition of the least demanding one instead of a bare "Offer".
  */
 export function badgeFor(offers: readonly WireOffer[], choices: Choices, word = 'Offer'): Badge | null {
-  const applicable = offers.filter((offer) => offerApplies(offer, choices));
+  const applicable = eligibleOffers(offers, choices);
   if (applicable.length === 0) return null;
   const name = applicable.map((offer) => offer.title || word).join(', ');
   const ids = applicable.map((offer) => offer._id);

@@ -26,6 +26,12 @@ export interface SavedBooking {
   names?: { type?: string; venue?: string };
 }
 
+/** What a page load brings back: the booking site's confirmation on a return, and the saved booking. */
+export interface Restored {
+  back: NonNullable<SavedBooking['confirmation']> | null;
+  saved: SavedBooking | null;
+}
+
 const PREFIX = 'venue-booking:';
 
 /** The storage of the page, or null where there is none or it refuses (private modes, SSR). */

@@ -1,23 +1,24 @@
-import { LitElement, html, type PropertyValues } from 'lit';
+import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
-import type { Choices } from './api/normalize.js';
-import * as booking from './booking-flow.js';
-import type { Problem, Step } from './booking-flow.js';
+import { nextStep, parseSteps, planSubmission, type Step } from './booking-flow.js';
+import type { BookingEvent, BookingState, GuestEvent } from './booking-state.js';
 import { BookingData, type BookingInputs } from './controllers/booking-data.js';
 import { GuestForm } from './controllers/guest-form.js';
-import type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails } from './element-types.js';
+import { fire, type BookingConfirmation, type BookingSummary, type GuestPrefill } from './element-types.js';
+import type { VenueBookingEventDetails } from './element-types.js';
 import { Locale } from './controllers/locale.js';
-import { Session, type Restored } from './controllers/session.js';
-import { offerApplies } from './offers.js';
-import { renderFlow, type Flow, type StepUi } from './parts/flow.js';
+import { Session } from './controllers/session.js';
+import { renderFlow, type Flow } from './parts/flow.js';
 import { renderPopup } from './parts/popup.js';
 import * as present from './presenter.js';
-import type { SavedBooking } from './session.js';
 import { styles } from './styles.js';
 import { prefillChoices, viewFor, type ShownStep, type View } from './view.js';
-import { venueModel, type VenueModel, type VenuePick } from './venue-model.js';
+import { VenueBookingApi } from './venue-booking-api.js';
+import { venueModel, type VenueModel } from './venue-model.js';
 import { venueToday } from './venue-time.js';
+// Last: the bundle then places the state's transitions beside the element and templates that share their names.
+import * as state from './booking-state.js';
 
 export type { ShownStep } from './view.js';
 
@@ -29,315 +30,101 @@ export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEve
  * (or hands the guest to the venue's booking site when a deposit is needed, and reads the return).
  *
  * @summary An accessible, themeable booking flow for restaurants and bars.
- *
- * @attr venue - The venue id, or a comma-separated list of ids (a venue picker comes first).
- * @attr venue-group - A venue group id: its venues (`GET /venues?venue_group=`) are offered in a picker.
- * @attr api - Base URL of the proxy's `/api` (default `/api`, same origin).
- * @attr steps - The order of the steps, a comma list of type, date, time, duration, num_people.
- * @attr locale - `en-GB` (built in), `fr`, `de`, `es` or `nl` (loaded on demand; if that fails, English stays and `vb-error` fires); dates, times and durations follow it.
- * @attr theme - `light` (default), `dark`, or `auto` (follows `prefers-color-scheme`).
- * @attr mode - `inline` (default) or `popup`: a button that opens the flow in a modal `<dialog>`.
- * @attr return-url - Where the booking site sends the guest back (default: the current page).
- * @attr return-method - `post` (default): when the proxy offers its return bridge, the booking site POSTs the guest's details to it and only the reference and status reach the page's URL; `get`: the booking site puts them in the return URL.
- * @attr hide-offers - Hides offers and offer badges.
- * @attr partner-source - A free-text label stored with the booking for reporting (`partner_source`).
- * @attr ask-dob - `required` or `optional`: asks for the guest's date of birth (for venues with age rules).
- * @attr analytics - Pushes GA4-style events (`vb_step`, `vb_change`, …) without personal data to `window.dataLayer`.
- * @attr type - Prefills the booking type id.
- * @attr date - Prefills the date (`yyyy-MM-dd`, venue time).
- * @attr time - Prefills the time (`HH:mm`, venue time).
- * @attr duration - Prefills the duration, in the unit the service suggests.
- * @attr num-people - Prefills the party size.
- *
- * @prop {Date | null} now - The clock (default real time): "today" is London's date at this instant.
- * @prop {GuestPrefill | null} guest - Prefills the guest's name, email and phone (property only).
- *
- * @fires {CustomEvent<{step}>} vb-step - A new step is shown after a guest action.
- * @fires {CustomEvent<{field, value}>} vb-change - The guest chose a value.
- * @fires {CustomEvent<{booking}>} vb-submit - The booking was sent (no personal data).
- * @fires {CustomEvent<{reference, status, booking, restored}>} vb-complete - The booking is stored (no personal data); after a reload that shows a kept confirmation it fires again with `restored: true`.
- * @fires {CustomEvent<{url, booking}>} vb-redirect - Cancelable; the guest is about to leave for the booking site.
- * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
- *
- * @slot - The venue's own way to book (a link, a phone number): the no-script fallback, shown again under an error and when a booking cannot be made here.
- *
- * @csspart step - The section of the current step.
- * @csspart summary - The list of choices made so far.
- * @csspart option - A choice button; with `selected` and `unavailable` tokens.
- * @csspart badge - The offer badge on a choice (its title names the offer).
- * @csspart time-group - The disclosure button of one part of the day (lunch, afternoon, evening) in the time step.
- * @csspart calendar - The month calendar of the date step.
- * @csspart calendar-nav - The previous and next month buttons.
- * @csspart day - A day button; with `available`, `unavailable`, `selected` and `today` tokens.
- * @csspart problem - The note explaining a refused or cleared choice, with alternatives.
- * @csspart offers - The offers list of the details step.
- * @csspart offer - One offer.
- * @csspart form - The guest details form.
- * @csspart consent - The marketing preferences.
- * @csspart submit - The submit (or continue to the booking site) button.
- * @csspart confirmation - The confirmation shown once the booking is stored.
- * @csspart ics - The .ics download link.
- * @csspart google-calendar - The Google Calendar link.
- * @csspart open - The button that opens the popup.
- * @csspart dialog - The popup's `<dialog>`.
- *
- * @cssproperty --vb-accent - Accent colour of chosen values and the main button.
- * @cssproperty --vb-accent-text - Text colour on the accent colour.
- * @cssproperty --vb-background - Background of the widget (default transparent; the dialog's is opaque).
- * @cssproperty --vb-text - Text colour (default inherited from the page).
- * @cssproperty --vb-muted - Colour of secondary text.
- * @cssproperty --vb-border - Colour of borders.
- * @cssproperty --vb-error - Colour of error messages.
- * @cssproperty --vb-radius - Corner radius of buttons.
- * @cssproperty --vb-font - Font family (default the system font stack; a page rule `venue-booking { font-family: inherit }` gives it the page's).
  */
-export class VenueBooking extends LitElement {
+export class VenueBooking extends VenueBookingApi {
   static override styles = styles;
 
-  static override properties = {
-    venue: { type: String },
-    venueGroup: { type: String, attribute: 'venue-group' },
-    api: { type: String },
-    steps: { type: String },
-    locale: { type: String },
-    theme: { type: String, reflect: true },
-    mode: { type: String, reflect: true },
-    returnUrl: { type: String, attribute: 'return-url' },
-    returnMethod: { type: String, attribute: 'return-method' },
-    hideOffers: { type: Boolean, attribute: 'hide-offers' },
-    partnerSource: { type: String, attribute: 'partner-source' },
-    askDob: { type: String, attribute: 'ask-dob' },
-    analytics: { type: Boolean },
-    type: { type: String },
-    date: { type: String },
-    time: { type: String },
-    duration: { type: Number },
-    numPeople: { type: Number, attribute: 'num-people' },
-    now: { attribute: false },
-    guest: { attribute: false },
-    _pick: { state: true },
-    _choices: { state: true },
-    _problems: { state: true },
-    _editing: { state: true },
-    _offer: { state: true },
-    _submitting: { state: true },
-    _submitError: { state: true },
-    _confirmation: { state: true },
-    _ui: { state: true },
+  static override properties: PropertyDeclarations = {
+    _state: { state: true },
   };
 
-  /** The venue id, or a comma-separated list of venue ids. */
-  declare venue: string;
-  /** A venue group id whose venues are offered in a picker. */
-  declare venueGroup: string;
-  /** Base URL of the proxy's `/api`. */
-  declare api: string;
-  /** The order of the steps, as a comma list of booking fields. */
-  declare steps: string;
-  /** The language of the widget (BCP 47); if its module cannot be loaded, English stays and `vb-error` fires. */
-  declare locale: string;
-  /** `light`, `dark` or `auto`. */
-  declare theme: 'light' | 'dark' | 'auto';
-  /** `inline` or `popup`. */
-  declare mode: 'inline' | 'popup';
-  /** Where the booking site sends the guest back; default the current page. */
-  declare returnUrl: string;
-  /** How the booking site returns the guest's details: `post` (through the proxy's bridge, when it offers one) or `get`. */
-  declare returnMethod: 'post' | 'get';
-  /** Hides offers and offer badges. */
-  declare hideOffers: boolean;
-  /** Label stored with the booking as `partner_source`. */
-  declare partnerSource: string;
-  /** Whether to ask for a date of birth: `required`, `optional` or empty. */
-  declare askDob: 'required' | 'optional' | '';
-  /** Whether to push events to `window.dataLayer`. */
-  declare analytics: boolean;
-  /** Prefilled booking type id. */
-  declare type: string;
-  /** Prefilled date, `yyyy-MM-dd`. */
-  declare date: string;
-  /** Prefilled time, `HH:mm`. */
-  declare time: string;
-  /** Prefilled duration, in the service's unit. */
-  declare duration: number | undefined;
-  /** Prefilled party size. */
-  declare numPeople: number | undefined;
-  /** The clock; null means real time. "Today" is always London's date at this instant. */
-  declare now: Date | null;
-  /** Guest details to prefill. */
-  declare guest: GuestPrefill | null;
-
-  declare private _pick: VenuePick;
-  declare private _choices: Choices;
-  declare private _problems: Problem[];
-  declare private _editing: ShownStep | null;
-  declare private _offer: string | null;
-  declare private _submitting: boolean;
-  declare private _submitError: ApiError | null;
-  declare private _confirmation: BookingConfirmation | null;
-  declare private _ui: StepUi;
-
-  /** Booking type names seen in answers, so the summary keeps them while an answer is missing. */
-  private _typeNames = new Map<string, string>();
+  /** What the guest chose and the service answered (`booking-state.ts`: every change is a `transition`). */
+  declare private _state: BookingState;
   /** Set once the guest acts: events and focus moves happen only after that. */
   private _interacted = false;
   /** Set by a guest action: the next settled render moves focus to the step heading. */
   private _focusPending = false;
-  /** The view of this update (`willUpdate`), and the last step shown. */
+  /** The view of this update (`willUpdate`), the last step shown and its height (for the placeholder that replaces it). */
   private _view: View = { kind: 'empty', step: null, frame: 'none' };
   private _lastStep: ShownStep | null = null;
-  /** The height of the last step shown, for the placeholder that replaces it. */
   private _stepHeight = 0;
   /** Whether the details form has been in sight: the marketing preferences are read from then on. */
   private _wantPreferences = false;
 
-  private _locale = new Locale(this, () => this._emit('vb-error', { kind: 'locale', status: null, during: 'locale' }));
-  private _session = new Session(this, (restored) => this._restore(restored));
+  private _locale = new Locale(this, () => fire(this, 'vb-error', { kind: 'locale', status: null, during: 'locale' }));
+  private _session = new Session(this, (restored) => this._apply({ type: 'restore', ...restored }));
   private _form = new GuestForm(
     this,
-    () => this._today,
+    () => venueToday(this.now ?? new Date()),
     () => this._view.kind === 'details',
   );
   private _data = new BookingData(this, () => this._inputs(), {
-    venues: (venues) => {
-      if (venues.length === 1 && !this._pick.id) this._pick = { ...this._pick, id: venues[0]._id };
-    },
-    answer: (availability) => {
-      for (const item of availability.fields.type?.suggestions ?? [])
-        if (item.label) this._typeNames.set(String(item.value), item.label);
-      const result = booking.reconcile(this._order, this._choices, availability);
-      if (result.problems.length > 0) this._problems = result.problems;
-      if (result.problems.length > 0 || result.autoChosen) this._choices = result.choices;
-    },
+    venues: (venues) => this._apply({ type: 'venues', venues }),
+    answer: (availability) => this._apply({ type: 'answer', order: this._order, availability }),
     error: (error, during) => this._fail(error, during),
   });
 
   constructor() {
     super();
-    this.venue = '';
-    this.venueGroup = '';
-    this.api = '/api';
-    this.steps = '';
-    this.locale = 'en-GB';
-    this.theme = 'light';
-    this.mode = 'inline';
-    this.returnUrl = '';
-    this.returnMethod = 'post';
-    this.hideOffers = false;
-    this.partnerSource = '';
-    this.askDob = '';
-    this.analytics = false;
-    this.type = '';
-    this.date = '';
-    this.time = '';
-    this.duration = undefined;
-    this.numPeople = undefined;
-    this.now = null;
-    this.guest = null;
-    this._pick = { id: null, title: '' };
-    this._choices = {};
-    this._problems = [];
-    this._editing = null;
-    this._offer = null;
-    this._submitting = false;
-    this._submitError = null;
-    this._confirmation = null;
-    this._ui = { focusDate: null, dayParts: {}, allSizes: false };
+    this._state = state.initialState();
   }
 
   // --- derived values ---
 
   private get _order(): Step[] {
-    return booking.parseSteps(this.steps);
-  }
-
-  private get _today(): string {
-    return venueToday(this.now ?? new Date());
+    return parseSteps(this.steps);
   }
 
   /** The venue in use: its id, whether the guest picks it, and its name for people. */
   private get _venue(): VenueModel {
     const { venues, record } = this._data;
-    return venueModel(this.venue, this.venueGroup, this._pick, venues.task.value, record.task.value);
+    return venueModel(this.venue, this.venueGroup, this._state.pick, venues.task.value, record.task.value);
   }
 
   /** What the reads depend on. */
   private _inputs(): BookingInputs {
+    const { choices, confirmation, pick } = this._state;
     return {
       api: this.api,
       attribute: this.venue,
       group: this.venueGroup,
       venue: this._venue,
       order: this._order,
-      choices: this._choices,
-      confirmed: Boolean(this._confirmation),
+      choices,
+      confirmed: Boolean(confirmation),
       hideOffers: this.hideOffers,
       wantPreferences: this._wantPreferences,
-      titled: Boolean(this._pick.title),
+      titled: Boolean(pick.title),
       returnMethod: this.returnMethod,
     };
   }
 
   private get _wording(): present.Wording {
     const { strings, tag: locale } = this._locale;
-    return { strings, locale, typeNames: this._typeNames, venues: this._data.venues.task.value };
+    return { strings, locale, typeNames: this._state.typeNames, venues: this._data.venues.task.value };
   }
 
   private get _summary(): BookingSummary {
-    return present.bookingSummary(this._venue.current, this._choices, this._offer);
-  }
-
-  /** The booking as saved across a reload: choices and display names, never personal data. */
-  private _saved(): SavedBooking {
-    const { _pick: pick, _choices: choices, _offer: offer, _confirmation: confirmation } = this;
-    const type = (choices.type && present.typeName(this._wording, choices.type)) || undefined;
-    return { venue: pick.id, choices, offer, confirmation, names: { type, venue: this._venue.name || undefined } };
+    return present.bookingSummary(this._venue.current, this._state.choices, this._state.offer);
   }
 
   // --- lifecycle ---
 
-  /** What the page load brought back (`Session`): the return's confirmation, the saved booking. */
-  private _restore({ back, saved }: Restored): void {
-    if (back) this._confirmation = back;
-    if (!saved) return;
-    this._pick = { id: saved.venue, title: this._pick.title || saved.names?.venue || '' };
-    this._choices = saved.choices;
-    this._offer = saved.offer;
-    if (!this._confirmation && saved.confirmation) {
-      this._confirmation = saved.confirmation;
-      this._session.restored = true;
-    }
-    const type = saved.names?.type;
-    if (type && saved.choices.type) this._typeNames.set(saved.choices.type, type);
-  }
-
   protected override willUpdate(changed: PropertyValues<this>): void {
-    // Prefill attributes set choices the guest has not made (a restored booking wins).
     const prefill = prefillChoices(this, (name) => changed.has(name));
-    if (Object.keys(prefill).length)
-      this._choices = this.hasUpdated ? { ...this._choices, ...prefill } : { ...prefill, ...this._choices };
-    // A choice served by the answer in hand: the next step is chosen for the guest when that answer
-    // leaves one value, as a fresh answer would (`reconcile`), and never on an answer that refused one.
-    if ((changed as PropertyValues).has('_choices') && this._problems.length === 0) {
+    this._apply({ type: 'prefill', choices: prefill, over: this.hasUpdated });
+    // Choices served by the answer in hand: it may leave the next step one value (`held`).
+    const before = (changed as PropertyValues).get('_state') as BookingState | undefined;
+    if ((changed as PropertyValues).has('_state') && before?.choices !== this._state.choices) {
       const answer = this._data.current(this._inputs());
-      const auto = answer && booking.autoChoice(this._order, this._choices, answer);
-      if (auto) this._choices = auto;
+      if (answer) this._apply({ type: 'held', order: this._order, availability: answer });
     }
-    this._wantPreferences ||= booking.nextStep(this._order, this._choices) === null;
-    const data = this._data;
-    this._view = viewFor(
-      {
-        confirmed: Boolean(this._confirmation),
-        multi: this._venue.multi,
-        venue: this._pick.id,
-        editing: this._editing,
-        order: this._order,
-        choices: this._choices,
-        venues: data.venues.state,
-        extrasPending: data.offers.pending || data.preferences.pending,
-      },
-      data.availability.state,
-    );
+    this._wantPreferences ||= nextStep(this._order, this._state.choices) === null;
+    const { venues, availability, offers, preferences } = this._data;
+    const { confirmation, pick } = this._state;
+    const extrasPending = offers.pending || preferences.pending;
+    const view = { ...this._state, confirmed: Boolean(confirmation), multi: this._venue.multi, venue: pick.id };
+    this._view = viewFor({ ...view, order: this._order, venues: venues.state, extrasPending }, availability.state);
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -345,13 +132,14 @@ export class VenueBooking extends LitElement {
     const busy = this.renderRoot.querySelector<HTMLElement>('.busy');
     if (busy) busy.style.minHeight = `${this._stepHeight}px`;
     else this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
-    if (this._interacted && ['_choices', '_pick', '_offer', '_confirmation'].some((key) => changed.has(key)))
-      this._session.save(this._saved());
+    const booking = this._state;
+    if (this._interacted && changed.has('_state') && state.savedChanged(changed.get('_state'), booking)) this._save();
     const step = this._view.step;
     if (step && step !== this._lastStep) {
       this._lastStep = step;
-      if (this._interacted || (this._session.returned && step === 'confirmation')) {
-        this._emit('vb-step', { step });
+      const arrival = step === 'confirmation' ? booking.arrival : null;
+      if (this._interacted || arrival === 'returned') {
+        fire(this, 'vb-step', { step });
         // Said through the live region (its text node is not managed by the template); a fresh node
         // after a tick makes screen readers read repeated text again.
         const region = this.renderRoot.querySelector('#live');
@@ -359,11 +147,10 @@ export class VenueBooking extends LitElement {
         if (region) region.textContent = '';
         setTimeout(() => region && (region.textContent = text), 50);
       }
-      if (step === 'unavailable') this._emit('vb-error', { kind: 'unavailable', status: null, during: 'submit' });
-      const restored = step === 'confirmation' ? this._session.arrival() : null;
-      if (restored !== null) {
-        const { reference, status } = this._confirmation!;
-        this._emit('vb-complete', { reference, status, booking: this._summary, restored });
+      if (step === 'unavailable') fire(this, 'vb-error', { kind: 'unavailable', status: null, during: 'submit' });
+      if (arrival) {
+        const { reference, status } = booking.confirmation!;
+        fire(this, 'vb-complete', { reference, status, booking: this._summary, restored: arrival === 'restored' });
       }
     }
     if (this._focusPending && step && this._data.availability.task.status !== TaskStatus.PENDING) {
@@ -374,22 +161,26 @@ export class VenueBooking extends LitElement {
 
   // --- internals ---
 
-  private _emit<K extends keyof VenueBookingEventDetails>(
-    name: K,
-    detail: VenueBookingEventDetails[K],
-    cancelable = false,
-  ): boolean {
-    if (this.analytics) {
-      const layer = ((globalThis as { dataLayer?: unknown[] }).dataLayer ??= []);
-      layer.push({ event: name.replace('-', '_'), ...detail });
-    }
-    return this.dispatchEvent(vbEvent(name, detail, cancelable));
+  private _apply(event: BookingEvent): void {
+    this._state = state.transition(this._state, event);
+  }
+
+  /** A guest's action: its transition, `vb-change` for a value chosen, the focus on what follows. */
+  private _act(event: GuestEvent): void {
+    this._interacted = true;
+    // Picking an offer keeps the focus where it is.
+    if (event.type !== 'choose' || event.field !== 'offer') this._focusPending = true;
+    this._apply(event);
+    if (event.type === 'choose') fire(this, 'vb-change', { field: event.field, value: event.value });
+    // Booking again: the guest keeps their name and contact details, not the notes or consent (the
+    // saved booking follows the new state in \`updated\`).
+    if (event.type === 'again') this._form.reset();
   }
 
   /** A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. */
   private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): ApiError {
     const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
-    if (apiError.kind !== 'aborted') this._emit('vb-error', { kind: apiError.kind, status: apiError.status, during });
+    if (apiError.kind !== 'aborted') fire(this, 'vb-error', { kind: apiError.kind, status: apiError.status, during });
     return apiError;
   }
 
@@ -398,167 +189,88 @@ export class VenueBooking extends LitElement {
     this.renderRoot.querySelector<HTMLElement>(selector)?.focus();
   }
 
-  /** A guest action: later renders may move focus and fire events. */
-  private _act(): void {
+  /** Saves the booking across a reload, with the names of its type and venue. */
+  private _save(): void {
+    this._session.save(state.savedBooking(this._state, this._venue.name));
+  }
+
+  /** Sends the booking; one Idempotency-Key per booking (`Session`): a retry, even after a reload, cannot book twice. */
+  private async _submit(event: Event): Promise<void> {
+    event.preventDefault();
+    const availability = this._data.availability.task.value;
+    if (this._state.submitting || !availability) return;
     this._interacted = true;
-    this._focusPending = true;
+    if (!this._form.check()) {
+      await this.updateComplete;
+      return this._focus('[aria-invalid="true"]');
+    }
+    const extras = { offers: this._data.offers.task.value ?? [], partnerSource: this.partnerSource };
+    const booking = state.apiBooking(this._state, availability, this._venue.current, this._form.details, extras);
+    if (!booking) return;
+    this._apply({ type: 'submit' });
+    fire(this, 'vb-submit', { booking: this._summary });
+    try {
+      const key = await this._session.pendingKey(JSON.stringify(booking.body));
+      const created = await this._data.clientFor(this.api).createBooking(booking.body, key);
+      this._apply({ type: 'booked', created, instant: booking.instant });
+      this._session.sent();
+      this._focusPending = true;
+      fire(this, 'vb-complete', { ...this._state.confirmation!, booking: this._summary, restored: false });
+    } catch (error) {
+      this._apply({ type: 'failed', error: this._fail(error, 'submit') });
+    }
   }
 
-  // --- public methods ---
-
-  /** Opens the popup (in `mode="popup"`). */
-  open(): void {
-    const dialog = this.renderRoot.querySelector('dialog');
-    if (!dialog || dialog.open) return;
-    dialog.showModal();
-    this._focus('#step-title');
-  }
-
-  /** Closes the popup; focus returns to its button. */
-  close(): void {
-    this.renderRoot.querySelector('dialog')?.close();
+  /** Hands the guest to the booking site; awaits only a bridge answer on its way, so the redirect stays in the click. */
+  private async _redirect(): Promise<void> {
+    const bridging = this._data.bridging;
+    if (bridging) await bridging;
+    const availability = this._data.availability.task.value;
+    if (!availability || typeof location === 'undefined') return;
+    this._interacted = true;
+    const venue = this._venue.current;
+    const plan = planSubmission(availability, this._state.choices, venue, this._form.details, {
+      ...this._session.returnTo(venue, this._data.bridged),
+      offer: this._state.offer ?? undefined,
+    });
+    if (plan?.kind !== 'web') return;
+    // Saved first, with the names: a host that cancels this and sends the guest itself still gets a named confirmation.
+    this._save();
+    if (fire(this, 'vb-redirect', { url: plan.url, booking: this._summary }, true))
+      this._session.leave(plan.url, state.savedBooking(this._state, this._venue.name));
   }
 
   // --- rendering: the view of this update, through `parts/flow.ts` ---
 
   /** What the templates need of this update (`parts/flow.ts`). */
   private _flow(): Flow {
+    const { venues, offers, preferences } = this._data;
     const venue = this._venue;
-    const flow: Flow = {
+    return {
+      ...this._state,
       wording: this._wording,
       now: this.now ?? new Date(),
       order: this._order,
-      choices: this._choices,
-      problems: this._problems,
-      picked: venue.multi ? this._pick.id : null,
-      venues: this._data.venues.task.value ?? [],
+      picked: venue.multi ? this._state.pick.id : null,
+      venues: venues.task.value ?? [],
       venueName: venue.name,
-      confirmation: this._confirmation,
-      ui: this._ui,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       form: this._form,
-      offers: this._data.offers.task.value ?? [],
+      offers: offers.task.value ?? [],
       hideOffers: this.hideOffers,
-      offer: this._offer,
-      preferences: this._data.preferences.task.value ?? [],
-      submitting: this._submitting,
-      submitError: this._submitError,
-      onChoose: (step, value) => {
-        this._act();
-        this._problems = [];
-        this._editing = null;
-        if (step !== 'time') this._ui = { ...this._ui, dayParts: {} };
-        this._choices = booking.choose(this._choices, step, value);
-        this._emit('vb-change', { field: step, value });
-      },
-      onChooseVenue: (id) => {
-        this._act();
-        this._editing = null;
-        this._problems = [];
-        if (id !== this._pick.id) {
-          // Booking types, durations and offers belong to one venue; date, time and party size carry over.
-          const { type: _type, duration: _duration, ...rest } = this._choices;
-          this._choices = rest;
-          this._offer = null;
-        }
-        this._pick = { id, title: '' };
-        this._emit('vb-change', { field: 'venue', value: id });
-      },
-      onEdit: (field) => {
-        this._act();
-        this._editing = field;
-        if (field === 'date') this._ui = { ...this._ui, focusDate: this._choices.date ?? null };
-      },
-      onLargerParty: () => {
-        this._act();
-        this._problems = [];
-        this._choices = booking.forLargerParty(this._choices);
-        this._editing = 'num_people';
-      },
+      preferences: preferences.task.value ?? [],
+      send: (event) => this._act(event),
       onRetry: (during) => {
-        this._act();
-        void (during === 'venues' ? this._data.venues : this._data.availability).task.run();
+        this._interacted = this._focusPending = true;
+        void (during === 'venues' ? venues : this._data.availability).task.run();
       },
-      onRedirect: async () => {
-        // Not awaited without need: the redirect (and `vb-redirect`) then happens in the click itself.
-        const bridging = this._data.bridging;
-        if (bridging) await bridging;
-        const availability = this._data.availability.task.value;
-        if (!availability || typeof location === 'undefined') return;
-        this._interacted = true;
-        const venue = this._venue.current;
-        const plan = booking.planSubmission(availability, this._choices, venue, this._form.details, {
-          ...this._session.returnTo(venue, this._data.bridged),
-          offer: this._offer ?? undefined,
-        });
-        if (!plan || plan.kind !== 'web') return;
-        // Saved first with the display names, so a host that cancels this and sends the guest itself still
-        // gets a named confirmation on return.
-        this._session.save(this._saved());
-        if (!this._emit('vb-redirect', { url: plan.url, booking: this._summary }, true)) return;
-        this._session.leave(plan.url, this._saved());
-      },
-      onSubmit: async (event) => {
-        event.preventDefault();
-        const availability = this._data.availability.task.value;
-        if (this._submitting || !availability) return;
-        this._interacted = true;
-        if (!this._form.check()) {
-          await this.updateComplete;
-          this._focus('[aria-invalid="true"]');
-          return;
-        }
-        const offer =
-          this._offer && flow.offers.some((item) => item._id === this._offer && offerApplies(item, this._choices))
-            ? this._offer
-            : undefined;
-        const plan = booking.planSubmission(availability, this._choices, this._venue.current, this._form.details, {
-          returnUrl: '',
-          offer,
-          partnerSource: this.partnerSource || undefined,
-        });
-        if (!plan || plan.kind !== 'api') return;
-        this._submitting = true;
-        this._submitError = null;
-        this._emit('vb-submit', { booking: this._summary });
-        try {
-          // One key per booking, kept in sessionStorage: a retry, even after a reload, cannot book twice.
-          const key = await this._session.pendingKey(JSON.stringify(plan.body));
-          const instant = booking.chosenAction(availability, this._choices) === 'accept';
-          const { confirmation, title } = await this._data.book(this.api, plan.body, key, instant);
-          // The venue's name for the confirmation comes with the create response.
-          this._pick = { ...this._pick, title: title ?? this._pick.title };
-          this._confirmation = confirmation;
-          this._session.sent();
-          this._focusPending = true;
-          this._emit('vb-complete', { ...this._confirmation, booking: this._summary, restored: false });
-        } catch (error) {
-          this._submitError = this._fail(error, 'submit');
-        } finally {
-          this._submitting = false;
-        }
-      },
-      onOffer: (id) => {
-        this._interacted = true;
-        this._offer = id;
-        this._emit('vb-change', { field: 'offer', value: id });
-      },
-      onAgain: () => {
-        this._act();
-        this._confirmation = null;
-        this._choices = {};
-        this._offer = null;
-        this._problems = [];
-        this._editing = null;
-        this._form.reset();
-        this._session.save(null);
-      },
+      onRedirect: () => void this._redirect(),
+      onSubmit: (event) => void this._submit(event),
       onUi: (ui, focus) => {
-        this._ui = { ...this._ui, ...ui };
+        this._apply({ type: 'ui', ui });
         if (focus) void this.updateComplete.then(() => this._focus(focus));
       },
     };
-    return flow;
   }
 
   override render() {
@@ -571,28 +283,5 @@ export class VenueBooking extends LitElement {
       onClosed: () => this._focus('[part="open"]'),
     };
     return html`${this.mode === 'popup' ? renderPopup(popup, flow) : flow}${live}`;
-  }
-}
-
-/** A widget event: bubbling and composed, so a host page hears it through the shadow root. */
-function vbEvent<K extends keyof VenueBookingEventDetails>(
-  name: K,
-  detail: VenueBookingEventDetails[K],
-  cancelable: boolean,
-): CustomEvent {
-  return new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable });
-}
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'venue-booking': VenueBooking;
-  }
-  interface HTMLElementEventMap {
-    'vb-step': CustomEvent<VenueBookingEventDetails['vb-step']>;
-    'vb-change': CustomEvent<VenueBookingEventDetails['vb-change']>;
-    'vb-submit': CustomEvent<VenueBookingEventDetails['vb-submit']>;
-    'vb-complete': CustomEvent<VenueBookingEventDetails['vb-complete']>;
-    'vb-redirect': CustomEvent<VenueBookingEventDetails['vb-redirect']>;
-    'vb-error': CustomEvent<VenueBookingEventDetails['vb-error']>;
   }
 }

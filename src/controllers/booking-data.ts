@@ -8,7 +8,7 @@ import { shallowArrayEquals, Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { createApiClient, type ApiClient } from '../api/client.js';
 import { normalizeAvailability, type Availability, type Choices } from '../api/normalize.js';
-import type { BookingRequest, WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
+import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
 import {
   needsRedirect,
   nextStep,
@@ -19,7 +19,6 @@ import {
   type HeldAvailability,
   type Step,
 } from '../booking-flow.js';
-import type { BookingConfirmation } from '../element-types.js';
 import type { ReadState } from '../view.js';
 import { venueIds, venueName, type VenueModel } from '../venue-model.js';
 
@@ -216,30 +215,7 @@ export class BookingData implements ReactiveController {
     this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }
 
-  /**
-   * Stores a booking through the proxy (`key`: its Idempotency-Key): its confirmation, `confirmed`
-   * when the service says so or, when it says nothing, when the chosen time was `instant`; and the
-   * venue's title, which the create response carries.
-   */
-  async book(
-    api: string,
-    body: BookingRequest,
-    key: string,
-    instant: boolean,
-  ): Promise<{ confirmation: BookingConfirmation; title?: string }> {
-    const created = await this.clientFor(api).createBooking(body, key);
-    const handled = String(created.bookingStatus ?? '').toLowerCase();
-    const confirmed = handled === 'confirmed' || handled === 'complete' || (!handled && instant);
-    return {
-      confirmation: {
-        reference: String(created.booking?.reference ?? ''),
-        status: confirmed ? 'confirmed' : 'enquiry',
-      },
-      title: created.venue?.title,
-    };
-  }
-
-  /** The proxy's client for `api`, made once per base. */
+  /** The proxy's client for `api`, made once per base (bookings are sent through it too). */
   clientFor(api: string): ApiClient {
     if (!this._client || this._clientBase !== api) {
       this._client = createApiClient({ base: api || '/api' });

@@ -13,6 +13,7 @@ import {
   returnUrlFor,
   saveBooking,
   withoutReturn,
+  type Restored,
   type SavedBooking,
 } from '../session.js';
 
@@ -27,21 +28,8 @@ export interface SessionHost extends ReactiveControllerHost {
   readonly locale: string;
 }
 
-/** A confirmation's reference and status. */
-type Confirmation = NonNullable<SavedBooking['confirmation']>;
-
-/** What a page load brings back: the booking site's confirmation on a return, and the saved booking. */
-export interface Restored {
-  back: Confirmation | null;
-  saved: SavedBooking | null;
-}
-
 /** The booking's life across reloads and the booking site. */
 export class Session implements ReactiveController {
-  /** Set when this page load is the guest's return from the booking site. */
-  returned = false;
-  /** Set when this page load shows a confirmation kept from before a reload (not a new booking). */
-  restored = false;
   /**
    * Names this widget on the page (and in the return URL): its id, else its venue (or group) and,
    * past the first instance for it, its place among them (`~2`, `~3`…), so that two instances for
@@ -82,7 +70,6 @@ export class Session implements ReactiveController {
     const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
     if (back) {
       history.replaceState(history.state, '', withoutReturn(location.href));
-      this.returned = true;
       this.save({
         ...saved,
         venue: saved?.venue ?? null,
@@ -93,17 +80,6 @@ export class Session implements ReactiveController {
       });
     }
     this._restore({ back, saved });
-  }
-
-  /**
-   * Once, when the first confirmation of this load is the guest's return or a kept one: whether it
-   * was kept (`restored`); null otherwise.
-   */
-  arrival(): boolean | null {
-    if (!this.returned && !this.restored) return null;
-    const restored = !this.returned;
-    this.returned = this.restored = false;
-    return restored;
   }
 
   /** Saves (or, with null, forgets) the booking in progress. */

@@ -1,16 +1,16 @@
 /**
  * The flow as rendered: the view of this update (`view.ts`) with the summary and problems above
  * it, through the templates of `parts/`. The element hands over its state and its handlers as one
- * `Flow`; what is built here is props, never state.
+ * `Flow`; what is built here is props, never state, and a guest's action goes back as an event
+ * (`booking-state.ts`).
  */
 import { html, nothing } from 'lit';
-import type { ApiError } from '../api/client.js';
-import type { Availability, Choices, Suggestion } from '../api/normalize.js';
+import type { Availability, Suggestion } from '../api/normalize.js';
 import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
-import { alternatives, chosenAction, type Problem, type Step } from '../booking-flow.js';
+import { alternatives, chosenAction, type Step } from '../booking-flow.js';
+import type { BookingState, GuestEvent, StepUi } from '../booking-state.js';
 import type { GuestForm } from '../controllers/guest-form.js';
-import type { BookingConfirmation } from '../element-types.js';
-import { badgeFor, offerApplies } from '../offers.js';
+import { badgeFor, eligibleOffers } from '../offers.js';
 import * as present from '../presenter.js';
 import type { View } from '../view.js';
 import { venueToday } from '../venue-time.js';
@@ -25,55 +25,37 @@ import { renderRedirect } from './redirect.js';
 import { renderReject } from './reject.js';
 import { renderChoices, renderStep } from './step.js';
 import { renderSummary } from './summary.js';
-import { renderTimes, type DayPart } from './times.js';
+import { renderTimes } from './times.js';
 import { renderUnavailable } from './unavailable.js';
 import { renderVenues } from './venues.js';
 
-/** The element's state and handlers, as the templates need them. */
-export interface Flow {
+/** The element's state, what it read and its handlers, as the templates need them. */
+export interface Flow extends BookingState {
   wording: present.Wording;
   /** The clock: "today" is London's date at this instant. */
   now: Date;
   order: readonly Step[];
-  choices: Choices;
-  problems: Problem[];
   /** The venue picked (multi-venue only: it heads the summary), the picker's venues, the venue's name. */
   picked: string | null;
   venues: WireVenue[];
   venueName: string;
-  confirmation: BookingConfirmation | null;
-  ui: StepUi;
   dob: 'required' | 'optional' | '';
   form: GuestForm;
-  /** The venue's offers, whether they are hidden, and the one picked. */
+  /** The venue's offers, and whether they are hidden. */
   offers: WireOffer[];
   hideOffers: boolean;
-  offer: string | null;
   preferences: WireMarketingPreference[];
-  submitting: boolean;
-  submitError: ApiError | null;
-  onChoose: (step: Step, value: string | number) => void;
-  onChooseVenue: (id: string) => void;
-  onEdit: (field: present.Field) => void;
-  onLargerParty: () => void;
+  /** A guest's action. */
+  send: (event: GuestEvent) => void;
   onRetry: (during: 'venues' | 'availability') => void;
   onRedirect: () => void;
   onSubmit: (event: Event) => void;
-  onOffer: (id: string | null) => void;
-  onAgain: () => void;
   /** Updates the steps' own state; `focus`: a selector whose element takes the focus once rendered. */
   onUi: (ui: Partial<StepUi>, focus?: string) => void;
 }
 
-/** The steps' own state, kept by the element across renders. */
-export interface StepUi {
-  /** The day of the date step the guest moved the focus to. */
-  focusDate: string | null;
-  /** Time groups the guest opened or closed (the likely one starts open). */
-  dayParts: Partial<Record<DayPart, boolean>>;
-  /** Whether party sizes past the compact row are shown. */
-  allSizes: boolean;
-}
+/** A guest's choice of a value of a step. */
+const choose = (flow: Flow) => (field: Step, value: string | number) => flow.send({ type: 'choose', field, value });
 
 /** The offer badge of a value of a step: only where an offer can still apply with it. */
 function badge(flow: Flow, step: Step, suggestion: Suggestion): Badge | null {
@@ -85,7 +67,7 @@ function alternativesOf(flow: Flow): AlternativesProps {
   return {
     nearest: flow.wording.strings.nearest,
     format: (field, value) => present.format(flow.wording, field, value),
-    onChoose: flow.onChoose,
+    onChoose: choose(flow),
   };
 }
 
@@ -105,7 +87,7 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
           strings: s,
           onPick: (date, valid) => {
             flow.onUi({ focusDate: date });
-            if (valid) flow.onChoose('date', date);
+            if (valid) choose(flow)('date', date);
           },
           onFocus: (date, key) => flow.onUi({ focusDate: date }, key ? `[data-date="${date}"]` : undefined),
         })
@@ -118,7 +100,7 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
             badge: (item) => badge(flow, 'time', item),
-            onChoose: (item) => flow.onChoose('time', item.value),
+            onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
         : renderChoices({
@@ -130,9 +112,9 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             allSizes: ui.allSizes,
             typed: Boolean(choices.type),
             describe: (item) => present.describe(wording, step, item, choices.time, badge(flow, step, item)),
-            onChoose: (item) => flow.onChoose(step, item.value),
+            onChoose: (item) => choose(flow)(step, item.value),
             onMore: () => flow.onUi({ allSizes: true }),
-            onLargerParty: flow.onLargerParty,
+            onLargerParty: () => flow.send({ type: 'larger-party' }),
           });
   return renderStep(step, s.stepTitles[step], body);
 }
@@ -151,7 +133,7 @@ function renderDetailsView(flow: Flow, availability: Availability) {
     today: venueToday(flow.now),
     // The offers whose rules admit the full choices: the same rules that put every badge on the way
     // here, so a badge is always honoured.
-    offers: flow.offers.filter((offer) => offerApplies(offer, flow.choices)),
+    offers: eligibleOffers(flow.offers, flow.choices),
     offer: flow.offer,
     preferences: flow.preferences,
     submitLabel: submitError?.retryable ? s.retry : label,
@@ -159,7 +141,7 @@ function renderDetailsView(flow: Flow, availability: Availability) {
     error: present.submitErrorText(s, submitError),
     onInput: (event) => form.input(event),
     onBlur: (event) => form.blur(event),
-    onOffer: flow.onOffer,
+    onOffer: (id) => flow.send({ type: 'choose', field: 'offer', value: id }),
     onSubmit: flow.onSubmit,
   });
 }
@@ -178,11 +160,16 @@ function renderBody(flow: Flow, view: View) {
         summary: present.confirmationLines(wording, choices, flow.venueName),
         event: present.calendarEvent(wording, reference, choices, flow.venueName),
         now: flow.now,
-        onAgain: flow.onAgain,
+        onAgain: () => flow.send({ type: 'again' }),
       });
     }
     case 'venues':
-      return renderVenues({ strings: s, venues: flow.venues, chosen: flow.picked, onChoose: flow.onChooseVenue });
+      return renderVenues({
+        strings: s,
+        venues: flow.venues,
+        chosen: flow.picked,
+        onChoose: (id) => flow.send({ type: 'choose', field: 'venue', value: id }),
+      });
     case 'busy':
       return renderBusy(s.loading);
     case 'error':
@@ -216,7 +203,8 @@ export function renderFlow(flow: Flow, view: View) {
   const body = renderBody(flow, view);
   if (view.frame === 'none') return body;
   const w = flow.wording;
-  const summary = renderSummary(w.strings, present.summaryItems(w, flow.order, flow.choices, flow.picked), flow.onEdit);
+  const items = present.summaryItems(w, flow.order, flow.choices, flow.picked);
+  const summary = renderSummary(w.strings, items, (field) => flow.send({ type: 'edit', field }));
   if (view.frame === 'summary') return html`${summary}${body}`;
   const problems = flow.problems.map((problem) => ({ ...problem, text: present.problemText(w, problem) }));
   return html`${summary}${renderProblems(alternativesOf(flow), problems)}${body}`;
