@@ -131,7 +131,7 @@ const hostGuard: Guard = (request, settings) => {
  * line tells the operator which origin to add.
  */
 const siteGuard: Guard = (request, settings) => {
-  if (!isApiPath(request.url.pathname)) return null;
+  if (!isApiPath(request.url.pathname) || isGetReturn(request)) return null;
   const site = requestSite({ headers: { get: (name) => request.header(name) } });
   if (site === null || site === 'same-origin' || (site !== 'hidden' && settings.siteAllowed(site, request.url)))
     return null;
@@ -148,6 +148,16 @@ const siteGuard: Guard = (request, settings) => {
     },
   };
 };
+
+/**
+ * A GET return is the booking site's top-level navigation, from a site that often names itself to
+ * nobody (`Sec-Fetch-Site: cross-site` without a Referer). It has no effect (no upstream call, no
+ * state): it only sends the guest to an allowed page or shows a readable one, so any site may
+ * start it; a guest who paid must never meet a 403.
+ */
+function isGetReturn(request: GuardRequest): boolean {
+  return request.method === 'GET' && request.url.pathname === '/api/return';
+}
 
 /** The guards in the order they run, cheapest first. */
 export const GUARDS: readonly Guard[] = [addressGuard, methodGuard, overrideGuard, hostGuard, siteGuard];

@@ -16,7 +16,7 @@ import { consoleLogger } from '../core/log.js';
 import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../env.js';
 import { clientKeyFor } from '../guards/client-ip.js';
 import { handlerFor } from '../host.js';
-import { integrityOf, scriptTag } from '../routes/script.js';
+import { integrityOf, widgetSnippet } from '../routes/script.js';
 import { nodeListener } from './listener.js';
 import { batchedLogger } from './log.js';
 import { nodeSettingsFromEnv } from './settings.js';
@@ -202,8 +202,9 @@ async function start() {
       JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }),
     );
     if (script) {
+      const snippet = widgetSnippet(`${origin}/venue-booking.js`, await integrityOf(script));
       console.log(
-        `Add the widget to a venue page with:\n  ${scriptTag(`${origin}/venue-booking.js`, await integrityOf(script))}`,
+        `Add the widget to a venue page with (the links in its <head>):\n  ${snippet.replace(/\n/g, '\n  ')}`,
       );
     } else {
       console.log(

@@ -4,21 +4,32 @@
  * route accepts that POST and answers 303 to the venue's configured page with only the reference
  * and the status in the URL, so no personal data lands in browser history, referrers or logs.
  *
- * The widget passes `return_url=<proxy>/api/return?venue=<id>&page=<the page the guest left from>`.
- * The target is the venue's configured page (`returnPages`) when there is one, else that `page`,
- * accepted only on an origin the proxy serves (a configured origin, or its own): the bridge is not
- * an open redirect, and operators need not configure anything. The site guard (guards/request.ts) lets only
- * the booking site, our own pages and configured origins post here.
+ * The widget passes `return_url=<proxy>/api/return?venue=<id>&page=<the page the guest left from>
+ * &lang=<its language>`. The target is the venue's configured page (`returnPages`) when there is
+ * one, else that `page`, accepted only on an origin the proxy serves (a configured origin, or its
+ * own): the bridge is not an open redirect, and operators need not configure anything. The site
+ * guard (guards/request.ts) lets only the booking site, our own pages and configured origins post
+ * here; a GET return it lets through from anywhere, since it has no effect.
  *
- * `GET /api/return` (no query) is the widget's probe: it answers which return methods this proxy
- * offers (`{methods: ['post', 'get']}`), without any upstream call; the widget then asks the
- * booking site for `return_method=post`. A GET carrying values (a GET return) is refused.
+ * A booking site may still come back with a GET (older or other flows ignore `return_method`, and
+ * may add the guest's name, email or phone to the query): the guest has booked, often paid, so
+ * that return lands too. `GET /api/return` with values answers the same 303 as the POST, with
+ * only the reference and the status; everything else in its query is dropped and never logged
+ * (the request line logs the path only). Where no target can be worked out (an unknown venue, no
+ * allowed page) or the return has no usable reference, the guest gets a readable page in the
+ * widget's language (return-page.ts) with the reference and a link to the venue's page when one
+ * is known, never the API's JSON.
+ *
+ * `GET /api/return` with no query is the widget's probe: it answers which return methods this
+ * proxy offers (`{methods: ['post', 'get']}`), without any upstream call; the widget then asks the
+ * booking site for `return_method=post`.
  */
 import type { Context } from 'hono';
 import { envelopeResponse, ProxyError } from '../core/envelope.js';
 import { urlOf } from '../core/url.js';
-import { ID_RE } from '../guards/validate.js';
 import type { ProxyContext } from './context.js';
+import { ID_RE } from '../guards/validate.js';
+import { pageStrings, returnPageResponse } from './return-page.js';
 
 const REFERENCE_RE = /^[A-Za-z0-9-]{1,40}$/;
 const STATUS_RE = /^[a-z_]{1,20}$/;
@@ -26,11 +37,12 @@ const STATUS_RE = /^[a-z_]{1,20}$/;
 const RETURN_VALUES = ['reference', 'status', 'first_name', 'last_name', 'email', 'phone', 'dob'];
 
 /**
- * The page to send the guest back to: the venue's configured page, else the `page` the widget
- * named, when it is an http(s) URL on an origin this proxy serves; otherwise null.
+ * The page to send the guest back to: the venue's configured page (for a venue this proxy serves),
+ * else the `page` the widget named, when it is an http(s) URL on an origin this proxy serves;
+ * otherwise null.
  */
-function targetOf(ctx: ProxyContext, request: Request, venue: string, page: string | null): URL | null {
-  const configured = ctx.config.returnPages?.[venue] ?? ctx.config.returnPages?.['*'];
+function targetOf(ctx: ProxyContext, request: Request, venue: string | null, page: string | null): URL | null {
+  const configured = venue && (ctx.config.returnPages?.[venue] ?? ctx.config.returnPages?.['*']);
   if (configured) return new URL(configured.replace('{venue}', venue));
   if (ctx.config.returnBridge === false || !page || page.length > 2000) return null;
   let url: URL;
@@ -40,9 +52,9 @@ function targetOf(ctx: ProxyContext, request: Request, venue: string, page: stri
     return null;
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return null;
-  // Without a public URL, the host guard answers loopback hosts only, so the request's own origin is ours.
-  const own = ctx.config.publicOrigin ?? urlOf(request).origin;
-  if (url.origin !== own && !ctx.config.origins.includes(url.origin)) return null;
+  // Without a public URL, app.ts answers loopback hosts only, so the request's own origin is ours.
+  const own = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).origin : urlOf(request).origin;
+  if (url.origin !== own && !(ctx.config.origins ?? []).includes(url.origin)) return null;
   for (const name of RETURN_VALUES) url.searchParams.delete(name);
   url.hash = '';
   return url;
@@ -66,21 +78,63 @@ async function fields(c: Context): Promise<Record<string, string>> {
   throw new ProxyError(415, 'Send the return as a form or as JSON');
 }
 
-/** `GET /api/return`, the widget's probe: which return methods this proxy offers. */
-export function returnProbe(ctx: ProxyContext, c: Context): Response {
-  if (urlOf(c.req.raw).search)
-    throw new ProxyError(400, 'The return bridge takes the booking site’s POST; use return_method=post', {
-      errors: [{ code: 'post_only', message: 'Send the return as a POST', fields: [] }],
-    });
+/** The venue a return names, when this proxy serves it; null otherwise. */
+async function servedVenue(ctx: ProxyContext, query: URLSearchParams): Promise<string | null> {
+  const venue = query.get('venue') ?? '';
+  return ID_RE.test(venue) && (await ctx.venueAllowed(venue)) ? venue : null;
+}
+
+/** `target` with the return's reference and status (the status only when there is a valid one). */
+function landingOf(target: URL, reference: string, status: string | null): URL {
+  const landing = new URL(target);
+  landing.searchParams.set('reference', reference);
+  if (status) landing.searchParams.set('status', status);
+  return landing;
+}
+
+/** The 303 that takes the guest back: not stored, and no referrer for the page it lands on. */
+const landed = (landing: URL) =>
+  new Response(null, {
+    status: 303,
+    headers: { location: landing.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  });
+
+/**
+ * A GET return: the same 303 as the POST when the venue, its page and the reference are known,
+ * else the readable page. Only the reference and the status are read from the query; the log line
+ * says whether the guest landed, never what else the booking site sent.
+ */
+async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchParams): Promise<Response> {
+  const venue = await servedVenue(ctx, query);
+  const target = targetOf(ctx, request, venue, query.get('page'));
+  const reference = query.get('reference')?.trim() ?? '';
+  const status = query.get('status')?.trim() ?? '';
+  const validStatus = STATUS_RE.test(status) ? status : null;
+  const landing = target && REFERENCE_RE.test(reference) ? landingOf(target, reference, validStatus) : null;
+  const lands = Boolean(venue && landing);
+  ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'GET', venue, status: validStatus, landed: lands });
+  if (lands) return landed(landing!);
+  return returnPageResponse({
+    reference: REFERENCE_RE.test(reference) ? reference : null,
+    confirmed: validStatus === 'complete',
+    back: landing ?? target,
+    strings: pageStrings(query.get('lang'), request.headers.get('accept-language')),
+  });
+}
+
+/** `GET /api/return`: the widget's probe (no query: which return methods this proxy offers), or a GET return. */
+export function returnGet(ctx: ProxyContext, c: Context): Response | Promise<Response> {
+  const url = urlOf(c.req.raw);
+  if (url.search) return getReturn(ctx, c.req.raw, url.searchParams);
   if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
   return envelopeResponse(c.req.raw, 200, { methods: ['post', 'get'] }, { 'cache-control': 'public, max-age=3600' });
 }
 
 /** `POST /api/return`: the booking site's return, answered with 303 to the guest's page. */
-export async function returnBridge(ctx: ProxyContext, c: Context): Promise<Response> {
+export async function returnPost(ctx: ProxyContext, c: Context): Promise<Response> {
   const query = urlOf(c.req.raw).searchParams;
-  const venue = query.get('venue') ?? '';
-  if (!ID_RE.test(venue) || !(await ctx.venueAllowed(venue)))
+  const venue = await servedVenue(ctx, query);
+  if (!venue)
     throw new ProxyError(404, 'Unknown venue', {
       errors: [{ code: 'unknown_venue', message: 'Unknown venue', fields: ['venue'] }],
     });
@@ -99,11 +153,6 @@ export async function returnBridge(ctx: ProxyContext, c: Context): Promise<Respo
       ],
     });
   }
-  target.searchParams.set('reference', reference);
-  target.searchParams.set('status', status);
-  ctx.logger.log({ level: 'info', msg: 'booking returned', venue, status });
-  return new Response(null, {
-    status: 303,
-    headers: { location: target.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
-  });
+  ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'POST', venue, status, landed: true });
+  return landed(landingOf(target, reference, status));
 }

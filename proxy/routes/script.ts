@@ -4,20 +4,63 @@
  * check), it is revalidated by ETag, and its Subresource Integrity hash is printed at start so the
  * venue pins exactly this file. Every file answers HEAD too (the same headers, no body), as a
  * static file server does, for monitors and caches that check a file without fetching it.
+ *
+ * Files go gzipped to browsers that accept it (all do): the bundle is three times smaller on the
+ * wire, which on a phone's connection is the largest part of the wait for the first choice. They
+ * are compressed once, at start, with `CompressionStream` (the same in Node and edge runtimes).
  */
 import type { Context } from 'hono';
 
-/** The `sha384-…` Subresource Integrity value of a file. */
-export async function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-384', bytes));
+/** The base64 digest of `bytes`, the form Subresource Integrity and CSP hash sources take. */
+export async function base64Digest(algorithm: 'SHA-256' | 'SHA-384', bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest(algorithm, bytes));
   let binary = '';
   for (const byte of digest) binary += String.fromCharCode(byte);
-  return `sha384-${btoa(binary)}`;
+  return btoa(binary);
+}
+
+/** The `sha384-…` Subresource Integrity value of a file. */
+export async function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return `sha384-${await base64Digest('SHA-384', bytes)}`;
 }
 
 /** The script tag a venue pastes into its page. */
-export function scriptTag(src: string, integrity: string): string {
+function scriptTag(src: string, integrity: string): string {
   return `<script type="module" src="${src}" integrity="${integrity}" crossorigin="anonymous"></script>`;
+}
+
+/** `bytes` gzipped. */
+async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Whether an `Accept-Encoding` header accepts gzip (named, or `*`, with a quality above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  for (const entry of (header ?? '').split(',')) {
+    const [coding, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (coding !== 'gzip' && coding !== '*') continue;
+    const quality = params.find((param) => param.startsWith('q='));
+    return !quality || Number(quality.slice(2)) > 0;
+  }
+  return false;
+}
+
+/** A file as served: its bytes, and the same gzipped (made once, when first asked). */
+function servedFile(bytes: Uint8Array<ArrayBuffer>) {
+  let gzipped: Promise<Uint8Array<ArrayBuffer>> | undefined;
+  return {
+    /** The representation for `c`'s request: its body, and its own headers. */
+    async for(c: Context): Promise<{ body: Uint8Array<ArrayBuffer>; headers: Record<string, string> }> {
+      if (!acceptsGzip(c.req.header('accept-encoding')))
+        return { body: bytes, headers: { vary: 'accept-encoding', 'content-length': String(bytes.byteLength) } };
+      const body = await (gzipped ??= gzip(bytes));
+      return {
+        body,
+        headers: { vary: 'accept-encoding', 'content-encoding': 'gzip', 'content-length': String(body.byteLength) },
+      };
+    },
+  };
 }
 
 /** One file the proxy serves, and its answer to a GET (Hono answers HEAD from it, without the body). */
@@ -36,35 +79,61 @@ export function scriptFiles(
   bytes: Uint8Array<ArrayBuffer>,
   chunks: Record<string, Uint8Array<ArrayBuffer>> = {},
 ): ServedFile[] {
-  const etag = integrityOf(bytes).then((integrity) => `"${integrity.slice(7, 39)}"`);
+  const etag = integrityOf(bytes).then((integrity) => integrity.slice(7, 39));
   const common = {
     'content-type': 'text/javascript; charset=utf-8',
     'access-control-allow-origin': '*',
     'cross-origin-resource-policy': 'cross-origin',
   };
+  const served = servedFile(bytes);
   const script: ServedFile = {
     path: '/venue-booking.js',
     async answer(c) {
-      const tag = await etag;
+      const { body, headers: own } = await served.for(c);
+      // Each representation has its own tag, as a cache keeps them apart.
+      const tag = `"${await etag}${own['content-encoding'] ? '-gzip' : ''}"`;
       // Short freshness, then revalidation: the URL is not content-hashed, so an update must show.
-      const headers = { ...common, 'cache-control': 'public, max-age=300, stale-while-revalidate=86400', etag: tag };
+      const headers = {
+        ...common,
+        'cache-control': 'public, max-age=300, stale-while-revalidate=86400',
+        etag: tag,
+        vary: 'accept-encoding',
+      };
       if (c.req.header('if-none-match') === tag) return new Response(null, { status: 304, headers });
-      return new Response(bytes, { status: 200, headers: { ...headers, 'content-length': String(bytes.byteLength) } });
+      return new Response(body, { status: 200, headers: { ...headers, ...own } });
     },
   };
   return [
     script,
-    ...Object.entries(chunks).map(([name, chunk]) => ({
-      path: `/${name}`,
-      answer: () =>
-        new Response(chunk, {
-          status: 200,
-          headers: {
-            ...common,
-            'cache-control': 'public, max-age=31536000, immutable',
-            'content-length': String(chunk.byteLength),
-          },
-        }),
-    })),
+    ...Object.entries(chunks).map(([name, chunk]): ServedFile => {
+      const file = servedFile(chunk);
+      return {
+        path: `/${name}`,
+        async answer(c) {
+          const { body, headers } = await file.for(c);
+          return new Response(body, {
+            status: 200,
+            headers: { ...common, 'cache-control': 'public, max-age=31536000, immutable', ...headers },
+          });
+        },
+      };
+    }),
   ];
+}
+
+/**
+ * What a venue pastes into its page, the first two lines in its `<head>`: a `preconnect` to the
+ * proxy's origin (the connection, DNS and TLS included, opens while the page still loads) and a
+ * `modulepreload` of the bundle (fetched at once even where the script tag sits at the end of the
+ * body or is added late, say by a tag manager), then the script tag, which may go anywhere. The
+ * reads go to the same origin as the script, so they find the connection open. `crossorigin` on
+ * all three: module scripts and the widget's reads are CORS requests, which a connection opened
+ * without it would not serve.
+ */
+export function widgetSnippet(src: string, integrity: string): string {
+  return [
+    `<link rel="preconnect" href="${new URL(src).origin}" crossorigin>`,
+    `<link rel="modulepreload" href="${src}" integrity="${integrity}" crossorigin="anonymous">`,
+    scriptTag(src, integrity),
+  ].join('\n');
 }

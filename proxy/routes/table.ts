@@ -18,7 +18,7 @@ import {
   venueRecord,
   type TieredRead,
 } from './reads.js';
-import { returnBridge, returnProbe } from './return-bridge.js';
+import { returnGet, returnPost } from './return-bridge.js';
 import { scriptFiles } from './script.js';
 
 /** A method a route answers; HEAD is answered from the GET handler (files only). */
@@ -51,8 +51,8 @@ const API_ROUTES: readonly Route[] = [
   { path: '/api/venues/:venue', methods: ['GET'], cache: 'static', read: venueRecord },
   { path: '/api/venues', methods: ['GET'], cache: 'static', read: venueList },
   { path: '/api/bookings', methods: ['POST'], cache: 'none', answer: book },
-  { path: '/api/return', methods: ['GET'], cache: 'none', answer: returnProbe },
-  { path: '/api/return', methods: ['POST'], cache: 'none', answer: returnBridge },
+  { path: '/api/return', methods: ['GET'], cache: 'none', answer: returnGet },
+  { path: '/api/return', methods: ['POST'], cache: 'none', answer: returnPost },
   { path: '/healthz', methods: ['GET'], cache: 'none', answer: health },
 ];
 

@@ -25,10 +25,19 @@ export interface SessionHost extends ReactiveControllerHost {
   readonly venueGroup: string;
   readonly returnUrl: string;
   readonly returnMethod: 'post' | 'get';
+  readonly locale: string;
 }
 
 /** The booking's life across reloads and the booking site. */
 export class Session implements ReactiveController {
+  /**
+   * Names this widget on the page (and in the return URL): its id, else its venue (or group) and,
+   * past the first instance for it, its place among them (`~2`, `~3`…), so that two instances for
+   * one venue (inline and in a footer, say) keep their own journeys. Set when connected: a
+   * journey keeps its key while the page changes around it.
+   */
+  private _returnKey = '';
+
   constructor(
     private readonly _host: SessionHost,
     private readonly _restore: (restored: Restored) => void,
@@ -36,9 +45,12 @@ export class Session implements ReactiveController {
     _host.addController(this);
   }
 
-  /** Names this widget on the page (and in the return URL): its id, else its venue (or group). */
-  private get _returnKey(): string {
-    return this._host.id || this._host.venueGroup || this._host.venue;
+  /**
+   * The key of a widget on the page without its place. Widgets before this one in the page are
+   * upgraded already (the registry upgrades in document order), so their properties are set.
+   */
+  private _keyOf(element: Partial<SessionHost>): string | undefined {
+    return element.id || element.venueGroup || element.venue;
   }
 
   /** The key its state is saved under: per proxy too, as ids mean nothing to another service. */
@@ -48,6 +60,12 @@ export class Session implements ReactiveController {
 
   hostConnected(): void {
     if (typeof location === 'undefined') return;
+    const key = this._keyOf(this._host)!;
+    // An id is unique: it keys the one widget that has it, and widgets without one keep apart.
+    const place = [...document.querySelectorAll<HTMLElement>('venue-booking')]
+      .filter((element) => this._keyOf(element as Partial<SessionHost>) === key)
+      .indexOf(this._host as unknown as HTMLElement);
+    this._returnKey = place > 0 ? `${key}~${place + 1}` : key;
     const saved = loadBooking(this._key);
     const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
     if (back) {
@@ -89,7 +107,9 @@ export class Session implements ReactiveController {
     // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
     // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
     const post = this._host.returnMethod !== 'get' && bridge && new URL(page).origin === location.origin;
-    return post ? { returnUrl: bridgeUrl(this._host.api, venue, page), returnMethod: 'post' } : { returnUrl: page };
+    return post
+      ? { returnUrl: bridgeUrl(this._host.api, venue, page, this._host.locale), returnMethod: 'post' }
+      : { returnUrl: page };
   }
 
   /** Sends the guest to the booking site, marked as away so the return is read. */
@@ -101,11 +121,13 @@ export class Session implements ReactiveController {
 
 /**
  * The proxy's return bridge for a venue, told which page to send the guest back to (the proxy
- * accepts it only on an origin it serves).
+ * accepts it only on an origin it serves) and the widget's language (for the page the proxy shows
+ * if it cannot send the guest back).
  */
-function bridgeUrl(api: string, venue: string, page: string): string {
+function bridgeUrl(api: string, venue: string, page: string, lang: string): string {
   const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
   url.searchParams.set('venue', venue);
   url.searchParams.set('page', page);
+  url.searchParams.set('lang', lang);
   return url.href;
 }

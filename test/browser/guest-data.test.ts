@@ -8,6 +8,7 @@ import {
   guest,
   london,
   newStack,
+  proxyLog,
   storedBookings,
   TYPES,
   until,
@@ -194,6 +195,48 @@ async function depositHandOff(
   return { element, url: await until(() => url, 'the hand-off') };
 }
 
+/** The forms a guest's value can take in a URL. */
+const inUrlForms = (secret: string) => [
+  secret,
+  encodeURIComponent(secret),
+  new URLSearchParams({ x: secret }).toString().slice(2),
+];
+
+/** Expects none of the guest's `secrets`, in any URL form, in any of `seen`. */
+function expectNoneOf(secrets: string[], seen: string[]): void {
+  for (const text of seen)
+    for (const secret of secrets) for (const form of inUrlForms(secret)) expect(text).not.to.include(form);
+}
+
+/**
+ * A frame standing in for the guest's browser on the booking site: its documents are real, so
+ * their forms submit and redirects are followed as navigations. `visit` runs `act` in it and
+ * resolves once the frame has loaded the next document; `remove` when done.
+ */
+function guestFrame() {
+  const frame = document.createElement('iframe');
+  document.body.append(frame);
+  return {
+    frame,
+    visit(act: (frame: HTMLIFrameElement) => void): Promise<Document> {
+      const loaded = new Promise<Document>((resolve) =>
+        frame.addEventListener('load', () => resolve(frame.contentDocument!), { once: true }),
+      );
+      act(frame);
+      return loaded;
+    },
+    /** Fills the booking site's form as the guest would, deposit paid. */
+    fillBooking(site: Document, who: Record<string, string>): void {
+      for (const [name, value] of Object.entries({ ...who, card_number: '4242 4242 4242 4242' })) {
+        const input = site.querySelector<HTMLInputElement>(`[name="${name}"]`);
+        if (input) input.value = value;
+      }
+      site.querySelector<HTMLInputElement>('[name="pay_deposit"]')!.checked = true;
+    },
+    remove: () => frame.remove(),
+  };
+}
+
 describe('privacy on the hand-off', () => {
   afterEach(() => sessionStorage.clear());
 
@@ -253,39 +296,116 @@ describe('privacy on the hand-off', () => {
     // A landing page of its own (any same-origin page; a 404 loads too): the test page itself must
     // not load inside the frame.
     const { url } = await depositHandOff(stack.api, 'brunch-frame', '/vb-landing.html');
-    // The guest's browser on the booking site, as a real document: its forms submit as navigations.
-    const frame = document.createElement('iframe');
-    document.body.append(frame);
-    const loaded = () =>
-      new Promise<void>((resolve) => frame.addEventListener('load', () => resolve(), { once: true }));
+    const guestSite = guestFrame();
     try {
-      let next = loaded();
-      frame.src = url;
-      await next;
-      const site = frame.contentDocument!;
+      const site = await guestSite.visit((frame) => (frame.src = url));
       const who = { ...guest('frame'), first_name: 'Ada', last_name: 'Lovelace', phone: '07700 900789' };
-      for (const [name, value] of Object.entries({ ...who, card_number: '4242 4242 4242 4242' })) {
-        const input = site.querySelector<HTMLInputElement>(`[name="${name}"]`);
-        if (input) input.value = value;
-      }
-      site.querySelector<HTMLInputElement>('[name="pay_deposit"]')!.checked = true;
-      next = loaded();
-      site.querySelector<HTMLFormElement>('form[method="post"]')!.requestSubmit();
-      await next;
-      const returnForm = frame.contentDocument!.querySelector<HTMLFormElement>('form[method="post"]')!;
+      guestSite.fillBooking(site, who);
+      const returnPage = await guestSite.visit(() =>
+        site.querySelector<HTMLFormElement>('form[method="post"]')!.requestSubmit(),
+      );
+      const returnForm = returnPage.querySelector<HTMLFormElement>('form[method="post"]')!;
       expect(new URL(returnForm.action).pathname).to.equal(`${stack.api}/return`);
-      next = loaded();
-      returnForm.requestSubmit();
-      await next;
-      const landed = new URL(frame.contentWindow!.location.href);
+      await guestSite.visit(() => returnForm.requestSubmit());
+      const landed = new URL(guestSite.frame.contentWindow!.location.href);
       expect(landed.origin + landed.pathname).to.equal(`${location.origin}/vb-landing.html`);
       expect(landed.searchParams.get('vb_return')).to.equal('brunch-frame');
       expect(landed.searchParams.get('reference')).to.match(/^DMN-/);
-      for (const secret of [who.first_name, who.last_name, who.email, encodeURIComponent(who.email)])
-        expect(landed.href).not.to.include(secret);
+      expectNoneOf([who.first_name, who.last_name, who.email], [landed.href]);
     } finally {
-      frame.remove();
+      guestSite.remove();
     }
+  });
+
+  it('a booking site that comes back by GET with the guest’s details: the bridge lands the guest with only reference and status', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { element, url } = await depositHandOff(stack.api, 'brunch-get-back', '/vb-landing.html');
+    const handOff = new URL(url);
+    expect(new URL(handOff.searchParams.get('return_url')!).searchParams.get('lang')).to.equal('en-GB');
+    // This booking site ignores `return_method=post`: it redirects to the return URL by GET, the
+    // guest's name and email in the query (the sandbox's booking site does so without it).
+    handOff.searchParams.delete('return_method');
+    const guestSite = guestFrame();
+    const who = { ...guest('get-back'), first_name: 'Grace', last_name: 'Hopper', phone: '07700 900321' };
+    let landed: URL;
+    try {
+      const site = await guestSite.visit((frame) => (frame.src = handOff.href));
+      guestSite.fillBooking(site, who);
+      await guestSite.visit(() => site.querySelector<HTMLFormElement>('form[method="post"]')!.requestSubmit());
+      landed = new URL(guestSite.frame.contentWindow!.location.href);
+    } finally {
+      guestSite.remove();
+    }
+    expect(landed.origin + landed.pathname).to.equal(`${location.origin}/vb-landing.html`);
+    expect(landed.searchParams.get('vb_return')).to.equal('brunch-get-back');
+    const reference = landed.searchParams.get('reference');
+    expect(reference).to.match(/^DMN-/);
+    expect(landed.searchParams.get('status')).to.equal('complete');
+
+    // The booking site did put the details in the bridge's URL (that one request is the booking
+    // site's doing); nothing after it, and nothing the proxy logged, holds them.
+    const requests = (await clientRequests(stack)).map((request) => request.url);
+    const getReturns = requests.filter((seen) => seen.startsWith('/api/return?'));
+    expect(getReturns).to.have.length(1);
+    expect(getReturns[0]).to.include(`email=${encodeURIComponent(who.email)}`);
+    const log = await proxyLog(stack);
+    expect(log.some((line) => line.msg === 'booking returned' && line.landed === true)).to.equal(true);
+    expectNoneOf(
+      [who.first_name, who.last_name, who.email, who.phone],
+      [landed.href, JSON.stringify(log), ...requests.filter((seen) => !getReturns.includes(seen))],
+    );
+
+    await atReturn(element, landed, 'brunch-get-back', async (again) => {
+      expect(await again.reference()).to.equal(reference);
+      expect(again.confirmationStatus()).to.equal('confirmed');
+      expect(location.search).to.equal('');
+      const [stored] = await storedBookings(stack, who.email);
+      expect(stored.reference).to.equal(reference);
+    });
+  });
+
+  it('the documented GET return (reference and status only) lands the guest through the bridge too', async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const { element, url } = await depositHandOff(stack.api, 'brunch-get-plain', '/vb-landing.html');
+    const handOff = new URL(url);
+    const bridge = new URL(handOff.searchParams.get('return_url')!);
+    // The booking: the guest pays on the booking site, which here reports the reference it booked.
+    const who = { ...guest('get-plain'), first_name: 'Katherine', last_name: 'Johnson', phone: '07700 900654' };
+    const form = new URLSearchParams(handOff.search);
+    for (const [key, value] of Object.entries({ ...who, card_number: '4242 4242 4242 4242', pay_deposit: 'yes' }))
+      form.set(key, value);
+    const hosted = await fetch(`${stack.base}/sandbox/book`, { method: 'POST', body: form });
+    const booked = new DOMParser().parseFromString(await hosted.text(), 'text/html');
+    const reference = booked.querySelector<HTMLInputElement>('input[name="reference"]')!.value;
+    const status = booked.querySelector<HTMLInputElement>('input[name="status"]')!.value;
+    // It comes back by GET: the return URL the hand-off carried, with the reference and the status.
+    bridge.searchParams.set('reference', reference);
+    bridge.searchParams.set('status', status);
+    const guestSite = guestFrame();
+    let landed: URL;
+    try {
+      await guestSite.visit((frame) => (frame.src = bridge.href));
+      landed = new URL(guestSite.frame.contentWindow!.location.href);
+    } finally {
+      guestSite.remove();
+    }
+    expect(landed.origin + landed.pathname).to.equal(`${location.origin}/vb-landing.html`);
+    expect([...landed.searchParams]).to.deep.equal([
+      ['vb_return', 'brunch-get-plain'],
+      ['reference', reference],
+      ['status', 'complete'],
+    ]);
+    const requests = (await clientRequests(stack)).map((request) => request.url);
+    expect(requests.filter((seen) => seen.startsWith('/api/return?'))).to.have.length(1);
+    expectNoneOf(
+      [who.first_name, who.last_name, who.email, who.phone],
+      [landed.href, JSON.stringify(await proxyLog(stack)), ...requests],
+    );
+
+    await atReturn(element, landed, 'brunch-get-plain', async (again) => {
+      expect(await again.reference()).to.equal(reference);
+      expect(again.confirmationStatus()).to.equal('confirmed');
+    });
   });
 
   it('GET stays the fallback where the proxy offers no bridge', async () => {

@@ -179,7 +179,7 @@ describe('venue-booking-proxy (Node entry)', { timeout: 60_000 }, () => {
 
   test('no credentials: embedded sandbox, says so, serves the API and the widget bundle', async () => {
     const port = await freePort();
-    const { out, stop } = await runBin({ PORT: String(port) }, [], /(Add the widget|not built)[^\n]*\n[^\n]*\n?/);
+    const { out, stop } = await runBin({ PORT: String(port) }, [], /(<\/script>|not built[^\n]*)\n/);
     try {
       assert.match(out, /embedded sandbox/);
       const health = await fetch(`http://127.0.0.1:${port}/healthz`);
@@ -196,6 +196,9 @@ describe('venue-booking-proxy (Node entry)', { timeout: 60_000 }, () => {
         assert.equal(script.headers.get('cross-origin-resource-policy'), 'cross-origin');
         const integrity = `sha384-${createHash('sha384').update(readFileSync(bundle)).digest('base64')}`;
         assert.ok(out.includes(`integrity="${integrity}"`), out);
+        // The snippet: a preconnect and a modulepreload for the page's head, then the script tag.
+        assert.ok(out.includes(`<link rel="preconnect" href="http://localhost:${port}" crossorigin>`), out);
+        assert.ok(out.includes(`<link rel="modulepreload" href="http://localhost:${port}/venue-booking.js"`), out);
         const again = await fetch(`http://127.0.0.1:${port}/venue-booking.js`, {
           headers: { 'if-none-match': script.headers.get('etag')! },
         });

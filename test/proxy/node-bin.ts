@@ -18,12 +18,15 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Runs the bin until `until` matches its output (or it exits); returns the output and exit code. */
+/**
+ * Runs the bin until `until` matches its output (or it exits); returns the output and exit code,
+ * and `output()`, everything it has written so far (for what it logs later).
+ */
 export function runBin(
   env: Record<string, string>,
   args: string[],
   until?: RegExp,
-): Promise<{ out: string; code: number | null; stop: () => void }> {
+): Promise<{ out: string; code: number | null; stop: () => void; output: () => string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', bin, ...args], {
       env: { PATH: process.env.PATH ?? '', ...env },
@@ -31,22 +34,23 @@ export function runBin(
     });
     let out = '';
     const stop = () => child.kill();
+    const output = () => out;
     const timer = setTimeout(() => {
       stop();
-      resolve({ out, code: null, stop });
+      resolve({ out, code: null, stop, output });
     }, 20_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       if (until?.test(out)) {
         clearTimeout(timer);
-        resolve({ out, code: null, stop });
+        resolve({ out, code: null, stop, output });
       }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     child.on('exit', (code) => {
       clearTimeout(timer);
-      resolve({ out, code, stop });
+      resolve({ out, code, stop, output });
     });
   });
 }

@@ -1,11 +1,21 @@
 /**
  * The return bridge's default target: the page the guest left from, on an origin the proxy serves,
  * with only the reference and status added (personal data posted to it never reaches a URL); the
- * probe that tells the widget a bridge exists costs no upstream call.
+ * probe that tells the widget a bridge exists costs no upstream call. A GET return lands the same
+ * way, drops whatever else its query holds, and where it cannot land shows a readable page.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BASE, ORIGIN, OTHER_VENUE, recordingProxy, VENUE } from './support.js';
+import { freePort, runBin } from './node-bin.js';
+import { BASE, FOREIGN_VENUE, ORIGIN, OTHER_VENUE, recordingProxy, VENUE } from './support.js';
+
+/** Resolves once `ready` holds (polled), or fails after two seconds. */
+async function until(ready: () => boolean): Promise<void> {
+  for (let waited = 0; !ready(); waited += 20) {
+    assert.ok(waited < 2000, 'timed out');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 const RETURNED =
   'reference=DMN-12345678901&status=complete&first_name=Ada&last_name=Lovelace&email=ada%40example.com&phone=07700900123';
@@ -81,5 +91,221 @@ describe('return bridge', () => {
     const response = await send(path, init);
     assert.equal(response.status, 303);
     assert.match(response.headers.get('location')!, /^https:\/\/venue\.example\/thanks\?reference=/);
+  });
+});
+
+/** The guest's details some booking sites still put on a GET return, and their encoded forms. */
+const GUEST = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '07700900123' };
+const GUEST_FORMS = Object.values(GUEST).flatMap((value) => [
+  value,
+  encodeURIComponent(value),
+  new URLSearchParams({ x: value }).toString().slice(2),
+]);
+const getReturn = (values: Record<string, string>) => `/api/return?${new URLSearchParams(values)}`;
+const leftFrom = `${ORIGIN}/book?table=1&vb_return=w1`;
+/** A top-level navigation from a booking site that names itself to nobody (no Origin, no Referer). */
+const NAVIGATION = { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' };
+
+function assertNoGuestData(text: string, where: string) {
+  for (const form of GUEST_FORMS) assert.ok(!text.includes(form), `${form} in ${where}: ${text.slice(0, 300)}`);
+}
+
+describe('the GET return', () => {
+  for (const [name, extra] of [
+    ['with the guest’s details in its query', GUEST],
+    ['with only the reference and the status', {}],
+  ] as const) {
+    it(`${name}: 303 to the page the guest left, with only reference and status, whoever navigates`, async () => {
+      const { send, calls, logger } = recordingProxy();
+      const path = getReturn({
+        venue: OTHER_VENUE,
+        page: leftFrom,
+        lang: 'en-GB',
+        reference: 'DMN-12345678901',
+        status: 'complete',
+        ...extra,
+      });
+      const navigations: Record<string, string>[] = [NAVIGATION, { referer: 'https://book.other.example/' }, {}];
+      for (const headers of navigations) {
+        const response = await send(path, { headers });
+        assert.equal(response.status, 303, JSON.stringify(headers));
+        const location = new URL(response.headers.get('location')!);
+        assert.equal(location.origin + location.pathname, `${ORIGIN}/book`);
+        assert.deepEqual(
+          [...location.searchParams],
+          [
+            ['table', '1'],
+            ['vb_return', 'w1'],
+            ['reference', 'DMN-12345678901'],
+            ['status', 'complete'],
+          ],
+        );
+        assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+        assert.equal(response.headers.get('cache-control'), 'no-store');
+      }
+      assert.equal(calls.length, 0);
+      assertNoGuestData(JSON.stringify(logger.lines), 'the log');
+      assert.ok(logger.lines.some((line) => line.msg === 'booking returned' && line.landed === true));
+    });
+  }
+
+  it('goes where the POST goes: a configured page wins over the page named', async () => {
+    const { send } = recordingProxy();
+    const response = await send(
+      getReturn({ venue: VENUE, page: `${ORIGIN}/elsewhere`, reference: 'DMN-1', status: 'in_progress' }),
+    );
+    assert.equal(response.status, 303);
+    assert.equal(response.headers.get('location'), 'https://venue.example/thanks?reference=DMN-1&status=in_progress');
+  });
+
+  it('a status it cannot read is dropped (the widget then shows an enquiry), never copied', async () => {
+    const { send } = recordingProxy();
+    const response = await send(`/api/return?venue=${VENUE}&reference=DMN-1&status=complete%0d%0aSet-Cookie:%20x=1`, {
+      headers: NAVIGATION,
+    });
+    assert.equal(response.status, 303);
+    assert.equal(response.headers.get('location'), 'https://venue.example/thanks?reference=DMN-1');
+    assert.equal(response.headers.get('set-cookie'), null);
+  });
+
+  it('through the Node entry, nothing of the guest reaches its output, request lines included', async () => {
+    const port = await freePort();
+    const run = await runBin({ PORT: String(port) }, [], /(Add the widget|not built)[^\n]*\n/);
+    try {
+      // The embedded stack's own origin (its public URL) names `localhost`.
+      const base = `http://localhost:${port}`;
+      const response = await fetch(
+        `${base}${getReturn({ venue: VENUE, page: `${base}/venue?vb_return=w1`, reference: 'DMN-1', status: 'complete', ...GUEST })}`,
+        { redirect: 'manual', headers: NAVIGATION },
+      );
+      assert.equal(response.status, 303);
+      assert.equal(response.headers.get('location'), `${base}/venue?vb_return=w1&reference=DMN-1&status=complete`);
+      await until(() => run.output().includes('"path":"/api/return"'));
+      assert.match(run.output(), /"msg":"booking returned"[^\n]*"landed":true/);
+      assertNoGuestData(run.output(), 'the Node entry’s output');
+    } finally {
+      run.stop();
+    }
+  });
+
+  describe('where it cannot land: a readable page, never JSON', () => {
+    const page = async (response: Response) => {
+      assert.match(response.headers.get('content-type')!, /^text\/html; charset=utf-8$/);
+      const html = await response.text();
+      assert.doesNotMatch(html, /<script|"payload"/);
+      return html;
+    };
+
+    it('an unknown venue and a page on no allowed origin: the reference in the widget’s language, no link', async () => {
+      const { send, calls, logger } = recordingProxy();
+      const response = await send(
+        getReturn({
+          venue: FOREIGN_VENUE,
+          page: 'https://evil.example/landing',
+          lang: 'fr',
+          reference: 'DMN-12345678901',
+          status: 'complete',
+          ...GUEST,
+        }),
+        { headers: { ...NAVIGATION, 'accept-language': 'de-DE,de;q=0.9' } },
+      );
+      assert.equal(response.status, 200);
+      const html = await page(response);
+      assert.match(html, /<html lang="fr">/);
+      assert.match(html, /<h1>Réservation confirmée<\/h1>/);
+      assert.match(html, /<strong>DMN-12345678901<\/strong>/);
+      assert.doesNotMatch(html, /<a |evil\.example/);
+      assertNoGuestData(html, 'the page');
+      assertNoGuestData(JSON.stringify(logger.lines), 'the log');
+      assert.ok(!JSON.stringify(logger.lines).includes(FOREIGN_VENUE), 'an unserved venue id is not logged');
+      assert.equal(calls.length, 0);
+    });
+
+    it('an unknown venue on an allowed page: a link back that shows the booking there', async () => {
+      const { send } = recordingProxy();
+      const response = await send(
+        getReturn({ venue: FOREIGN_VENUE, page: leftFrom, reference: 'DMN-1', status: 'in_progress' }),
+        { headers: { 'accept-language': 'nl-NL,nl;q=0.9,en;q=0.5' } },
+      );
+      assert.equal(response.status, 200);
+      const html = await page(response);
+      assert.match(html, /<html lang="nl">/);
+      assert.match(html, /<h1>Aanvraag ontvangen<\/h1>/);
+      assert.ok(
+        html.includes(
+          `<a href="https://venue.example/book?table=1&#38;vb_return=w1&#38;reference=DMN-1&#38;status=in_progress">Terug naar venue.example</a>`,
+        ),
+        html,
+      );
+    });
+
+    it('no usable reference: 400, what to expect instead, and the venue’s page without values', async () => {
+      const { send } = recordingProxy();
+      for (const reference of ['', '<script>alert(1)</script>']) {
+        const response = await send(getReturn({ venue: OTHER_VENUE, page: leftFrom, reference, ...GUEST }));
+        assert.equal(response.status, 400);
+        const html = await page(response);
+        assert.match(html, /<html lang="en-GB">/);
+        assert.match(html, /sent no booking reference/);
+        assert.match(
+          html,
+          /<a href="https:\/\/venue\.example\/book\?table=1&#38;vb_return=w1">Back to venue\.example<\/a>/,
+        );
+        assert.doesNotMatch(html, /alert/);
+      }
+    });
+
+    it('pages that are no http(s) page of an allowed origin get no link', async () => {
+      const { send } = recordingProxy();
+      for (const left of ['javascript:alert(1)', 'data:text/html,<p>x</p>', `https://u:p@${new URL(ORIGIN).host}/x`]) {
+        const response = await send(getReturn({ venue: OTHER_VENUE, page: left, reference: 'DMN-1', status: 'x' }));
+        assert.equal(response.status, 200);
+        assert.doesNotMatch(await page(response), /<a /);
+      }
+    });
+
+    it('its CSP allows its one stylesheet by hash and nothing else', async () => {
+      const { send } = recordingProxy();
+      const response = await send(getReturn({ venue: FOREIGN_VENUE, reference: 'DMN-1', status: 'complete' }));
+      const html = await page(response);
+      const style = /<style>([^<]*)<\/style>/.exec(html)![1]!;
+      const digest = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(style))).toString(
+        'base64',
+      );
+      assert.equal(
+        response.headers.get('content-security-policy'),
+        `default-src 'none'; style-src 'sha256-${digest}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+      );
+      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+    });
+
+    it('with the bridge off, only configured pages are landed on', async () => {
+      const { send } = recordingProxy({ returnBridge: false });
+      const off = await send(getReturn({ venue: OTHER_VENUE, page: leftFrom, reference: 'DMN-1', status: 'complete' }));
+      assert.equal(off.status, 200);
+      assert.match(await page(off), /Booking confirmed/);
+      const configured = await send(getReturn({ venue: VENUE, reference: 'DMN-1', status: 'complete' }));
+      assert.equal(configured.status, 303);
+    });
+  });
+});
+
+describe('the return page’s words', () => {
+  it('name the booking as the widget does, in each of its languages', async () => {
+    const { RETURN_PAGE_STRINGS } = await import('../../proxy/routes/return-page.js');
+    const { enGB } = await import('../../src/i18n/en-GB.js');
+    const widget: Record<string, typeof enGB> = { en: enGB };
+    for (const language of ['fr', 'de', 'es', 'nl'])
+      widget[language] = ((await import(`../../src/i18n/${language}.ts`)) as { strings: typeof enGB }).strings;
+    assert.deepEqual(Object.keys(RETURN_PAGE_STRINGS).sort(), Object.keys(widget).sort());
+    for (const [language, strings] of Object.entries(RETURN_PAGE_STRINGS)) {
+      const own = widget[language]!;
+      assert.deepEqual(
+        [strings.confirmedTitle, strings.enquiryTitle, strings.reference],
+        [own.confirmedTitle, own.enquiryTitle, own.reference],
+        language,
+      );
+    }
   });
 });

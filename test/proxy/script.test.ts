@@ -1,6 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import { createStack } from '../../proxy/stack.js';
+import { acceptsGzip, widgetSnippet } from '../../proxy/routes/script.js';
 
 const encode = (text: string) => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 
@@ -60,5 +62,65 @@ describe('the widget bundle served by the proxy', () => {
     for (const path of ['/de-abc123.js', '/fr-abc123.js.map', '/../package.json', '/proxy/app.ts']) {
       assert.equal((await get(path)).status, 404, path);
     }
+  });
+
+  it('sends each file gzipped to a browser that accepts it, the same bytes once unzipped, under its own tag', async () => {
+    const gzip = { 'accept-encoding': 'gzip, deflate, br, zstd' };
+    for (const [path, text] of [
+      ['/venue-booking.js', 'import("./fr-abc123.js")'],
+      ['/fr-abc123.js', 'export default {}'],
+    ] as const) {
+      const zipped = await stack.fetch(new Request(`http://proxy.test${path}`, { headers: gzip }));
+      assert.equal(zipped.status, 200, path);
+      assert.equal(zipped.headers.get('content-encoding'), 'gzip', path);
+      assert.equal(zipped.headers.get('vary'), 'accept-encoding', path);
+      const body = new Uint8Array(await zipped.arrayBuffer());
+      assert.equal(zipped.headers.get('content-length'), String(body.byteLength), path);
+      assert.equal(gunzipSync(body).toString(), text, path);
+      const plain = await get(path);
+      assert.equal(plain.headers.get('content-encoding'), null, path);
+      assert.equal(plain.headers.get('vary'), 'accept-encoding', path);
+      assert.equal(await plain.text(), text, path);
+    }
+    const zippedTag = (
+      await stack.fetch(new Request('http://proxy.test/venue-booking.js', { headers: gzip }))
+    ).headers.get('etag')!;
+    const plainTag = (await get('/venue-booking.js')).headers.get('etag')!;
+    assert.notEqual(zippedTag, plainTag);
+    const revalidated = await stack.fetch(
+      new Request('http://proxy.test/venue-booking.js', { headers: { ...gzip, 'if-none-match': zippedTag } }),
+    );
+    assert.equal(revalidated.status, 304);
+    assert.equal(revalidated.headers.get('vary'), 'accept-encoding');
+    const otherTag = await stack.fetch(
+      new Request('http://proxy.test/venue-booking.js', { headers: { ...gzip, 'if-none-match': plainTag } }),
+    );
+    assert.equal(otherTag.status, 200, 'a tag of the other representation does not match');
+  });
+
+  it('reads Accept-Encoding as HTTP says: a quality of 0 refuses, `*` accepts', () => {
+    for (const [header, accepted] of [
+      ['gzip', true],
+      ['deflate, gzip;q=0.5', true],
+      ['GZIP', true],
+      ['*', true],
+      ['gzip;q=0', false],
+      ['gzip; q=0.0', false],
+      ['deflate, br', false],
+      ['', false],
+      [undefined, false],
+    ] as const)
+      assert.equal(acceptsGzip(header), accepted, String(header));
+  });
+
+  it('prints a snippet that opens the connection and fetches the bundle as early as the page allows', () => {
+    assert.equal(
+      widgetSnippet('https://book.example.com/venue-booking.js', 'sha384-abc'),
+      [
+        '<link rel="preconnect" href="https://book.example.com" crossorigin>',
+        '<link rel="modulepreload" href="https://book.example.com/venue-booking.js" integrity="sha384-abc" crossorigin="anonymous">',
+        '<script type="module" src="https://book.example.com/venue-booking.js" integrity="sha384-abc" crossorigin="anonymous"></script>',
+      ].join('\n'),
+    );
   });
 });

@@ -11,12 +11,15 @@
  *   paths are driven by a misbehaving upstream, not by mocking our own code; GET lists those not
  *   yet met;
  * - `<base>/__requests` lists the requests the stack received and what became of each, so a test
- *   can see the browser really cancel one (its connection closes before the answer).
+ *   can see the browser really cancel one (its connection closes before the answer);
+ * - `<base>/__log` lists every line the stack's proxy logged, so a test can read what an operator
+ *   would (and check that no guest's details are in it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
 import { createStack } from '../../proxy/stack.js';
 import type { SandboxOptions } from '../../proxy/sandbox/app.js';
+import type { LogEntry } from '../../proxy/core/log.js';
 
 /** The full-access app every test stack's sandbox knows, for `__upstream` reads. */
 const INSPECTOR = { id: 'test-inspector', key: 'test-inspector-key', capabilities: 'all' as const };
@@ -68,15 +71,19 @@ export function stacksMiddleware() {
     const basePath = `/__stacks/${id}`;
     const faults: Fault[] = [];
     const received: ClientRequest[] = [];
+    const logged: LogEntry[] = [];
     const stack = createStack({
       origin: `http://${request.headers.host}`,
       basePath,
       sandbox: { ...options.sandbox, apps: [INSPECTOR] },
       proxy: {
-        // One line per request would bury the test report; warnings and errors still show.
+        // One line per request would bury the test report (warnings and errors still show); every
+        // line is kept for `__log`.
         logger: {
-          log: (entry) =>
-            void (entry.level === 'warn' || entry.level === 'error' ? console.error(JSON.stringify(entry)) : undefined),
+          log(entry) {
+            logged.push(entry);
+            if (entry.level === 'warn' || entry.level === 'error') console.error(JSON.stringify(entry));
+          },
         },
         ...(options.proxy?.bookingSite ? { bookingSite: options.proxy.bookingSite } : {}),
         ...(options.proxy?.returnBridge === false ? { returnBridge: false } : {}),
@@ -116,6 +123,7 @@ export function stacksMiddleware() {
         );
       }
       if (local === '/__requests' && incoming.method === 'GET') return Response.json(received);
+      if (local === '/__log' && incoming.method === 'GET') return Response.json(logged);
       const seen: ClientRequest = { url: local + url.search, outcome: 'open' };
       received.push(seen);
       // The Node adapter aborts the request's signal when the client closes the connection unanswered.

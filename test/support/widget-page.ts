@@ -41,6 +41,11 @@ export async function clientRequests(stack: TestStack): Promise<ClientRequest[]>
   return (await fetch(`${stack.base}/__requests`)).json();
 }
 
+/** Every line a stack's proxy logged, as its operator would read them. */
+export async function proxyLog(stack: TestStack): Promise<Record<string, unknown>[]> {
+  return (await fetch(`${stack.base}/__log`)).json();
+}
+
 /** The scripted faults of a stack that no upstream call has met yet. */
 export async function pendingFaults(stack: TestStack): Promise<Fault[]> {
   return (await fetch(`${stack.base}/__faults`)).json();
