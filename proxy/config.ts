@@ -1,216 +1,192 @@
 /**
- * Reads the proxy's settings from an environment (Node's `process.env`, a Worker's `env`), and
- * validates them at start so a misconfigured proxy refuses to start with a clear message instead
- * of failing on the first guest's booking. Runtime-free: node.ts and worker.ts both use it.
+ * The proxy's settings in one place: `ProxyConfig` (what an operator or a host entry may set), its
+ * defaults, and `resolveConfig()`, which fills every default once. Everything downstream of
+ * `createProxy` reads a `ResolvedConfig`, so a default is written here and nowhere else, and a
+ * reader never has to climb back to the entry to learn what an unset value means.
+ *
+ * How the settings are read from an environment (`VENUE_BOOKING_*`) is env.ts.
  */
-import type { ProxyConfig } from './routes/context.js';
-import { ID_RE, isLoopback } from './guards/validate.js';
+import { consoleLogger, redactingLogger, type Logger } from './core/log.js';
+import type { BudgetSettings } from './guards/budget.js';
+import type { LimitRule, ProxyState } from './state/types.js';
+import type { Transport } from './upstream/transport.js';
 
-/** Environment variables the proxy reads (all optional; see the README's settings table). */
-export interface ProxyEnv {
-  VENUE_BOOKING_APP_ID?: string;
-  VENUE_BOOKING_API_KEY?: string;
-  VENUE_BOOKING_UPSTREAM?: string;
-  VENUE_BOOKING_ORIGINS?: string;
-  VENUE_BOOKING_VENUES?: string;
-  VENUE_BOOKING_VENUE_GROUPS?: string;
-  VENUE_BOOKING_BOOKING_SITE?: string;
-  VENUE_BOOKING_RETURN_PAGE?: string;
-  VENUE_BOOKING_PARTNER_SOURCE?: string;
-  VENUE_BOOKING_PUBLIC_URL?: string;
-  VENUE_BOOKING_TIMEOUT_MS?: string;
-  VENUE_BOOKING_CACHE_TTL_MS?: string;
-  VENUE_BOOKING_RATE_LIMIT?: string;
-  VENUE_BOOKING_UPSTREAM_QUOTA?: string;
-  VENUE_BOOKING_UPSTREAM_RESERVE?: string;
-  VENUE_BOOKING_MISS_LIMIT?: string;
-  VENUE_BOOKING_LOW_WATER?: string;
-  VENUE_BOOKING_FINAL_TTL_MS?: string;
-  VENUE_BOOKING_STATIC_TTL_MS?: string;
-  VENUE_BOOKING_BROWSE_TTL_MS?: string;
-  VENUE_BOOKING_REDIS_URL?: string;
-  VENUE_BOOKING_REDIS_PREFIX?: string;
-  VENUE_BOOKING_REDIS_TIMEOUT_MS?: string;
-  [name: string]: unknown;
+/** Settings of one proxy instance. See env.ts for how they are read from the environment. */
+export interface ProxyConfig {
+  /** Upstream base URL, ending in `/v4`. */
+  upstream: string;
+  appId: string;
+  apiKey: string;
+  /** The fetch that reaches the upstream; the sandbox's handler when embedded. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Reaches the upstream without `Request` or `Response` (the Node entry's node:http); takes precedence over `fetch`. */
+  transport?: Transport;
+  /** Venue ids the widget may use. */
+  venues: string[];
+  /** Venue groups whose venue list the widget may read; their venues are allowed too. */
+  venueGroups?: string[];
+  /** Origins (scheme://host[:port]) of the sites allowed to call the proxy from a browser. */
+  origins?: string[];
+  /** Public base URL of the proxy (where `/api` lives), for `next.api`; default: the request's origin. */
+  publicUrl?: string;
+  /** URL prefix of the hosted booking site; `next.web` is passed only when it starts with it. */
+  bookingSite?: string;
+  /** Return bridge targets: venue id (or `*` for any venue) → page URL of the venue. */
+  returnPages?: Record<string, string>;
+  /**
+   * Whether the return bridge takes the guest back to the page they left from (on an allowed origin)
+   * and tells widgets so (`GET /api/return`), so they ask for `return_method=post`. Default true;
+   * false leaves only `returnPages` and the widgets fall back to a GET return.
+   */
+  returnBridge?: boolean;
+  /** `partner_source` sent with every booking; when unset the widget's value is passed on. */
+  partnerSource?: string;
+  /** Upstream timeout in milliseconds (default 10 000). */
+  timeoutMs?: number;
+  /**
+   * How long identical early reads (availability with a date but short of a complete choice, rules,
+   * filtered offers) share one upstream answer, in ms (default 60 000); past it, the stale copy is
+   * served while one background call refreshes it.
+   */
+  cacheTtlMs?: number;
+  /**
+   * How long availability reads without a date (the type list and the calendar every guest of a
+   * venue starts with) are shared, in ms (default 10 minutes), refreshed the same way.
+   */
+  browseTtlMs?: number;
+  /** How long past the TTL a cached answer may still be served when sparing the upstream (default 10 min). */
+  staleMs?: number;
+  /** Requests per client per window on `/api` (default 300 per minute). */
+  rateLimit?: LimitRule;
+  /** Booking attempts per client per window (default 20 per 10 minutes). */
+  bookingRateLimit?: LimitRule;
+  /** The App ID's upstream calls per hour; the budget's shares derive from it (default 5000). */
+  upstreamQuota?: number;
+  /** Upstream calls per hour only final checks and bookings may spend (default a fifth of the quota, at least 5). */
+  upstreamReserve?: number;
+  /** Cache misses per client per window, early reads and final checks each (default quota/50, at least 10, per 10 minutes). */
+  missLimit?: LimitRule;
+  /** Upstream requests left in its window at or below which early reads are never sent upstream (default the reserve). */
+  lowWater?: number;
+  /** How long complete availability checks (the one before submit) are shared, in ms (default 5 000). */
+  finalTtlMs?: number;
+  /** How long marketing preferences, venue records and lists, and a venue's whole offers list are shared, in ms (default one hour). */
+  staticTtlMs?: number;
+  /** Largest accepted request body in bytes (default 16 KiB). */
+  bodyLimit?: number;
+  /** Identifies the client for rate limiting (e.g. the socket address); default one shared bucket. */
+  clientKey?: (request: { headers: { get(name: string): string | null } }, env: unknown) => string | undefined;
+  /** Where structured logs go (default JSON lines on the console). */
+  logger?: Logger;
+  /** Clock, for tests. */
+  now?: () => number;
+  /** Shared state (Redis, a Durable Object); default: this instance's memory. */
+  state?: ProxyState;
+  /** The widget bundle to serve at `/venue-booking.js`, when the host has it. */
+  widgetScript?: Uint8Array<ArrayBuffer>;
+  /** The chunks the bundle imports on demand (locale modules), by file name. */
+  widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
+}
+
+/** Defaults applied to every optional number. */
+export const DEFAULTS = {
+  timeoutMs: 10_000,
+  cacheTtlMs: 60_000,
+  browseTtlMs: 600_000,
+  staleMs: 600_000,
+  rateLimit: { limit: 300, windowMs: 60_000 },
+  bookingRateLimit: { limit: 20, windowMs: 600_000 },
+  upstreamQuota: 5000,
+  finalTtlMs: 5_000,
+  staticTtlMs: 3_600_000,
+  bodyLimit: 16 * 1024,
+} as const;
+
+/**
+ * A config with every default filled, and the values derived from it computed once: what every
+ * part of the proxy reads.
+ */
+export interface ResolvedConfig extends Omit<
+  ProxyConfig,
+  keyof typeof DEFAULTS | 'venueGroups' | 'origins' | 'logger' | 'now'
+> {
+  timeoutMs: number;
+  cacheTtlMs: number;
+  browseTtlMs: number;
+  staleMs: number;
+  rateLimit: LimitRule;
+  bookingRateLimit: LimitRule;
+  upstreamQuota: number;
+  finalTtlMs: number;
+  staticTtlMs: number;
+  bodyLimit: number;
+  venueGroups: readonly string[];
+  origins: readonly string[];
+  /** The operator's logger (or the console's), wrapped so that the API key can never reach a line. */
+  logger: Logger;
+  now: () => number;
+  /** The upstream base URL without a trailing slash. */
+  upstreamBase: string;
+  /** The origin of `publicUrl`, or null: then the request's own origin, trusted on loopback only. */
+  publicOrigin: string | null;
+  /** `publicUrl` without a trailing slash, or null. */
+  publicBase: string | null;
+  /** The origin of `bookingSite`, or null. */
+  bookingSiteOrigin: string | null;
+  /** The upstream budget's shares, derived from the quota unless set. */
+  budget: BudgetSettings;
+}
+
+/** Fills every default of `config` once; the proxy's parts read nothing else. */
+export function resolveConfig(config: ProxyConfig): ResolvedConfig {
+  return {
+    ...config,
+    timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs,
+    cacheTtlMs: config.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
+    browseTtlMs: config.browseTtlMs ?? DEFAULTS.browseTtlMs,
+    staleMs: config.staleMs ?? DEFAULTS.staleMs,
+    rateLimit: config.rateLimit ?? DEFAULTS.rateLimit,
+    bookingRateLimit: config.bookingRateLimit ?? DEFAULTS.bookingRateLimit,
+    upstreamQuota: config.upstreamQuota ?? DEFAULTS.upstreamQuota,
+    finalTtlMs: config.finalTtlMs ?? DEFAULTS.finalTtlMs,
+    staticTtlMs: config.staticTtlMs ?? DEFAULTS.staticTtlMs,
+    bodyLimit: config.bodyLimit ?? DEFAULTS.bodyLimit,
+    venueGroups: config.venueGroups ?? [],
+    origins: config.origins ?? [],
+    logger: redactingLogger(config.logger ?? consoleLogger, [config.apiKey, `${config.appId}:${config.apiKey}`]),
+    now: config.now ?? (() => Date.now()),
+    upstreamBase: config.upstream.replace(/\/+$/, ''),
+    publicOrigin: config.publicUrl ? new URL(config.publicUrl).origin : null,
+    publicBase: config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : null,
+    bookingSiteOrigin: config.bookingSite ? new URL(config.bookingSite).origin : null,
+    budget: budgetSettings(config),
+  };
+}
+
+/** The upstream budget's settings of `config`, with the shares derived from its quota unless set. */
+export function budgetSettings(
+  config: Pick<ProxyConfig, 'upstreamQuota' | 'upstreamReserve' | 'lowWater' | 'missLimit'>,
+): BudgetSettings {
+  const quota = config.upstreamQuota ?? DEFAULTS.upstreamQuota;
+  const reserveOf = (limit: number) => Math.min(limit, config.upstreamReserve ?? Math.max(5, Math.ceil(limit / 5)));
+  const reserve = reserveOf(quota);
+  return {
+    quota,
+    reserve,
+    bookingReserve: Math.ceil(reserve / 2),
+    lowWater: (reported) => config.lowWater ?? reserveOf(reported ?? quota),
+    missLimit: config.missLimit ?? { limit: Math.max(10, Math.ceil(quota / 50)), windowMs: 600_000 },
+  };
 }
 
 /**
- * Settings read from the environment. `embedded` when no credentials were given: the proxy then
- * runs on the embedded sandbox, and `settings` only overrides the stack's defaults.
+ * The timings of a shared state (Redis, a Durable Object) for a proxy with these settings: its
+ * reads live as long as the proxy's, and a booking holds its key past the upstream timeout.
  */
-export type EnvConfig = (
-  { embedded: true; settings: Partial<ProxyConfig> } | { embedded: false; settings: ProxyConfig }
-) & { warnings: string[]; redis?: RedisSettings };
-
-/** Where the Node entry shares its state: a Redis (or Valkey) server. */
-export interface RedisSettings {
-  url: string;
-  /** Prefix of every key (default `venue-booking:`). */
-  prefix: string;
-  /** Timeout of every Redis call in ms (default 100). */
-  timeoutMs: number;
-}
-
-/** A settings error: every problem found, so the operator fixes them in one go. */
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  constructor(readonly problems: string[]) {
-    super(`Invalid proxy settings:\n  - ${problems.join('\n  - ')}`);
-  }
-}
-
-const text = (env: ProxyEnv, name: string) => (typeof env[name] === 'string' ? (env[name] as string).trim() : '');
-const list = (value: string) =>
-  value
-    .split(',')
-    .map((item) => item.trim())
-    .filter(Boolean);
-
-/** A whole-number setting from `min` to `max`, or undefined when unset; a bad value adds a problem. */
-export function wholeNumber(env: ProxyEnv, name: string, min: number, max: number, problems: string[]) {
-  const raw = text(env, name);
-  if (!raw) return undefined;
-  const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
-  if (!(value >= min && value <= max)) problems.push(`${name} must be a whole number from ${min} to ${max}`);
-  return value;
-}
-
-function httpUrl(value: string): URL | null {
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password ? url : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Validates the environment and returns the settings, or throws a `ConfigError`. */
-export function configFromEnv(env: ProxyEnv): EnvConfig {
-  const problems: string[] = [];
-  const warnings: string[] = [];
-  const settings: Partial<ProxyConfig> = {};
-
-  const ids = (name: string) => {
-    const values = list(text(env, name));
-    for (const value of values) if (!ID_RE.test(value)) problems.push(`${name}: "${value}" is not an id`);
-    return values;
+export function sharedStateTimings(settings: Partial<ProxyConfig>): { ttlMs: number; staleMs: number; holdMs: number } {
+  return {
+    ttlMs: settings.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
+    staleMs: settings.staleMs ?? DEFAULTS.staleMs,
+    holdMs: (settings.timeoutMs ?? DEFAULTS.timeoutMs) + 5_000,
   };
-  const integer = (name: string, min: number, max: number) => wholeNumber(env, name, min, max, problems);
-  const url = (name: string) => {
-    const raw = text(env, name);
-    if (!raw) return undefined;
-    const parsed = httpUrl(raw);
-    if (!parsed) problems.push(`${name}: "${raw}" is not an http(s) URL`);
-    return parsed ? raw.replace(/\/+$/, '') : undefined;
-  };
-
-  const venues = ids('VENUE_BOOKING_VENUES');
-  const venueGroups = ids('VENUE_BOOKING_VENUE_GROUPS');
-  if (venues.length) settings.venues = venues;
-  if (venueGroups.length) settings.venueGroups = venueGroups;
-  const origins = list(text(env, 'VENUE_BOOKING_ORIGINS'));
-  for (const origin of origins)
-    if (httpUrl(origin)?.origin !== origin)
-      problems.push(`VENUE_BOOKING_ORIGINS: "${origin}" is not an origin like https://example.com`);
-  if (origins.length) settings.origins = origins;
-  settings.bookingSite = url('VENUE_BOOKING_BOOKING_SITE');
-  settings.publicUrl = url('VENUE_BOOKING_PUBLIC_URL');
-  settings.timeoutMs = integer('VENUE_BOOKING_TIMEOUT_MS', 100, 120_000);
-  settings.cacheTtlMs = integer('VENUE_BOOKING_CACHE_TTL_MS', 0, 3_600_000);
-  const perMinute = integer('VENUE_BOOKING_RATE_LIMIT', 1, 1_000_000);
-  if (perMinute !== undefined) settings.rateLimit = { limit: perMinute, windowMs: 60_000 };
-  // The upstream budget (budget.ts): the App ID's hourly quota, the share only final checks and
-  // bookings may spend, cache misses per client per 10 minutes, and the low water mark of the
-  // upstream's reported remaining calls; each unset one derives from the quota.
-  settings.upstreamQuota = integer('VENUE_BOOKING_UPSTREAM_QUOTA', 1, 10_000_000);
-  settings.upstreamReserve = integer('VENUE_BOOKING_UPSTREAM_RESERVE', 0, 10_000_000);
-  if (settings.upstreamQuota !== undefined && (settings.upstreamReserve ?? 0) > settings.upstreamQuota)
-    problems.push('VENUE_BOOKING_UPSTREAM_RESERVE must not be more than VENUE_BOOKING_UPSTREAM_QUOTA');
-  const misses = integer('VENUE_BOOKING_MISS_LIMIT', 1, 1_000_000);
-  if (misses !== undefined) settings.missLimit = { limit: misses, windowMs: 600_000 };
-  settings.lowWater = integer('VENUE_BOOKING_LOW_WATER', 0, 10_000_000);
-  settings.finalTtlMs = integer('VENUE_BOOKING_FINAL_TTL_MS', 0, 3_600_000);
-  settings.staticTtlMs = integer('VENUE_BOOKING_STATIC_TTL_MS', 0, 86_400_000);
-  settings.browseTtlMs = integer('VENUE_BOOKING_BROWSE_TTL_MS', 0, 86_400_000);
-  const partnerSource = text(env, 'VENUE_BOOKING_PARTNER_SOURCE');
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
-  if (partnerSource.length > 100 || /[\u0000-\u001f]/.test(partnerSource))
-    problems.push('VENUE_BOOKING_PARTNER_SOURCE must be at most 100 printable characters');
-  else if (partnerSource) settings.partnerSource = partnerSource;
-
-  // One URL for every venue, or `venueId=url` pairs; `{venue}` in a URL is replaced by the venue id.
-  const returnPage = text(env, 'VENUE_BOOKING_RETURN_PAGE');
-  if (returnPage) {
-    const pages: Record<string, string> = {};
-    for (const item of list(returnPage)) {
-      const [venue, page] = /^[A-Za-z0-9_-]+=/.test(item)
-        ? [item.slice(0, item.indexOf('=')), item.slice(item.indexOf('=') + 1)]
-        : ['*', item];
-      if (!httpUrl(page!.replace('{venue}', 'x')))
-        problems.push(`VENUE_BOOKING_RETURN_PAGE: "${page}" is not an http(s) URL`);
-      else pages[venue!] = page!;
-    }
-    settings.returnPages = pages;
-  }
-  const bridge = text(env, 'VENUE_BOOKING_RETURN_BRIDGE');
-  if (bridge === 'off') settings.returnBridge = false;
-  else if (bridge && bridge !== 'on') problems.push('VENUE_BOOKING_RETURN_BRIDGE must be on (default) or off');
-  for (const key of Object.keys(settings) as (keyof ProxyConfig)[])
-    if (settings[key] === undefined) delete settings[key];
-  const redis = redisSettings(env, problems, integer);
-
-  const appId = text(env, 'VENUE_BOOKING_APP_ID');
-  const apiKey = text(env, 'VENUE_BOOKING_API_KEY');
-  if (!appId && !apiKey) {
-    if (problems.length) throw new ConfigError(problems);
-    return { embedded: true, settings, warnings, redis };
-  }
-  if (!appId) problems.push('VENUE_BOOKING_APP_ID is missing (the API key is set)');
-  if (!apiKey) problems.push('VENUE_BOOKING_API_KEY is missing (the App ID is set)');
-  if (/[\s:]/.test(appId)) problems.push('VENUE_BOOKING_APP_ID must not contain spaces or a colon');
-  if (/\s/.test(apiKey)) problems.push('VENUE_BOOKING_API_KEY must not contain spaces');
-  const upstream = text(env, 'VENUE_BOOKING_UPSTREAM').replace(/\/+$/, '');
-  const upstreamUrl = httpUrl(upstream);
-  if (!upstreamUrl || !upstreamUrl.pathname.endsWith('/v4') || upstreamUrl.search) {
-    problems.push('VENUE_BOOKING_UPSTREAM must be the service base URL ending in /v4, e.g. https://api.example.com/v4');
-  } else if (upstreamUrl.protocol === 'http:' && !isLoopback(upstreamUrl.hostname)) {
-    problems.push('VENUE_BOOKING_UPSTREAM must use https (the key travels in a header)');
-  }
-  if (!venues.length && !venueGroups.length)
-    problems.push('VENUE_BOOKING_VENUES (or VENUE_BOOKING_VENUE_GROUPS) must list the venues the widget may book');
-  if (!settings.bookingSite)
-    problems.push(
-      'VENUE_BOOKING_BOOKING_SITE is missing: the URL prefix of the hosted booking site (deposits, pre-orders), e.g. https://book.example.com/book; next.web is passed only under it',
-    );
-  if (!settings.publicUrl)
-    warnings.push(
-      'VENUE_BOOKING_PUBLIC_URL is not set: only requests to localhost are answered (local development); set it to the public address of this proxy',
-    );
-  if (problems.length) throw new ConfigError(problems);
-  return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings, redis };
-}
-
-/** The Redis settings, when `VENUE_BOOKING_REDIS_URL` is set. */
-function redisSettings(
-  env: ProxyEnv,
-  problems: string[],
-  integer: (name: string, min: number, max: number) => number | undefined,
-): RedisSettings | undefined {
-  const raw = text(env, 'VENUE_BOOKING_REDIS_URL');
-  const prefix = text(env, 'VENUE_BOOKING_REDIS_PREFIX') || 'venue-booking:';
-  const timeoutMs = integer('VENUE_BOOKING_REDIS_TIMEOUT_MS', 5, 10_000) ?? 100;
-  if (!/^[\x21-\x7e]{1,100}$/.test(prefix))
-    problems.push('VENUE_BOOKING_REDIS_PREFIX must be at most 100 printable characters without spaces');
-  if (!raw) return undefined;
-  let url: URL | null = null;
-  try {
-    url = new URL(raw);
-  } catch {
-    // Reported below, without echoing a URL that may hold a password.
-  }
-  if (!url || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || !url.hostname) {
-    problems.push('VENUE_BOOKING_REDIS_URL must be a redis:// or rediss:// URL, e.g. redis://localhost:6379');
-    return undefined;
-  }
-  return { url: raw, prefix, timeoutMs };
 }

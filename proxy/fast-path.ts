@@ -1,22 +1,22 @@
 /**
  * The cache-hit fast path: a read the proxy has just answered from its cache, asked again, is
  * answered from pre-serialised bytes and precomputed headers without building a Request, running
- * Hono's router or building a Response. The Node entry (node-listener.ts) tries it before handing a
- * request to the full app; an edge runtime simply never calls it.
+ * Hono's router or building a Response. The Node entry (node/listener.ts) tries it before handing
+ * a request to the full app; an edge runtime simply never calls it.
  *
  * It answers only what the full app would answer the same way, and defers (returns null) on any
  * doubt, so every refusal still comes from the full app and the guard order cannot be skipped:
  *
- * 1. only GET, with a URL the adapter takes as it is, no longer than the app's limit and with a
- *    path the request guard accepts, and no method-override header;
- * 2. a loopback Host when the proxy has no public URL; a calling site (Origin, Referer,
- *    Sec-Fetch-Site) the origin rule accepts;
+ * 1. only GET (the host's check), with a URL the adapter takes as it is;
+ * 2. the app's own guard list (guards/request.ts `firstRefusal`: address, method, override
+ *    headers, Host, calling site) lets it on;
  * 3. this very URL (and, without a public URL, this Host) answered by the full app in the last
  *    second with a 2xx from the cache: so its parameters and venue passed the route's checks
  *    (a second bounds how late a change of the venue groups or of the date reaches it);
  * 4. that cache entry still fresh and unchanged (the state's own `peekRead`, shared states too);
- * 5. last, the per-client limit, counted once: a refusal is handed to the full app with the count
- *    already made (`COUNTED`), which then answers the 429 itself.
+ * 5. last, the per-client limit (guards/limits.ts `clientLimit`, as the app counts it), counted
+ *    once: a refusal is handed to the full app with the count already made (`COUNTED`), which
+ *    then answers the 429 itself.
  *
  * Where 3 or 4 fails, a relayed read whose route checks are simple (an availability GET of a
  * configured venue with a valid query, `options.relay`) is run here instead (3'), once the app has
@@ -25,13 +25,21 @@
  *
  * Every answer gets the same log line as one from the app.
  */
-import { MAX_URL_LENGTH, OVERRIDE_HEADERS, pathProblem } from './guards/request.js';
+import type { Context } from 'hono';
+import { envelopeText, errorPayload } from './core/envelope.js';
+import { plainHeadersOf } from './core/headers.js';
 import type { Logger } from './core/log.js';
+import { urlOf } from './core/url.js';
+import type { ResolvedConfig } from './config.js';
+import { clientLimit, COUNTED, type ClientLimits, type CountedEnv } from './guards/limits.js';
+import { firstRefusal, type GuardSettings } from './guards/request.js';
+import { ID_RE, queryParams } from './guards/validate.js';
+import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
+import { readThrough, type ReadCall } from './routes/read-through.js';
+import { availabilityRead } from './routes/reads.js';
 import type { RateDecision } from './state/rate-limit.js';
-import { requestSite } from './guards/request-site.js';
-import type { Relayed } from './upstream/relay.js';
-import type { LimitRule, ProxyState } from './state/types.js';
-import { isLoopback } from './guards/validate.js';
+import type { ProxyState, Relayed } from './state/types.js';
+import { prepare, sent } from './upstream/relay.js';
 
 /** A request as a host sees it before any `Request` is built. */
 export interface FastRequest {
@@ -66,27 +74,15 @@ export interface FastAnswer {
   body: Uint8Array;
 }
 
-/**
- * Key of the host context under which the fast path hands over a rate-limit decision it already
- * counted: the app's limiter uses it instead of counting the request a second time. A symbol, so
- * nothing a client sends can set it.
- */
-export const COUNTED = Symbol('venue-booking.counted');
-
-/** A host context that may carry a counted decision. */
-export type CountedEnv = { [COUNTED]?: RateDecision };
-
 /** What the fast path needs from its proxy. */
 export interface FastPathOptions {
   state: ProxyState;
   logger: Logger;
   now: () => number;
-  rateLimit: LimitRule;
+  /** The app's guard settings; without a public URL, the Host is also part of the memo key. */
+  guards: GuardSettings;
+  limits: ClientLimits;
   clientKey?: (request: { headers: { get(name: string): string | null } }, env: unknown) => string | undefined;
-  /** Without a public URL only loopback hosts are served, and the Host is part of the memo key. */
-  publicUrl: boolean;
-  /** The origin rule of the app. */
-  siteAllowed: (site: string, url: URL) => boolean;
   /** The `Access-Control-Allow-Origin` for an `Origin` (`''` when absent), or null. */
   allowOrigin: (origin: string) => string | null;
   /**
@@ -135,7 +131,7 @@ export class FastPath {
   constructor(private readonly options: FastPathOptions) {}
 
   private memoKey(url: URL): string {
-    return this.options.publicUrl ? `${url.pathname}${url.search}` : url.href;
+    return this.options.guards.publicUrl ? `${url.pathname}${url.search}` : url.href;
   }
 
   /**
@@ -163,21 +159,16 @@ export class FastPath {
     const { options } = this;
     this.asked = true;
     const started = options.now();
-    // 1. The request guard: length, path, method override (the method is the host's check).
-    if (request.url.length > MAX_URL_LENGTH) return null;
+    // 1. A URL the app would take (the method is the host's check: GET only).
     let url: URL;
     try {
       url = new URL(request.url);
     } catch {
       return null;
     }
-    if (pathProblem(url.pathname) !== null) return null;
-    for (const name of OVERRIDE_HEADERS) if (request.header(name) !== null) return null;
-    // 2. Host and calling site.
-    if (!options.publicUrl && !isLoopback(url.hostname)) return null;
-    const headers = { get: (name: string) => request.header(name) };
-    const site = requestSite({ headers });
-    if (site === 'hidden' || (site !== null && site !== 'same-origin' && !options.siteAllowed(site, url))) return null;
+    // 2. The app's guards, in the app's order; any refusal is the app's to answer.
+    const guarded = { href: request.url, url, method: 'GET', header: (name: string) => request.header(name) };
+    if (firstRefusal(guarded, options.guards)) return null;
     // 3. Answered by the app just now.
     const key = this.memoKey(url);
     const memo = this.memos.get(key);
@@ -201,7 +192,7 @@ export class FastPath {
   /**
    * 3'. Not answered just now: the read itself, when the app's route checks are simple enough to
    * make here (`options.relay`) and the app has sent an answer of its own (whose middleware
-   * headers this one gets). The read is the app's own (reads.ts `readThrough`); refusals it makes
+   * headers this one gets). The read is the app's own (routes/read-through.ts `readThrough`); refusals it makes
    * after the count (a spared upstream, a spent budget) are rendered as the app renders them.
    */
   private async relay(request: FastRequest, url: URL, started: number): Promise<FastAnswer | null> {
@@ -232,7 +223,7 @@ export class FastPath {
   private async count(request: FastRequest): Promise<{ client: string; decision: RateDecision } | null> {
     const { options } = this;
     const client = options.clientKey?.({ headers: { get: (name) => request.header(name) } }, request.env) ?? 'shared';
-    const decision = await options.state.hit('api', client, options.rateLimit);
+    const decision = await clientLimit(options.state, options.limits, client, false);
     if (decision.allowed) return { client, decision };
     (request.env as CountedEnv)[COUNTED] = decision;
     return null;
@@ -258,4 +249,118 @@ export class FastPath {
       cache,
     });
   }
+}
+
+/**
+ * Which cache key each relayed answer came from, so that an answer sent from the cache can be
+ * remembered by the fast path with the key it must still be fresh under. The route modules see
+ * the state through `noting`; nothing else changes.
+ */
+export class CacheKeys {
+  private readonly keys = new WeakMap<Relayed, string>();
+
+  /** The cache key `relayed` was read under, when it came through the state's reads. */
+  of(relayed: Relayed): string | undefined {
+    return this.keys.get(relayed);
+  }
+
+  /**
+   * `state` as the route modules see it: its reads note their answers' keys; every other member
+   * is the state's own (bound to it), so a new method needs no change here.
+   */
+  noting(state: ProxyState): ProxyState {
+    const note = <T extends { value: Relayed } | undefined>(key: string, read: T): T => {
+      if (read) this.keys.set(read.value, key);
+      return read;
+    };
+    const reads: Pick<ProxyState, 'peekRead' | 'read'> = {
+      peekRead: (key, allowStale) => state.peekRead(key, allowStale).then((read) => note(key, read)),
+      read: (key, load) => state.read(key, load).then((read) => note(key, read)),
+    };
+    const bound = new Map<PropertyKey, unknown>();
+    return new Proxy(state, {
+      get(target, name) {
+        if (name === 'peekRead' || name === 'read') return reads[name];
+        const member: unknown = Reflect.get(target, name, target);
+        if (typeof member !== 'function') return member;
+        if (!bound.has(name)) bound.set(name, member.bind(target));
+        return bound.get(name);
+      },
+    });
+  }
+}
+
+/**
+ * What the app tells the fast path of each relayed answer it sends (routes/context.ts `onSent`):
+ * a GET answered from a cache entry, not stale, with the plain headers the app built, is
+ * remembered with its bytes, unless its body had to be redacted.
+ */
+export function rememberSent(fast: FastPath, keys: CacheKeys, config: ResolvedConfig) {
+  return (c: Context, relayed: Relayed, response: Response, headers: Record<string, string> | undefined): void => {
+    const key = keys.of(relayed);
+    const plain = plainHeadersOf(response);
+    if (c.req.method !== 'GET' || !key || !plain || headers?.['X-Cache'] === 'STALE') return;
+    const url = urlOf(c.req.raw);
+    const { bookingUrl, apiKey } = sendOptions(config, url);
+    const { bytes, leaked } = prepare(relayed, bookingUrl, apiKey);
+    if (!leaked) fast.remember(url, key, relayed, bytes, plain);
+  };
+}
+
+/** The same headers with lower-case names. */
+const lowerCase = (headers: Record<string, string>) => {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  return lower;
+};
+
+const AVAILABILITY = /^\/api\/venues\/([^/]+)\/booking-availability$/;
+
+/**
+ * An availability GET for the fast path (`FastPathOptions.relay`), when the route's checks are
+ * simple: a configured venue (a venue of a group is the app's to look up) and a valid query. The
+ * read is the route's own; what it sends, and what it throws, are what the app would send.
+ */
+export function availabilityRelay(ctx: ProxyContext, keys: CacheKeys): (url: URL) => FastRead | null {
+  const venues = new Set(ctx.config.venues);
+  return (url) => {
+    const venue = AVAILABILITY.exec(url.pathname)?.[1];
+    if (!venue || !ID_RE.test(venue) || !venues.has(venue)) return null;
+    const query = queryParams(url);
+    if (query.errors.length) return null;
+    let spec;
+    try {
+      spec = availabilityRead(ctx, venue, query.raw);
+    } catch {
+      return null;
+    }
+    return async (client) => {
+      const call: ReadCall<FastSent> = {
+        path: url.pathname,
+        method: 'GET',
+        client: () => client,
+        waitUntil: () => {},
+        send(relayed, headers) {
+          const answer = sent(relayed, { ...sendOptions(ctx.config, url), headers });
+          const key = keys.of(relayed);
+          return {
+            status: answer.status,
+            body: answer.body,
+            headers: lowerCase(answer.headers),
+            memo: key && !answer.leaked ? { cacheKey: key, relayed } : undefined,
+          };
+        },
+      };
+      try {
+        return await readThrough(ctx, call, spec);
+      } catch (thrown) {
+        const error = asProxyError(thrown, false, ctx.logger);
+        const headers = lowerCase(Object.fromEntries(new Headers(error.options.headers)));
+        headers['content-type'] = 'application/json; charset=utf-8';
+        headers['cache-control'] = 'no-store';
+        const text = envelopeText(url.pathname, 'GET', error.status, errorPayload(error.message, error.options));
+        return { status: error.status, body: new TextEncoder().encode(text), headers };
+      }
+    };
+  };
 }

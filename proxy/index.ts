@@ -5,13 +5,13 @@
  * so importing it needs nothing but this package.
  */
 import { createProxy as createAppProxy } from './app.js';
-import type { ProxyConfig } from './routes/context.js';
+import type { ProxyConfig } from './config.js';
 import { createStack as createAppStack, type StackOptions } from './stack.js';
 
-export type { ProxyConfig } from './routes/context.js';
+export type { ProxyConfig } from './config.js';
 export type { Logger } from './core/log.js';
 export type { StackOptions } from './stack.js';
-export { configFromEnv, ConfigError, type EnvConfig, type ProxyEnv } from './config.js';
+export { configFromEnv, ConfigError, type EnvConfig, type ProxyEnv } from './env.js';
 
 /** A Fetch handler: `Request → Response`, as Node adapters, Workers and Deno serve. */
 export interface FetchHandler {

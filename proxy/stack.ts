@@ -5,7 +5,7 @@
  * credentials all use this, so they exercise the very same composition.
  */
 import type { ExecutionContext } from 'hono';
-import { createProxy, type Proxy, type ProxyConfig } from './app.js';
+import { createProxy, type ProxyApp, type ProxyConfig } from './app.js';
 import { createSandbox, SANDBOX_APP, type Sandbox, type SandboxOptions } from './sandbox/app.js';
 import { urlOf } from './core/url.js';
 
@@ -35,7 +35,7 @@ export interface Stack {
   /** `env` is passed to the proxy (the host's per-request context, e.g. Node's incoming message). */
   fetch(request: Request, env?: unknown, executionCtx?: ExecutionContext): Promise<Response>;
   sandbox: Sandbox;
-  proxy: Proxy;
+  proxy: ProxyApp;
 }
 
 /** Strips `prefix` from a request's path, so a handler built for `/` can be mounted anywhere. */

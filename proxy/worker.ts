@@ -10,13 +10,12 @@
  * (IPv6 grouped by /64).
  */
 import type { ExecutionContext } from 'hono';
-import { createProxy } from './app.js';
-import { clientKeyFor } from './guards/client-ip.js';
-import { configFromEnv, ConfigError, type ProxyEnv } from './config.js';
-import { DEFAULTS, type ProxyConfig } from './routes/context.js';
+import { sharedStateTimings, type ProxyConfig } from './config.js';
 import { errorResponse } from './core/envelope.js';
 import { consoleLogger } from './core/log.js';
-import { createStack } from './stack.js';
+import { configFromEnv, ConfigError, type ProxyEnv } from './env.js';
+import { clientKeyFor } from './guards/client-ip.js';
+import { handlerFor, type HostHandler } from './host.js';
 import { createDurableObjectState, type StateNamespace } from './state/durable-object.js';
 import type { SharedState } from './state/shared.js';
 
@@ -29,31 +28,23 @@ function sharedState(env: ProxyEnv, settings: Partial<ProxyConfig>): { state?: S
   const state = createDurableObjectState({
     namespace,
     timeoutMs: 500,
-    ttlMs: settings.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
-    staleMs: settings.staleMs ?? DEFAULTS.staleMs,
-    holdMs: (settings.timeoutMs ?? DEFAULTS.timeoutMs) + 5_000,
+    ...sharedStateTimings(settings),
     logger: consoleLogger,
     now: () => Date.now(),
   });
   return { state };
 }
 
-type Handler = { fetch(request: Request, env?: unknown, executionCtx?: ExecutionContext): Promise<Response> };
+let built: { env: ProxyEnv; handler: HostHandler; state?: SharedState } | null = null;
 
-let built: { env: ProxyEnv; handler: Handler; state?: SharedState } | null = null;
-
-function handlerFor(env: ProxyEnv, request: Request): NonNullable<typeof built> {
+/** The handler of `env`, built at its first request and reused while the isolate lives. */
+function builtFor(env: ProxyEnv, request: Request): NonNullable<typeof built> {
   if (built?.env === env) return built;
   const config = configFromEnv(env);
   const clientKey = clientKeyFor({ header: 'cf-connecting-ip' });
   const { state } = sharedState(env, config.settings);
   const extra = { clientKey, ...(state ? { state } : {}) };
-  const handler = config.embedded
-    ? createStack({
-        origin: config.settings.publicUrl ?? new URL(request.url).origin,
-        proxy: { ...config.settings, ...extra },
-      })
-    : createProxy({ ...config.settings, ...extra });
+  const handler = handlerFor(config, extra, new URL(request.url).origin);
   if (config.redis)
     console.warn(
       JSON.stringify({
@@ -69,7 +60,7 @@ function handlerFor(env: ProxyEnv, request: Request): NonNullable<typeof built> 
 export default {
   async fetch(request: Request, env: ProxyEnv = {}, ctx?: ExecutionContext): Promise<Response> {
     try {
-      const { handler, state } = handlerFor(env, request);
+      const { handler, state } = builtFor(env, request);
       // The context lets background work (a stale read's refresh, limit counts on their way to
       // the shared state) outlive the answer: the runtime cancels a request's unfinished work
       // once its answer is sent. (The env, which holds the API key, is not handed on.)

@@ -9,6 +9,18 @@ import { urlOf } from './url.js';
 /** A field error as the live service sends it; every field of the proxy's errors is filled. */
 export type FieldError = Required<Pick<WireFieldError, 'code' | 'fields'>> & { message: string };
 
+/** How a parameter is named in messages a guest may read. */
+const LABELS: Record<string, string> = {
+  num_people: 'Number of people',
+  getOffers: 'getOffers',
+  dob: 'Date of birth',
+  venue_group: 'Venue group',
+  partner_source: 'Partner source',
+};
+/** A parameter's name as a guest reads it, in the proxy's field errors and in reworded upstream ones. */
+export const label = (name: string) =>
+  LABELS[name] ?? (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
+
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',

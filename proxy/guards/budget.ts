@@ -11,13 +11,12 @@
  * - When the upstream reports few calls left (`X-RateLimit-Remaining` ≤ the low water mark, by
  *   default the reserve), early misses are served from stale copies or refused, never spent.
  */
-import { DEFAULTS, type ProxyConfig } from '../routes/context.js';
 import type { LimitRule, ProxyState } from '../state/types.js';
 
 /** What a read or booking is, for the budget. */
 export type Spend = 'early' | 'final' | 'booking';
 
-/** The budget's settings, derived from the quota unless set. */
+/** The budget's settings, derived from the quota unless set (config.ts `budgetSettings`). */
 export interface BudgetSettings {
   /** Upstream calls per hour the App ID may make. */
   quota: number;
@@ -36,22 +35,6 @@ export interface BudgetSettings {
 
 /** The upstream's quota window. */
 export const BUDGET_WINDOW_MS = 3_600_000;
-
-/** The settings of `config`, with defaults derived from its quota. */
-export function budgetSettings(
-  config: Pick<ProxyConfig, 'upstreamQuota' | 'upstreamReserve' | 'lowWater' | 'missLimit'>,
-): BudgetSettings {
-  const quota = config.upstreamQuota ?? DEFAULTS.upstreamQuota;
-  const reserveOf = (limit: number) => Math.min(limit, config.upstreamReserve ?? Math.max(5, Math.ceil(limit / 5)));
-  const reserve = reserveOf(quota);
-  return {
-    quota,
-    reserve,
-    bookingReserve: Math.ceil(reserve / 2),
-    lowWater: (reported) => config.lowWater ?? reserveOf(reported ?? quota),
-    missLimit: config.missLimit ?? { limit: Math.max(10, Math.ceil(quota / 50)), windowMs: 600_000 },
-  };
-}
 
 /** The global upstream budget over the proxy's (shared) state. */
 export class UpstreamBudget {

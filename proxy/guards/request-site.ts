@@ -29,3 +29,36 @@ export function requestSite(request: {
   if (fetchSite === 'same-site' || fetchSite === 'cross-site') return 'hidden';
   return fetchSite === 'same-origin' ? 'same-origin' : null;
 }
+
+/** What the origin rule needs to know: the configured origins and the proxy's own. */
+export interface SiteSettings {
+  origins: readonly string[];
+  /** The origin of the proxy's public URL; null: the request's own origin (trusted on loopback only). */
+  publicOrigin: string | null;
+  /** The origin of the hosted booking site, which posts the return bridge; null when not configured. */
+  bookingSiteOrigin: string | null;
+}
+
+/**
+ * The origin rule, for the guards and for CORS: which pages may call the proxy, and the
+ * `Access-Control-Allow-Origin` a page's `Origin` gets.
+ *
+ * The return bridge is posted to by the booking site's page as a top-level navigation; a page with
+ * `Referrer-Policy: no-referrer` (as the booking site's are) sends the opaque `Origin: null`. The
+ * bridge makes no upstream call and only redirects to an allowed page with a reference and a
+ * status, so that opaque origin may reach it (and nothing else).
+ */
+export function siteRule(settings: SiteSettings): {
+  siteAllowed(origin: string, url: URL): boolean;
+  allowOrigin(origin: string): string | null;
+} {
+  const origins = new Set(settings.origins);
+  const { publicOrigin, bookingSiteOrigin } = settings;
+  return {
+    siteAllowed: (origin, url) =>
+      origins.has(origin) ||
+      origin === (publicOrigin ?? url.origin) ||
+      ((origin === bookingSiteOrigin || origin === 'null') && url.pathname === '/api/return'),
+    allowOrigin: (origin) => (origins.has(origin) ? origin : null),
+  };
+}

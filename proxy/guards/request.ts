@@ -1,13 +1,17 @@
 /**
- * Request guards that run before routing: the shape of the address, the method, the Origin and
- * headers that try to change a request's meaning. They refuse early and cheaply, so hostile
- * traffic never reaches a route, a cache or the upstream.
+ * The guards that run before routing, as one ordered list of pure functions: the shape of the
+ * address, the method, headers that try to change a request's meaning, the Host, the calling
+ * site. They refuse early and cheaply, so hostile traffic never reaches a route, a cache or the
+ * upstream.
+ *
+ * The Hono app (app.ts) and the Node fast path (fast-path.ts) both run `firstRefusal`, so their
+ * guard order cannot drift: the app answers a refusal, the fast path hands the request to the
+ * app, which then answers it. A guard knows nothing of Hono or of a host: it reads a
+ * `GuardRequest` and says why it refuses, with the log line the operator needs, or null.
  */
-import type { MiddlewareHandler } from 'hono';
-import { errorResponse } from '../core/envelope.js';
+import type { ErrorOptions } from '../core/envelope.js';
+import type { LogEntry } from '../core/log.js';
 import { requestSite } from './request-site.js';
-import type { Logger } from '../core/log.js';
-import { urlOf } from '../core/url.js';
 import { isLoopback } from './validate.js';
 
 /** Longest URL (path + query) the widget ever needs; longer ones are refused with 414. */
@@ -20,6 +24,41 @@ const PATH_RE = /^\/[A-Za-z0-9_\-/.]*$/;
 /** Headers that ask a server to treat a request as another method; refused outright. */
 export const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
 
+/** The methods of the API; the widget's files take GET and HEAD only. */
+export const API_METHODS: readonly string[] = ['GET', 'POST', 'OPTIONS'];
+const FILE_METHODS: readonly string[] = ['GET', 'HEAD'];
+
+/** A request as every guard reads it: the app builds it from a `Request`, the fast path from Node's message. */
+export interface GuardRequest {
+  /** The absolute URL as received (its length is checked before anything parses it further). */
+  href: string;
+  url: URL;
+  method: string;
+  /** A header by its lower-case name; null when absent. */
+  header(name: string): string | null;
+}
+
+/** Why a guard refuses: the answer (in the service's envelope) and, when the operator must act, a log line. */
+export interface Refusal {
+  status: number;
+  message: string;
+  options?: ErrorOptions;
+  log?: LogEntry;
+}
+
+/** What the guards need to know of the proxy: built once from its config (guardSettings). */
+export interface GuardSettings {
+  /** Paths of the widget's files (GET and HEAD only). */
+  files: ReadonlySet<string>;
+  /** Whether the proxy knows its public address; without it only loopback hosts are answered. */
+  publicUrl: boolean;
+  /** The origin rule: may a page of `origin` call `url`? (request-site.ts `siteRule`). */
+  siteAllowed(origin: string, url: URL): boolean;
+}
+
+/** A guard: the refusal of a request, or null to let it on. */
+export type Guard = (request: GuardRequest, settings: GuardSettings) => Refusal | null;
+
 /** Why a path is refused, or null. Dots are allowed only in the name of the served script. */
 export function pathProblem(pathname: string): string | null {
   if (!PATH_RE.test(pathname)) return 'The address contains characters that are not allowed';
@@ -29,68 +68,95 @@ export function pathProblem(pathname: string): string | null {
   return null;
 }
 
-/** Refuses oversized URLs, odd paths, unknown methods and method-override headers. */
-export function requestGuard(methods: readonly string[]): MiddlewareHandler {
-  return async (c, next) => {
-    const request = c.req.raw;
-    if (request.url.length > MAX_URL_LENGTH) return errorResponse(request, 414, 'The address is too long');
-    const problem = pathProblem(urlOf(request).pathname);
-    if (problem)
-      return errorResponse(request, 400, problem, { errors: [{ code: 'invalid_path', message: problem, fields: [] }] });
-    if (!methods.includes(request.method)) {
-      return errorResponse(request, 405, `Method ${request.method.slice(0, 20)} is not allowed`, {
-        headers: { allow: methods.join(', ') },
-      });
-    }
-    for (const name of OVERRIDE_HEADERS) {
-      if (request.headers.has(name))
-        return errorResponse(request, 400, 'Method override headers are not accepted', {
-          errors: [{ code: 'invalid_header', message: 'Method override headers are not accepted', fields: [name] }],
-        });
-    }
-    await next();
-  };
+/** Whether a path is the API's (where the Host, site, CORS and limits apply), as Hono's `/api/*` matches. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === '/api' || pathname.startsWith('/api/');
 }
 
-/**
- * Refuses requests from a site that is neither the proxy's own nor a configured one, reads and
- * writes alike (see request-site.ts), so a misconfigured page fails at its first call. CORS only
- * stops browsers from reading answers; this stops the request from having effects. `onRefused`
- * tells the operator which origin to add.
- */
-export function originGuard(
-  allowed: (origin: string, request: Request) => boolean,
-  onRefused: (origin: string) => void = () => {},
-): MiddlewareHandler {
-  return async (c, next) => {
-    const site = requestSite(c.req.raw);
-    if (site !== null && site !== 'same-origin' && (site === 'hidden' || !allowed(site, c.req.raw))) {
-      onRefused(site);
-      return errorResponse(c.req.raw, 403, 'This site may not use the booking proxy', {
-        errors: [
-          { code: 'forbidden_origin', message: "This site's origin is not in VENUE_BOOKING_ORIGINS", fields: [] },
-        ],
-      });
-    }
-    await next();
+/** Refuses an oversized URL (414) or a path with characters, empty or dotted segments no route uses (400). */
+export const addressGuard: Guard = (request) => {
+  if (request.href.length > MAX_URL_LENGTH) return { status: 414, message: 'The address is too long' };
+  const problem = pathProblem(request.url.pathname);
+  if (!problem) return null;
+  return {
+    status: 400,
+    message: problem,
+    options: { errors: [{ code: 'invalid_path', message: problem, fields: [] }] },
   };
-}
+};
+
+/** Refuses a method the path never takes (405 with `Allow`): the API's three, the files' GET and HEAD. */
+export const methodGuard: Guard = (request, settings) => {
+  const methods = settings.files.has(request.url.pathname) ? FILE_METHODS : API_METHODS;
+  if (methods.includes(request.method)) return null;
+  return {
+    status: 405,
+    message: `Method ${request.method.slice(0, 20)} is not allowed`,
+    options: { headers: { allow: methods.join(', ') } },
+  };
+};
+
+/** Refuses headers that ask for another method (400). */
+export const overrideGuard: Guard = (request) => {
+  const name = OVERRIDE_HEADERS.find((header) => request.header(header) !== null);
+  if (name === undefined) return null;
+  const message = 'Method override headers are not accepted';
+  return { status: 400, message, options: { errors: [{ code: 'invalid_header', message, fields: [name] }] } };
+};
 
 /**
- * For a proxy without `VENUE_BOOKING_PUBLIC_URL`: answers only requests addressed to a loopback
- * host (local development). Elsewhere its own origin and `next.api` would come from a Host header
- * the client wrote, so the request is refused with 421 and the operator told what to set.
+ * For a proxy without `VENUE_BOOKING_PUBLIC_URL`: answers only API requests addressed to a
+ * loopback host (local development). Elsewhere its own origin and `next.api` would come from a
+ * Host header the client wrote (a DNS rebinding foothold), so the request is refused with 421 and
+ * the operator told what to set.
  */
-export function loopbackHostGuard(logger: Logger): MiddlewareHandler {
-  return async (c, next) => {
-    if (!isLoopback(urlOf(c.req.raw).hostname)) {
-      logger.log({ level: 'error', msg: 'request to a non-loopback host refused: set VENUE_BOOKING_PUBLIC_URL' });
-      return errorResponse(c.req.raw, 421, 'The booking proxy is misconfigured', {
-        errors: [
-          { code: 'unknown_host', message: "Set VENUE_BOOKING_PUBLIC_URL to the proxy's public address", fields: [] },
-        ],
-      });
-    }
-    await next();
+export const hostGuard: Guard = (request, settings) => {
+  if (settings.publicUrl || !isApiPath(request.url.pathname) || isLoopback(request.url.hostname)) return null;
+  return {
+    status: 421,
+    message: 'The booking proxy is misconfigured',
+    options: {
+      errors: [
+        { code: 'unknown_host', message: "Set VENUE_BOOKING_PUBLIC_URL to the proxy's public address", fields: [] },
+      ],
+    },
+    log: { level: 'error', msg: 'request to a non-loopback host refused: set VENUE_BOOKING_PUBLIC_URL' },
   };
+};
+
+/**
+ * Refuses API requests from a site that is neither the proxy's own nor a configured one, reads
+ * and writes alike (see request-site.ts), so a misconfigured page fails at its first call. CORS
+ * only stops browsers from reading answers; this stops the request from having effects. The log
+ * line tells the operator which origin to add.
+ */
+export const siteGuard: Guard = (request, settings) => {
+  if (!isApiPath(request.url.pathname)) return null;
+  const site = requestSite({ headers: { get: (name) => request.header(name) } });
+  if (site === null || site === 'same-origin' || (site !== 'hidden' && settings.siteAllowed(site, request.url)))
+    return null;
+  return {
+    status: 403,
+    message: 'This site may not use the booking proxy',
+    options: {
+      errors: [{ code: 'forbidden_origin', message: "This site's origin is not in VENUE_BOOKING_ORIGINS", fields: [] }],
+    },
+    log: {
+      level: 'warn',
+      msg: 'request from a site not in VENUE_BOOKING_ORIGINS refused (add it there if it is yours)',
+      origin: site.slice(0, 100),
+    },
+  };
+};
+
+/** The guards in the order they run, cheapest first. */
+export const GUARDS: readonly Guard[] = [addressGuard, methodGuard, overrideGuard, hostGuard, siteGuard];
+
+/** The first refusal of the guards, in order; null when every guard lets the request on. */
+export function firstRefusal(request: GuardRequest, settings: GuardSettings): Refusal | null {
+  for (const guard of GUARDS) {
+    const refusal = guard(request, settings);
+    if (refusal) return refusal;
+  }
+  return null;
 }

@@ -4,7 +4,7 @@
  * whole numbers, lengths, email). Values come out canonical (trimmed strings, real numbers), so the
  * upstream only ever sees what the proxy rebuilt, never the client's raw text.
  */
-import type { FieldError } from '../core/envelope.js';
+import { label, type FieldError } from '../core/envelope.js';
 // The guest-field rules are shared with the widget (one rule set); the proxy's build bundles them.
 import { isBirthDate, isCalendarDate, isEmail, isPhone, LIMITS, textProblem } from '../../src/api/rules.js';
 
@@ -44,17 +44,6 @@ export function isDate(value: string): boolean {
   return isCalendarDate(value);
 }
 
-/** How a parameter is named in messages a guest may read. */
-const LABELS: Record<string, string> = {
-  num_people: 'Number of people',
-  getOffers: 'getOffers',
-  dob: 'Date of birth',
-  venue_group: 'Venue group',
-  partner_source: 'Partner source',
-};
-/** A parameter's name as a guest reads it. */
-export const label = (name: string) =>
-  LABELS[name] ?? (name.charAt(0).toUpperCase() + name.slice(1)).replace(/_/g, ' ');
 const problem = (name: string, code: string, message: string): FieldError => ({ code, message, fields: [name] });
 
 /** A scalar as text: strings trimmed, finite numbers and booleans spelled out; else undefined. */

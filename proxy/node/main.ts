@@ -1,6 +1,6 @@
 /**
  * `venue-booking-proxy`: the proxy as a Node server. Settings come from the environment and flags
- * (flags win; see config.ts), validated at start. With no credentials it runs on the embedded
+ * (flags win; see env.ts), validated at start. With no credentials it runs on the embedded
  * sandbox, and says so. It also serves the widget bundle (`dist/venue-booking.js`) at
  * `/venue-booking.js` and prints the script tag with its integrity hash.
  *
@@ -11,17 +11,16 @@ import { createServer, type IncomingMessage, type RequestListener } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createProxy } from '../app.js';
-import { clientKeyFor } from '../guards/client-ip.js';
-import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../config.js';
-import { DEFAULTS, type ProxyConfig } from '../routes/context.js';
+import { sharedStateTimings, type ProxyConfig } from '../config.js';
 import { consoleLogger } from '../core/log.js';
-import { nodeTransport } from './transport.js';
-import { batchedLogger } from './log.js';
-import { nodeListener } from './listener.js';
-import { nodeSettingsFromEnv } from './settings.js';
+import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../env.js';
+import { clientKeyFor } from '../guards/client-ip.js';
+import { handlerFor } from '../host.js';
 import { integrityOf, scriptTag } from '../routes/script.js';
-import { createStack } from '../stack.js';
+import { nodeListener } from './listener.js';
+import { batchedLogger } from './log.js';
+import { nodeSettingsFromEnv } from './settings.js';
+import { nodeTransport } from './transport.js';
 
 const HELP = `Usage: venue-booking-proxy [flags]
 
@@ -131,14 +130,11 @@ function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<strin
  */
 async function redisState(redis: RedisSettings, settings: Partial<ProxyConfig>) {
   const { createRedisState } = await import('../state/redis.js');
-  const timeoutMs = settings.timeoutMs ?? DEFAULTS.timeoutMs;
   return createRedisState({
     url: redis.url,
     prefix: redis.prefix,
     timeoutMs: redis.timeoutMs,
-    ttlMs: settings.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
-    staleMs: settings.staleMs ?? DEFAULTS.staleMs,
-    holdMs: timeoutMs + 5_000,
+    ...sharedStateTimings(settings),
     logger: consoleLogger,
     now: () => Date.now(),
   });
@@ -198,12 +194,7 @@ async function start() {
   listening.listen(port, async () => {
     const info = listening.address() as AddressInfo;
     const origin = config.settings.publicUrl ?? `http://localhost:${info.port}`;
-    if (config.embedded) {
-      const stack = createStack({ origin, proxy: { ...config.settings, ...extra } });
-      listener = nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast });
-    } else {
-      listener = nodeListener(createProxy({ ...config.settings, ...extra }));
-    }
+    listener = nodeListener(handlerFor(config, extra, origin));
     const mode = config.embedded
       ? 'on the embedded sandbox (no VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY set): bookings are not real'
       : `upstream ${config.settings.upstream}`;

@@ -2,10 +2,10 @@
  * Settings only the Node entry has: whose address keys the per-client limits behind a reverse
  * proxy, and how long a slow client may hold a connection. Node's defaults let a client trickle its
  * headers for a minute and its body for five, and hold any number of idle connections, none of
- * which the rate limit sees; these bound both. Runtime-free, so it is tested like config.ts.
+ * which the rate limit sees; these bound both. Runtime-free, so it is tested like env.ts.
  */
 import type { ClientIpOptions } from '../guards/client-ip.js';
-import { ConfigError, wholeNumber, type ProxyEnv } from '../config.js';
+import { ConfigError, wholeNumber, type ProxyEnv } from '../env.js';
 
 /** The Node server's settings, every one filled. */
 export interface NodeSettings {

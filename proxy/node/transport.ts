@@ -1,7 +1,7 @@
 /**
  * The Node entry's way to the upstream: node:http(s) over kept-alive connections, in place of the
  * global `fetch` (undici), whose WHATWG streams and per-request machinery cost a relayed read
- * more than the rest of the proxy's work. It is a `Transport` (upstream.ts): plain values in
+ * more than the rest of the proxy's work. It is a `Transport` (upstream/transport.ts): plain values in
  * (method, URL, headers, a small body, an abort signal), plain values out (status, headers, the
  * whole body as text), with no `Request`, `Headers` or `Response` built on the way. The URL's
  * origin is parsed once (the upstream's base never changes); its path and query, which the
@@ -9,7 +9,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { PlainResponse, Transport } from '../upstream/client.js';
+import type { PlainResponse, Transport } from '../upstream/transport.js';
 
 /** Options of `nodeTransport`. */
 export interface NodeTransportOptions {

@@ -7,19 +7,18 @@
  * The widget passes `return_url=<proxy>/api/return?venue=<id>&page=<the page the guest left from>`.
  * The target is the venue's configured page (`returnPages`) when there is one, else that `page`,
  * accepted only on an origin the proxy serves (a configured origin, or its own): the bridge is not
- * an open redirect, and operators need not configure anything. The origin guard in app.ts lets only
+ * an open redirect, and operators need not configure anything. The site guard (guards/request.ts) lets only
  * the booking site, our own pages and configured origins post here.
  *
  * `GET /api/return` (no query) is the widget's probe: it answers which return methods this proxy
  * offers (`{methods: ['post', 'get']}`), without any upstream call; the widget then asks the
  * booking site for `return_method=post`. A GET carrying values (a GET return) is refused.
  */
-import type { Context, Hono } from 'hono';
-import { ProxyError } from '../core/envelope.js';
-import type { ProxyContext } from './context.js';
+import type { Context } from 'hono';
+import { envelopeResponse, ProxyError } from '../core/envelope.js';
 import { urlOf } from '../core/url.js';
-import { envelopeResponse } from '../core/envelope.js';
 import { ID_RE } from '../guards/validate.js';
+import type { ProxyContext } from './context.js';
 
 const REFERENCE_RE = /^[A-Za-z0-9-]{1,40}$/;
 const STATUS_RE = /^[a-z_]{1,20}$/;
@@ -41,9 +40,9 @@ function targetOf(ctx: ProxyContext, request: Request, venue: string, page: stri
     return null;
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return null;
-  // Without a public URL, app.ts answers loopback hosts only, so the request's own origin is ours.
-  const own = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).origin : urlOf(request).origin;
-  if (url.origin !== own && !(ctx.config.origins ?? []).includes(url.origin)) return null;
+  // Without a public URL, the host guard answers loopback hosts only, so the request's own origin is ours.
+  const own = ctx.config.publicOrigin ?? urlOf(request).origin;
+  if (url.origin !== own && !ctx.config.origins.includes(url.origin)) return null;
   for (const name of RETURN_VALUES) url.searchParams.delete(name);
   url.hash = '';
   return url;
@@ -67,44 +66,44 @@ async function fields(c: Context): Promise<Record<string, string>> {
   throw new ProxyError(415, 'Send the return as a form or as JSON');
 }
 
-/** Registers `POST /api/return` and its probe, `GET /api/return`. */
-export function registerReturnBridge(app: Hono, ctx: ProxyContext): void {
-  app.get('/api/return', (c) => {
-    if (urlOf(c.req.raw).search)
-      throw new ProxyError(400, 'The return bridge takes the booking site’s POST; use return_method=post', {
-        errors: [{ code: 'post_only', message: 'Send the return as a POST', fields: [] }],
-      });
-    if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
-    return envelopeResponse(c.req.raw, 200, { methods: ['post', 'get'] }, { 'cache-control': 'public, max-age=3600' });
-  });
-  app.post('/api/return', async (c) => {
-    const query = urlOf(c.req.raw).searchParams;
-    const venue = query.get('venue') ?? '';
-    if (!ID_RE.test(venue) || !(await ctx.venueAllowed(venue)))
-      throw new ProxyError(404, 'Unknown venue', {
-        errors: [{ code: 'unknown_venue', message: 'Unknown venue', fields: ['venue'] }],
-      });
-    const target = targetOf(ctx, c.req.raw, venue, query.get('page'));
-    if (!target)
-      throw new ProxyError(404, 'No return page: configure one, or return to a page on an allowed origin', {
-        errors: [{ code: 'no_return_page', message: 'No allowed return page', fields: ['page'] }],
-      });
-    const body = await fields(c);
-    const reference = body.reference?.trim() ?? '';
-    const status = body.status?.trim() ?? '';
-    if (!REFERENCE_RE.test(reference) || !STATUS_RE.test(status)) {
-      throw new ProxyError(400, 'The return is missing a valid reference or status', {
-        errors: [
-          { code: 'invalid_return', message: 'reference and status are required', fields: ['reference', 'status'] },
-        ],
-      });
-    }
-    target.searchParams.set('reference', reference);
-    target.searchParams.set('status', status);
-    ctx.logger.log({ level: 'info', msg: 'booking returned', venue, status });
-    return new Response(null, {
-      status: 303,
-      headers: { location: target.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+/** `GET /api/return`, the widget's probe: which return methods this proxy offers. */
+export function returnProbe(ctx: ProxyContext, c: Context): Response {
+  if (urlOf(c.req.raw).search)
+    throw new ProxyError(400, 'The return bridge takes the booking site’s POST; use return_method=post', {
+      errors: [{ code: 'post_only', message: 'Send the return as a POST', fields: [] }],
     });
+  if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
+  return envelopeResponse(c.req.raw, 200, { methods: ['post', 'get'] }, { 'cache-control': 'public, max-age=3600' });
+}
+
+/** `POST /api/return`: the booking site's return, answered with 303 to the guest's page. */
+export async function returnBridge(ctx: ProxyContext, c: Context): Promise<Response> {
+  const query = urlOf(c.req.raw).searchParams;
+  const venue = query.get('venue') ?? '';
+  if (!ID_RE.test(venue) || !(await ctx.venueAllowed(venue)))
+    throw new ProxyError(404, 'Unknown venue', {
+      errors: [{ code: 'unknown_venue', message: 'Unknown venue', fields: ['venue'] }],
+    });
+  const target = targetOf(ctx, c.req.raw, venue, query.get('page'));
+  if (!target)
+    throw new ProxyError(404, 'No return page: configure one, or return to a page on an allowed origin', {
+      errors: [{ code: 'no_return_page', message: 'No allowed return page', fields: ['page'] }],
+    });
+  const body = await fields(c);
+  const reference = body.reference?.trim() ?? '';
+  const status = body.status?.trim() ?? '';
+  if (!REFERENCE_RE.test(reference) || !STATUS_RE.test(status)) {
+    throw new ProxyError(400, 'The return is missing a valid reference or status', {
+      errors: [
+        { code: 'invalid_return', message: 'reference and status are required', fields: ['reference', 'status'] },
+      ],
+    });
+  }
+  target.searchParams.set('reference', reference);
+  target.searchParams.set('status', status);
+  ctx.logger.log({ level: 'info', msg: 'booking returned', venue, status });
+  return new Response(null, {
+    status: 303,
+    headers: { location: target.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
   });
 }

@@ -6,8 +6,7 @@
 import { ReadCache } from './cache.js';
 import { IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './rate-limit.js';
-import type { Relayed } from '../upstream/relay.js';
-import { BOOKING_ANSWER_TTL_MS, type ProxyState } from './types.js';
+import { BOOKING_ANSWER_TTL_MS, type ProxyState, type Relayed } from './types.js';
 
 /** Options of the memory state. */
 export interface MemoryStateOptions {

@@ -21,8 +21,6 @@
 import { fingerprintOf, type IdempotentResult, type StoredAnswer } from './idempotency.js';
 import type { Logger } from '../core/log.js';
 import type { RateDecision } from './rate-limit.js';
-import type { Relayed } from '../upstream/relay.js';
-import type { QuotaState } from '../upstream/client.js';
 import { BatchedCounts, type Counted } from './batched-count.js';
 import { MemoryState } from './memory.js';
 import {
@@ -31,6 +29,8 @@ import {
   type LimitRule,
   type Loaded,
   type ProxyState,
+  type QuotaState,
+  type Relayed,
   type StoreHealth,
 } from './types.js';
 

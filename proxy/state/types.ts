@@ -11,8 +11,26 @@
 import type { CacheSource } from './cache.js';
 import type { IdempotentResult, StoredAnswer } from './idempotency.js';
 import type { RateDecision } from './rate-limit.js';
-import type { Relayed } from '../upstream/relay.js';
-import type { QuotaState } from '../upstream/client.js';
+
+/**
+ * A prepared answer: status and JSON text, as cached and as sent. Built by the upstream layer
+ * (upstream/relay.ts) and the routes; kept here because the state stores it.
+ */
+export interface Relayed {
+  status: number;
+  text: string;
+  headers?: Record<string, string>;
+}
+
+/** What the proxy knows about the upstream's quota; instances share it through the state. */
+export interface QuotaState {
+  limit: number | null;
+  remaining: number | null;
+  /** Epoch ms when the upstream's window resets. */
+  resetAt: number | null;
+  /** Epoch ms until which the upstream must not be called (after a 429). */
+  blockedUntil: number;
+}
 
 /** How the state's store is doing, for `/healthz`: `memory` has no store to lose. */
 export type StoreHealth = 'memory' | 'ok' | 'degraded' | 'down';

@@ -6,7 +6,8 @@
  * knows when to spare the shared hourly quota.
  */
 import type { Logger } from '../core/log.js';
-import type { ProxyState } from '../state/types.js';
+import type { ProxyState, QuotaState } from '../state/types.js';
+import type { PlainResponse, Transport } from './transport.js';
 
 /** A parsed upstream answer that the proxy can relay. */
 export interface UpstreamAnswer {
@@ -30,42 +31,6 @@ export interface Fault {
   retryAfterS?: number;
 }
 
-/** One upstream request as plain values, for a host's own HTTP client (node-fetch.ts). */
-export interface PlainRequest {
-  method: 'GET' | 'POST';
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-  signal: AbortSignal;
-}
-
-/** An upstream answer as plain values: the status, a header by lower-case name, the whole body. */
-export interface PlainResponse {
-  status: number;
-  header(name: string): string | null;
-  text: string;
-}
-
-/**
- * How the upstream client reaches the service: the Node entry's node:http transport, or a Fetch
- * (`fetchTransport`) where there is nothing better (Workers, the embedded sandbox, tests).
- * Redirects are never followed.
- */
-export type Transport = (request: PlainRequest) => Promise<PlainResponse>;
-
-/** A transport over a Fetch function. */
-export function fetchTransport(fetch: (request: Request) => Promise<Response>): Transport {
-  return async ({ method, url, headers, body, signal }) => {
-    const response = await fetch(
-      // Never followed: a redirect would carry the key to another host (workerd before the
-      // 2025-09-01 compatibility date kept Authorization across origins) or serve its answer.
-      new Request(url, { method, headers, body, signal, redirect: 'manual' }),
-    );
-    const text = await response.text();
-    return { status: response.status, header: (name) => response.headers.get(name), text };
-  };
-}
-
 /** Options of the upstream client. */
 export interface UpstreamOptions {
   base: string;
@@ -79,16 +44,6 @@ export interface UpstreamOptions {
   lowWater: (reportedLimit: number | null) => number;
   /** Where instances share what they learn of the quota, so one 429 makes every instance back off. */
   state?: Pick<ProxyState, 'loadQuota' | 'saveQuota'>;
-}
-
-/** What the proxy knows about the upstream's quota. */
-export interface QuotaState {
-  limit: number | null;
-  remaining: number | null;
-  /** Epoch ms when the upstream's window resets. */
-  resetAt: number | null;
-  /** Epoch ms until which the upstream must not be called (after a 429). */
-  blockedUntil: number;
 }
 
 const MESSAGES: Record<FaultKind, string> = {

@@ -4,9 +4,8 @@
  * message chosen here by error code (field errors keep their `code` and `fields`, which the widget
  * and partners act on); the original text goes to the server log only.
  */
-import type { FieldError } from '../core/envelope.js';
+import { label, type FieldError } from '../core/envelope.js';
 import type { Logger } from '../core/log.js';
-import { label } from '../guards/validate.js';
 
 const CHOOSE_AGAIN = 'The venue does not take bookings for this choice. Please choose another date or time.';
 

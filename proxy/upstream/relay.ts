@@ -1,20 +1,12 @@
 /**
  * Rebuilds upstream answers for the client. Nothing of the upstream's response passes by
  * reference: the envelope is rebuilt (our path, no upstream URL, no echoed params, no `revision`),
- * no upstream header is copied, error payloads are reworded (upstream-errors.ts), and the
+ * no upstream header is copied, error payloads are reworded (errors.ts), and the
  * serialized text is checked for the API key before it leaves.
  */
-import type { Context } from 'hono';
 import { envelopeText } from '../core/envelope.js';
-import { answer } from '../core/headers.js';
+import type { Relayed } from '../state/types.js';
 import type { Fault } from './client.js';
-
-/** A prepared answer: status and JSON text, as cached and as sent. */
-export interface Relayed {
-  status: number;
-  text: string;
-  headers?: Record<string, string>;
-}
 
 /**
  * Stands in for the proxy's booking URL in cached availability answers; replaced per request by
@@ -34,10 +26,8 @@ export function faultRelay(path: string, method: string, fault: Fault, stored?: 
   };
 }
 
-/** Options of `toResponse`. */
+/** How a relayed answer is sent: for which booking URL, guarding which key. */
 export interface SendOptions {
-  /** The request's context: the header layers its middleware recorded (security, CORS, rate limit) are added. */
-  context: Context;
   bookingUrl: string;
   apiKey: string;
   headers?: Record<string, string>;
@@ -81,7 +71,7 @@ export interface Sent {
 }
 
 /** A relayed answer as sent: the booking URL filled in, the key never leaked. */
-export function sent(relayed: Relayed, options: Omit<SendOptions, 'context'>): Sent {
+export function sent(relayed: Relayed, options: SendOptions): Sent {
   const { bytes, leaked } = prepare(relayed, options.bookingUrl, options.apiKey);
   // Reported on every answer that needed it, not only the first time its body was prepared.
   if (leaked) options.onLeak();
@@ -96,10 +86,4 @@ export function sent(relayed: Relayed, options: Omit<SendOptions, 'context'>): S
     },
     leaked,
   };
-}
-
-/** Turns a relayed answer into a response (`sent`, with the middleware's headers). */
-export function toResponse(relayed: Relayed, options: SendOptions): Response {
-  const { status, body, headers } = sent(relayed, options);
-  return answer(options.context, body, status, headers);
 }

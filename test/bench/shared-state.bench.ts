@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createProxy, type Proxy } from '../../proxy/app.js';
+import { createProxy, type ProxyApp } from '../../proxy/app.js';
 import { silentLogger } from '../../proxy/core/log.js';
 import { createRedisState } from '../../proxy/state/redis.js';
 import type { SharedState } from '../../proxy/state/shared.js';
@@ -80,7 +80,7 @@ const BOOKED = JSON.stringify({
 });
 
 /** p50 of `n` sequential bookings through `proxy`, each with a new Idempotency-Key. */
-async function bookingP50(proxy: Proxy, n: number, tag: string): Promise<number> {
+async function bookingP50(proxy: ProxyApp, n: number, tag: string): Promise<number> {
   const body = JSON.stringify({
     venue_id: VENUE,
     type: TYPE,

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { configFromEnv, ConfigError } from '../../proxy/config.js';
+import { configFromEnv, ConfigError } from '../../proxy/env.js';
 import { bookingSiteUrl } from '../../proxy/routes/reads.js';
 
 describe('which next.web URLs the proxy passes on', () => {

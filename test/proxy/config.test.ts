@@ -1,5 +1,5 @@
 /**
- * Settings from the environment (config.ts) and the Node entry (`venue-booking-proxy`): clear
+ * Settings from the environment (proxy/env.ts) and the Node entry (`venue-booking-proxy`): clear
  * messages for bad settings, the embedded sandbox without credentials, the widget bundle served
  * with caching headers and its integrity hash printed.
  */
@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { budgetSettings } from '../../proxy/guards/budget.js';
-import { configFromEnv, ConfigError } from '../../proxy/config.js';
+import { budgetSettings } from '../../proxy/config.js';
+import { configFromEnv, ConfigError } from '../../proxy/env.js';
 import { freePort, runBin } from './node-bin.js';
 
 const GOOD = {

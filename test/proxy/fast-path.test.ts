@@ -1,5 +1,5 @@
 /**
- * The Node entry's cache-hit fast path (proxy/fast-path.ts, proxy/node-listener.ts), through real
+ * The Node entry's cache-hit fast path (proxy/fast-path.ts, proxy/node/listener.ts), through real
  * sockets: it answers a repeated cached read with exactly the app's answer, and defers to the app
  * (which refuses) for every request the app would refuse: other methods, override headers, foreign
  * sites, foreign hosts, a client over its limit (counted once), an expired cache entry.
@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { Proxy } from '../../proxy/app.js';
+import type { ProxyApp } from '../../proxy/app.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { MemoryState } from '../../proxy/state/memory.js';
 import {
@@ -29,7 +29,7 @@ import {
 const READ = `/api/venues/${VENUE}/booking-availability?type=${TYPE}&num_people=2`;
 
 /** The Node entry's listener on a loopback port, counting the answers the fast path gave. */
-async function entry(proxy: Proxy) {
+async function entry(proxy: ProxyApp) {
   let fastAnswers = 0;
   let relayed = 0;
   const answer = proxy.fast.answer.bind(proxy.fast);

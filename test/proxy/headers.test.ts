@@ -1,5 +1,5 @@
 /**
- * The answer headers (headers.ts): the proxy's own security headers stay what `hono/secure-headers`
+ * The answer headers (proxy/core/headers.ts): the proxy's own security headers stay what `hono/secure-headers`
  * sets, and an answer built with every layer at once carries exactly what the middleware would
  * have written onto it one header at a time.
  */

@@ -1,5 +1,5 @@
 /**
- * The Node entry's way to the upstream (proxy/node-fetch.ts), against real loopback servers: what
+ * The Node entry's way to the upstream (proxy/node/transport.ts), against real loopback servers: what
  * the proxy's upstream client relies on (method, URL, headers and body out; status, headers and
  * body back, as plain values), redirects never followed, bodiless statuses, aborts, an unreachable
  * upstream, an https upstream with a certificate made for the test (trusted, and not) — and the
@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createProxy } from '../../proxy/app.js';
 import { nodeTransport } from '../../proxy/node/transport.js';
-import type { PlainRequest } from '../../proxy/upstream/client.js';
+import type { PlainRequest } from '../../proxy/upstream/transport.js';
 import { freePort } from './node-bin.js';
 import { API_KEY, APP_ID, memoryLogger, VENUE } from './support.js';
 

@@ -1,5 +1,5 @@
 /**
- * The Node entry's batched logger (proxy/node-log.ts): the same JSON lines as the console logger,
+ * The Node entry's batched logger (proxy/node/log.ts): the same JSON lines as the console logger,
  * info lines written once per event-loop turn, warnings and errors at once and after the info
  * lines logged before them, debug dropped, nothing lost on `flush`.
  */

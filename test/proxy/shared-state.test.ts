@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { createClient } from 'redis';
-import { createProxy, type Proxy, type ProxyConfig } from '../../proxy/app.js';
+import { createProxy, type ProxyApp, type ProxyConfig } from '../../proxy/app.js';
 import { createSandbox, SANDBOX_APP, type Sandbox } from '../../proxy/sandbox/app.js';
 import { createRedisState } from '../../proxy/state/redis.js';
 import type { SharedState } from '../../proxy/state/shared.js';
@@ -55,7 +55,7 @@ function instance(
     now,
   });
   opened.push(state);
-  const proxy: Proxy = createProxy({
+  const proxy: ProxyApp = createProxy({
     upstream,
     appId: SANDBOX_APP.id,
     apiKey: SANDBOX_APP.key,

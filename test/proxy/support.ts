@@ -4,7 +4,7 @@
  * memory logger, and a check that the API key appears nowhere a client or a log could see it.
  */
 import assert from 'node:assert/strict';
-import { createProxy, type Proxy, type ProxyConfig } from '../../proxy/app.js';
+import { createProxy, type ProxyApp, type ProxyConfig } from '../../proxy/app.js';
 import type { LogEntry, Logger } from '../../proxy/core/log.js';
 
 export const APP_ID = 'test-app';
@@ -42,7 +42,7 @@ export const okScript: Script = () =>
 export function recordingProxy(overrides: Partial<ProxyConfig> = {}, script: Script = okScript) {
   const calls: { method: string; url: string; headers: Headers; body: string }[] = [];
   const logger = memoryLogger();
-  const proxy: Proxy = createProxy({
+  const proxy: ProxyApp = createProxy({
     upstream: 'http://upstream.internal/v4',
     appId: APP_ID,
     apiKey: API_KEY,

@@ -1,0 +1,182 @@
+/**
+ * The proxy's Hono middleware, in the order app.ts mounts them: one log line per request, the
+ * security headers, the guard list (guards/request.ts), CORS, the per-client limits
+ * (guards/limits.ts) and the body size. Each is a thin adapter: the decisions are the guards' and
+ * the limits', which the Node fast path runs too.
+ *
+ * Headers are set after the route has answered, as layers (core/headers.ts). `hono/cors` writes
+ * its headers before `next()`, which makes Hono create a placeholder response and then rebuild
+ * the route's response around it (`new Response(res.body, res)`): the body becomes a stream, and
+ * Node's adapter loses its fast path for string bodies — a cached availability answer cost three
+ * times a `/healthz`. Setting them afterwards keeps the route's response as it was built.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { errorResponse } from './core/envelope.js';
+import { addLayer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
+import type { Logger } from './core/log.js';
+import { urlOf } from './core/url.js';
+import type { ResolvedConfig } from './config.js';
+import { clientLimit, COUNTED, type CountedEnv } from './guards/limits.js';
+import { firstRefusal, type GuardRequest, type GuardSettings } from './guards/request.js';
+import type { ProxyState } from './state/types.js';
+
+/** One structured line per request: method, path (ids only, never the query), status, timing, cache. */
+export function requestLog(logger: Logger, now: () => number): MiddlewareHandler {
+  return async (c, next) => {
+    const started = now();
+    await next();
+    logger.log({
+      level: c.res.status >= 500 ? 'error' : 'info',
+      msg: 'request',
+      method: c.req.method.slice(0, 10),
+      path: urlOf(c.req.raw).pathname.slice(0, 120),
+      status: c.res.status,
+      ms: now() - started,
+      cache: headerOf(c.res, 'x-cache'),
+    });
+  };
+}
+
+/**
+ * Security headers on every answer, where the route did not set its own (the widget script sets
+ * its own Cross-Origin-Resource-Policy).
+ */
+export const securityHeaders: MiddlewareHandler = async (c, next) => {
+  addLayer(c, SECURITY_LAYER);
+  await next();
+  applyLayer(c.res, SECURITY_LAYER);
+};
+
+/** A `Request` as the guards read it. */
+export function guardRequestOf(request: Request): GuardRequest {
+  return {
+    href: request.url,
+    url: urlOf(request),
+    method: request.method,
+    header: (name) => request.headers.get(name),
+  };
+}
+
+/** Runs the guard list; a refusal is answered in the envelope, and logged when the operator must act. */
+export function guards(settings: GuardSettings, logger: Logger): MiddlewareHandler {
+  return async (c, next) => {
+    const refusal = firstRefusal(guardRequestOf(c.req.raw), settings);
+    if (!refusal) return next();
+    if (refusal.log) logger.log(refusal.log);
+    return errorResponse(c.req.raw, refusal.status, refusal.message, refusal.options);
+  };
+}
+
+/** Whether a request is a booking (its refusals say whether a booking may be stored). */
+const isBooking = (c: Context) => c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
+
+/** What a booking's early refusal says of `stored` (routes/bookings.ts `storedBefore`). */
+type StoredBefore = (request: Request) => Promise<false | 'unknown'>;
+
+/**
+ * The per-client limits (guards/limits.ts) on every API request but a preflight, with their
+ * `X-RateLimit-*` headers on the answer; a refusal is a 429. A request the Node fast path refused
+ * has been counted there already (`COUNTED`).
+ */
+export function limits(
+  config: ResolvedConfig,
+  state: Pick<ProxyState, 'hit'>,
+  clientOf: (c: Context) => string,
+  storedBefore: StoredBefore,
+): MiddlewareHandler {
+  return async (c, next) => {
+    if (c.req.method === 'OPTIONS') return next();
+    const booking = isBooking(c);
+    const counted = (c.env as CountedEnv | undefined)?.[COUNTED];
+    const { allowed, headers } = await clientLimit(state, config, clientOf(c), booking, counted);
+    if (!allowed) {
+      return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {
+        headers,
+        ...(booking ? { stored: await storedBefore(c.req.raw) } : {}),
+      });
+    }
+    const layer: Layer = { mode: 'set', headers };
+    addLayer(c, layer);
+    await next();
+    applyLayer(c.res, layer);
+  };
+}
+
+/**
+ * The body size limit (413). Only POST carries a body; looking for one on a GET would make Node's
+ * adapter build a full Request per read, which halves the throughput of cached answers.
+ */
+export function bodySize(maxSize: number, storedBefore: StoredBefore): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize,
+    onError: async (c) =>
+      errorResponse(
+        c.req.raw,
+        413,
+        'The request body is too large',
+        urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: await storedBefore(c.req.raw) } : {},
+      ),
+  });
+  return (c, next) => (c.req.method === 'POST' ? limit(c, next) : next());
+}
+
+/** CORS for the configured origins (the origin rule's `allowOrigin`), as the widget needs it. */
+export function apiCors(allowOrigin: (origin: string) => string | null): MiddlewareHandler {
+  return cors({
+    origin: allowOrigin,
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Content-Type', 'Idempotency-Key'],
+    exposeHeaders: [
+      'Retry-After',
+      'X-RateLimit-Limit',
+      'X-RateLimit-Remaining',
+      'X-RateLimit-Reset',
+      'Idempotent-Replayed',
+      'X-Cache',
+    ],
+    maxAge: 600,
+  });
+}
+
+/** Options of `cors`; all lists are sent comma-joined, as `hono/cors` sends them. */
+export interface CorsOptions {
+  /** The `Access-Control-Allow-Origin` value for a request's `Origin` (`''` when absent), or null. */
+  origin: (origin: string) => string | null;
+  allowMethods: readonly string[];
+  allowHeaders: readonly string[];
+  exposeHeaders: readonly string[];
+  /** Seconds a browser may cache a preflight answer. */
+  maxAge: number;
+}
+
+/** CORS headers on every answer; preflight (`OPTIONS`) answered here with 204. */
+function cors(options: CorsOptions): MiddlewareHandler {
+  const expose = options.exposeHeaders.join(',');
+  const methods = options.allowMethods.join(',');
+  const allowHeaders = options.allowHeaders.join(',');
+  const maxAge = String(options.maxAge);
+  return async (c, next) => {
+    const allowOrigin = options.origin(c.req.header('origin') || '');
+    if (c.req.method === 'OPTIONS') {
+      const headers = new Headers();
+      if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);
+      if (expose) headers.set('Access-Control-Expose-Headers', expose);
+      headers.append('Vary', 'Origin');
+      headers.set('Access-Control-Max-Age', maxAge);
+      if (methods) headers.set('Access-Control-Allow-Methods', methods);
+      if (allowHeaders) {
+        headers.set('Access-Control-Allow-Headers', allowHeaders);
+        headers.append('Vary', 'Access-Control-Request-Headers');
+      }
+      return new Response(null, { headers, status: 204, statusText: 'No Content' });
+    }
+    const headers: Record<string, string> = {};
+    if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
+    if (expose) headers['Access-Control-Expose-Headers'] = expose;
+    const layer: Layer = { mode: 'set', headers, vary: 'Origin' };
+    addLayer(c, layer);
+    await next();
+    applyLayer(c.res, layer);
+  };
+}
