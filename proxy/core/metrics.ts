@@ -118,6 +118,7 @@ export type RefusalReason =
   | 'method_override'
   | 'unknown_host'
   | 'forbidden_origin'
+  | 'unauthorized'
   | 'body_too_large'
   | 'rate_limit'
   | 'booking_rate_limit'

@@ -102,6 +102,8 @@ export async function returnBridge(ctx: ProxyContext, c: Context): Promise<Respo
   target.searchParams.set('reference', reference);
   target.searchParams.set('status', status);
   ctx.logger.log({ level: 'info', msg: 'booking returned', venue, status });
+  // A booking the widget handed off to the booking site (a deposit, a pre-order), made there.
+  ctx.config.metrics.booking('handed_off');
   return new Response(null, {
     status: 303,
     headers: { location: target.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
