@@ -44,7 +44,8 @@ export function pageCsp(nonce?: string): string {
     "img-src 'self' data:",
     "form-action 'self'",
     "base-uri 'none'",
-    "frame-ancestors 'none'",
+    // Framed by nothing but this proxy's own pages (the same rule as X-Frame-Options: SAMEORIGIN).
+    "frame-ancestors 'self'",
   ].join('; ');
 }
 
