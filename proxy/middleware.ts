@@ -73,7 +73,7 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
 };
 
 /** A `Request` as the guards read it, with the peer address the host passed along. */
-export function guardRequestOf(request: Request, peer?: string): GuardRequest {
+function guardRequestOf(request: Request, peer?: string): GuardRequest {
   return {
     href: request.url,
     url: urlOf(request),
@@ -186,7 +186,7 @@ export function apiCors(allowOrigin: (origin: string) => string | null): Middlew
 }
 
 /** Options of `cors`; all lists are sent comma-joined, as `hono/cors` sends them. */
-export interface CorsOptions {
+interface CorsOptions {
   /** The `Access-Control-Allow-Origin` value for a request's `Origin` (`''` when absent), or null. */
   origin: (origin: string) => string | null;
   allowMethods: readonly string[];
