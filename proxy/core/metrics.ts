@@ -263,6 +263,11 @@ export function memoryBackend(): MetricsBackend {
   };
 }
 
+/** A backend that keeps nothing: the proxy with its metrics turned off (`VENUE_BOOKING_METRICS=off`). */
+export function offBackend(): MetricsBackend {
+  return { inc() {}, set() {}, observe() {}, read: async () => ({}) };
+}
+
 /** The sum of a metric's series whose labels match `where` (every series when empty). */
 export function total(snapshot: MetricsSnapshot, name: MetricName, where: Record<string, string> = {}): number {
   let sum = 0;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sharedStateTimings, type ProxyConfig } from '../config.js';
 import { consoleLogger } from '../core/log.js';
-import { Metrics } from '../core/metrics.js';
+import { Metrics, offBackend } from '../core/metrics.js';
 import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../env.js';
 import { clientKeyFor } from '../guards/client-ip.js';
 import { handlerFor } from '../host.js';
@@ -176,8 +176,9 @@ async function start() {
   const extra: Partial<ProxyConfig> = {
     clientKey,
     logger,
-    // The counters in prom-client's registry, which /metrics renders (with the process's own).
-    ...(config.settings.operatorPages?.metrics === false ? {} : { metrics: new Metrics(prometheusBackend()) }),
+    // The counters in prom-client's registry, which /metrics renders (with the process's own);
+    // with the metrics off, nothing is counted at all.
+    metrics: new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend()),
     peerAddress: (hostEnv) => (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
     // Behind a declared reverse proxy every request comes from it: only the token opens the pages.
     operatorPages: { ...config.settings.operatorPages, loopback: !server.clientIp.header },
