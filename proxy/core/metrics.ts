@@ -157,6 +157,11 @@ export interface MetricsBackend {
   /** Sets a gauge; null removes the series (a value not known yet is absent, not 0). */
   set(name: MetricName, labels: Record<string, string>, value: number | null): void;
   observe(name: MetricName, labels: Record<string, string>, value: number): void;
+  /**
+   * One series' updater, looked up once (a counter's `inc`, a histogram's `observe`): what a hot
+   * path keeps, such as the fast path's for a remembered answer.
+   */
+  series(name: MetricName, labels: Record<string, string>): (value: number) => void;
   /** Every series, for the status page. */
   read(): Promise<MetricsSnapshot>;
   /** The Prometheus text format, where this backend serves `/metrics` (the Node entry's). */
@@ -186,6 +191,16 @@ export class Metrics {
   /** Records one observation of a histogram (seconds for the latencies). */
   observe<N extends NamesOf<'histogram'>>(name: N, labels: LabelsOf<N>, value: number): void {
     this.backend.observe(name, labels, value);
+  }
+
+  /** A counter's series, to add to without looking it up again (a hot path's). */
+  counter<N extends NamesOf<'counter'>>(name: N, labels: LabelsOf<N>): (by: number) => void {
+    return this.backend.series(name, labels);
+  }
+
+  /** A histogram's series, to observe without looking it up again (a hot path's). */
+  histogram<N extends NamesOf<'histogram'>>(name: N, labels: LabelsOf<N>): (value: number) => void {
+    return this.backend.series(name, labels);
   }
 
   /** A request refused by the proxy itself. */
@@ -228,8 +243,18 @@ function seriesKey(name: MetricName, labels: Record<string, string>): string {
   return key;
 }
 
-/** A backend in plain maps: what the status page reads where no prom-client registry is (Workers, tests). */
-export function memoryBackend(): MetricsBackend {
+/** A backend in plain maps, whose series can also be read as they are, at once. */
+export type MemoryBackend = MetricsBackend & {
+  /** The series of a metric now (the live objects: read them, never change them). */
+  samples(name: MetricName): Iterable<Sample>;
+};
+
+/**
+ * A backend in plain maps: what the status page reads where no prom-client registry is (Workers,
+ * tests), and where the Node entry's registry takes its counters and gauges from at a scrape
+ * (node/prometheus.ts), since counting here is a map lookup and an addition.
+ */
+export function memoryBackend(): MemoryBackend {
   const series = new Map<MetricName, Map<string, Sample>>();
   const sampleOf = (name: MetricName, labels: Record<string, string>) => {
     let byKey = series.get(name);
@@ -243,6 +268,16 @@ export function memoryBackend(): MetricsBackend {
     return sample;
   };
   return {
+    samples: (name) => series.get(name)?.values() ?? [],
+    series(name, labels) {
+      const sample = sampleOf(name, labels);
+      return METRICS[name].type === 'histogram'
+        ? (value) => {
+            sample.value += 1;
+            sample.sum! += value;
+          }
+        : (by) => (sample.value += by);
+    },
     inc(name, labels, by) {
       sampleOf(name, labels).value += by;
     },
@@ -265,7 +300,8 @@ export function memoryBackend(): MetricsBackend {
 
 /** A backend that keeps nothing: the proxy with its metrics turned off (`VENUE_BOOKING_METRICS=off`). */
 export function offBackend(): MetricsBackend {
-  return { inc() {}, set() {}, observe() {}, read: async () => ({}) };
+  const nothing = () => {};
+  return { inc: nothing, set: nothing, observe: nothing, series: () => nothing, read: async () => ({}) };
 }
 
 /** The sum of a metric's series whose labels match `where` (every series when empty). */

@@ -212,6 +212,12 @@ async function start() {
     console.log(
       JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }),
     );
+    const pages = config.settings.operatorPages;
+    const open = [pages?.metrics === false ? '' : 'status', pages?.studio === false ? '' : 'embed'].filter(Boolean);
+    if (open.length)
+      console.log(
+        `Operator pages (from this machine${pages?.token ? ', or with VENUE_BOOKING_METRICS_TOKEN' : ''}): ${open.map((page) => `http://localhost:${info.port}/${page}`).join(' ')}`,
+      );
     if (script) {
       console.log(
         `Add the widget to a venue page with:\n  ${scriptTag(`${origin}/venue-booking.js`, await integrityOf(script))}`,

@@ -1,13 +1,17 @@
 /**
- * The Node entry's metrics backend: the proxy's metrics (core/metrics.ts) kept in a prom-client
- * registry, which renders them at `/metrics` in the Prometheus text format (or OpenMetrics), with
- * prom-client's standard process and Node.js metrics (`process_*`, `nodejs_*`) beside them.
+ * The Node entry's metrics backend: the proxy's metrics (core/metrics.ts) rendered at `/metrics`
+ * by a prom-client registry, in the Prometheus text format, with prom-client's standard process and
+ * Node.js metrics (`process_*`, `nodejs_*`) beside them.
  *
- * Each series' child is looked up once and kept, so counting on the hot path is a map lookup and
- * prom-client's own increment.
+ * Counters and gauges are counted in plain maps (`memoryBackend`), which prom-client's metrics
+ * copy when they are collected, at a scrape: counting on the hot path is then a map lookup and an
+ * addition, where prom-client's own `inc` hashes its label object on every call. Histograms, whose
+ * buckets prom-client alone keeps, observe into prom-client directly, through one bound child per
+ * series.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import {
+  memoryBackend,
   METRIC_PREFIX,
   METRICS,
   type MetricName,
@@ -22,12 +26,14 @@ export interface PrometheusOptions {
   processMetrics?: boolean;
 }
 
-type Instrument = Counter<string> | Gauge<string> | Histogram<string>;
+/** prom-client's standard gauges named like counters, which `promtool check metrics` rightly refuses. */
+const MISNAMED = ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'];
 
 /** A backend over a fresh prom-client registry. */
 export function prometheusBackend(options: PrometheusOptions = {}): MetricsBackend & { registry: Registry } {
+  const counted = memoryBackend();
   const registry = new Registry();
-  const instruments = new Map<MetricName, Instrument>();
+  const histograms = new Map<MetricName, Histogram<string>>();
   for (const [name, definition] of Object.entries(METRICS) as [MetricName, (typeof METRICS)[MetricName]][]) {
     const config = {
       name: `${METRIC_PREFIX}${name}`,
@@ -35,76 +41,78 @@ export function prometheusBackend(options: PrometheusOptions = {}): MetricsBacke
       labelNames: [...definition.labels],
       registers: [registry],
     };
-    instruments.set(
-      name,
-      definition.type === 'counter'
-        ? new Counter(config)
-        : definition.type === 'gauge'
-          ? new Gauge(config)
-          : new Histogram({ ...config, buckets: [...(definition as { buckets: readonly number[] }).buckets] }),
-    );
+    if (definition.type === 'histogram') {
+      histograms.set(
+        name,
+        new Histogram({ ...config, buckets: [...(definition as { buckets: readonly number[] }).buckets] }),
+      );
+    } else if (definition.type === 'counter') {
+      new Counter({
+        ...config,
+        collect() {
+          this.reset();
+          for (const sample of counted.samples(name)) this.inc(sample.labels, sample.value);
+        },
+      });
+    } else {
+      new Gauge({
+        ...config,
+        collect() {
+          // A series not set (or set to null) is absent, not 0: a label-less gauge starts at 0 otherwise.
+          this.reset();
+          if (config.labelNames.length === 0) this.remove();
+          for (const sample of counted.samples(name)) this.set(sample.labels, sample.value);
+        },
+      });
+    }
   }
   if (options.processMetrics ?? true) {
     collectDefaultMetrics({ register: registry });
-    // Gauges named like counters, which `promtool check metrics` rightly refuses; the same counts
-    // are in `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources`.
-    for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total'])
-      registry.removeSingleMetric(name);
+    // The same counts are in `nodejs_active_handles`, `nodejs_active_requests` and `nodejs_active_resources`.
+    for (const name of MISNAMED) registry.removeSingleMetric(name);
   }
 
-  // One bound child per series: prom-client hashes a label object on every call otherwise.
-  const children = new Map<
-    string,
-    { inc?(by: number): void; set?(value: number): void; observe?(value: number): void }
-  >();
-  const child = (name: MetricName, labels: Record<string, string>) => {
-    let key = name;
+  // One bound child per histogram series: prom-client hashes a label object on every call otherwise.
+  const children = new Map<string, { observe(value: number): void }>();
+  const histogramOf = (name: MetricName, labels: Record<string, string>) => {
+    let key: string = name;
     for (const label of METRICS[name].labels) key += `\u0000${labels[label]}`;
-    let found = children.get(key);
-    if (!found) {
-      const instrument = instruments.get(name)!;
+    let child = children.get(key);
+    if (!child) {
       const values = METRICS[name].labels.map((label) => labels[label]!);
-      found = values.length ? (instrument as Counter<string>).labels(...values) : instrument;
-      children.set(key, found);
+      const histogram = histograms.get(name)!;
+      child = values.length ? histogram.labels(...values) : histogram;
+      children.set(key, child);
     }
-    return found;
+    return child;
   };
 
   return {
     registry,
-    inc: (name, labels, by) => child(name, labels).inc!(by),
-    set(name, labels, value) {
-      if (value !== null) return child(name, labels).set!(value);
-      // A series not known yet is absent rather than 0 (a label-less gauge starts at 0 otherwise).
-      (instruments.get(name) as Gauge<string>).remove(...METRICS[name].labels.map((label) => labels[label]!));
+    inc: counted.inc,
+    set: counted.set,
+    observe: (name, labels, value) => histogramOf(name, labels).observe(value),
+    series(name, labels) {
+      if (!histograms.has(name)) return counted.series(name, labels);
+      const child = histogramOf(name, labels);
+      return (value) => child.observe(value);
     },
-    observe: (name, labels, value) => child(name, labels).observe!(value),
     async read() {
-      const snapshot: MetricsSnapshot = {};
-      for (const metric of await registry.getMetricsAsJSON()) {
-        if (!metric.name.startsWith(METRIC_PREFIX)) continue;
-        const name = metric.name.slice(METRIC_PREFIX.length) as MetricName;
-        if (!(name in METRICS)) continue;
-        const samples: Sample[] = [];
-        if (METRICS[name].type !== 'histogram') {
-          for (const value of metric.values)
-            samples.push({ labels: { ...value.labels } as Sample['labels'], value: value.value });
-        } else {
-          // Histogram values come as `_bucket`, `_sum` and `_count` lines: the count and sum per label set.
-          const byLabels = new Map<string, Sample>();
-          for (const value of metric.values) {
-            const metricName = (value as { metricName?: string }).metricName ?? '';
-            if (metricName.endsWith('_bucket')) continue;
-            const labels = value.labels as Sample['labels'];
-            const key = JSON.stringify(labels);
-            let sample = byLabels.get(key);
-            if (!sample) byLabels.set(key, (sample = { labels: { ...labels }, value: 0, sum: 0 }));
-            if (metricName.endsWith('_sum')) sample.sum = value.value;
-            else sample.value = value.value;
-          }
-          samples.push(...byLabels.values());
+      const snapshot: MetricsSnapshot = await counted.read();
+      // Histogram values come as `_bucket`, `_sum` and `_count` lines: the count and sum per label set.
+      for (const [name, histogram] of histograms) {
+        const byLabels = new Map<string, Sample>();
+        for (const value of (await histogram.get()).values) {
+          const metricName = (value as { metricName?: string }).metricName ?? '';
+          if (metricName.endsWith('_bucket')) continue;
+          const labels = value.labels as Sample['labels'];
+          const key = JSON.stringify(labels);
+          let sample = byLabels.get(key);
+          if (!sample) byLabels.set(key, (sample = { labels: { ...labels }, value: 0, sum: 0 }));
+          if (metricName.endsWith('_sum')) sample.sum = value.value;
+          else sample.value = value.value;
         }
-        snapshot[name] = samples;
+        snapshot[name] = [...byLabels.values()];
       }
       return snapshot;
     },
