@@ -1,8 +1,9 @@
 /**
  * The operator's HTML pages (the status page and the embed studio): one document frame, one
  * stylesheet served as a file, every value escaped, and a strict Content-Security-Policy of their
- * own. No inline script and no inline style: scripts run only with the answer's nonce
- * (`'strict-dynamic'` lets the widget load its locale modules), styles only from this proxy.
+ * own. No inline script and no inline style: scripts only from this proxy and with the answer's
+ * nonce, styles only from this proxy. Not `'strict-dynamic'`: the widget fetches its locale modules
+ * through `<link rel="modulepreload">` (with their integrity), which it does not cover.
  */
 
 /** Escapes text for HTML content and quoted attribute values. */
@@ -37,7 +38,7 @@ export interface PageOptions {
 export function pageCsp(nonce?: string): string {
   return [
     "default-src 'none'",
-    nonce ? `script-src 'nonce-${nonce}' 'strict-dynamic'` : "script-src 'none'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'none'",
     "style-src 'self'",
     // The embed studio's preview talks to this proxy's API, and reads its own page again.
     nonce ? "connect-src 'self'" : "connect-src 'none'",
@@ -52,7 +53,7 @@ export function pageCsp(nonce?: string): string {
 /** A whole HTML answer: the page frame around `body`, with its CSP and no caching. */
 export function pageResponse(body: string, options: PageOptions): Response {
   const refresh = options.refreshS ? `<meta http-equiv="refresh" content="${options.refreshS}">` : '';
-  const html = `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${PAGES_CSS_PATH.slice(1)}"></head><body>${body}</body></html>`;
+  const html = `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${PAGES_CSS_PATH.slice(1)}"></head><body>${body}</body></html>`;
   return new Response(html, {
     status: 200,
     headers: {

@@ -18,6 +18,8 @@ import { urlOf } from '../core/url.js';
 import { ID_RE } from '../guards/validate.js';
 import type { ProxyContext } from './context.js';
 import { escapeHtml, newNonce, pageResponse } from './page.js';
+import { readThrough, type ReadCall } from './read-through.js';
+import { PUBLIC_SETTINGS } from './reads.js';
 import { integrityOf } from './script.js';
 
 /** The widget's locales (src/i18n: en-GB built in, the others loaded on demand). */
@@ -74,6 +76,37 @@ export interface StudioChoices {
 export interface StudioOffer {
   venues: readonly string[];
   groups: readonly string[];
+  /** The venues' names, where known. */
+  titles?: ReadonlyMap<string, string>;
+}
+
+/**
+ * The names of the configured venues, for people: each venue's public record, read as the widget
+ * reads it (`GET /api/venues/{id}`, shared for an hour through the cache), so the studio costs at
+ * most one upstream call per venue an hour. A name that cannot be read now is left out.
+ */
+async function venueTitles(ctx: ProxyContext): Promise<Map<string, string>> {
+  const titles = new Map<string, string>();
+  await Promise.all(
+    ctx.config.venues.slice(0, 50).map(async (venue) => {
+      const call: ReadCall<unknown> = {
+        path: `/api/venues/${venue}`,
+        method: 'GET',
+        client: () => 'embed-studio',
+        waitUntil: () => {},
+        send: (relayed) => (relayed.status < 300 ? JSON.parse(relayed.text)?.payload?.venue?.title : undefined),
+      };
+      const title = await readThrough(ctx, call, {
+        method: 'GET',
+        path: `/venues/${venue}`,
+        values: { fields: PUBLIC_SETTINGS.join(',') },
+        shape: (payload) => ({ venue: { title: (payload as { venue?: { title?: unknown } } | null)?.venue?.title } }),
+        tier: 'static',
+      }).catch(() => undefined);
+      if (typeof title === 'string' && title) titles.set(venue, title.slice(0, 100));
+    }),
+  );
+  return titles;
 }
 
 /** The form's choices from the query; what is not allowed is left out, and named in `problems`. */
@@ -216,7 +249,7 @@ function formOf(choices: StudioChoices, offer: StudioOffer): string {
   const venues = offer.venues
     .map(
       (venue) =>
-        `<label><input type="checkbox" name="venue" value="${escapeHtml(venue)}"${checked(!choices.group && choices.venues.includes(venue))}> Venue <code>${escapeHtml(venue)}</code></label>`,
+        `<label><input type="checkbox" name="venue" value="${escapeHtml(venue)}"${checked(!choices.group && choices.venues.includes(venue))}> ${offer.titles?.has(venue) ? `${escapeHtml(offer.titles.get(venue))} ` : 'Venue '}<code>${escapeHtml(venue)}</code></label>`,
     )
     .join('');
   const groups = offer.groups.length
@@ -298,14 +331,14 @@ const PLATFORMS = `<h3>A plain website</h3><ol><li>Paste the snippet where the w
 <p class="note">Whichever you use, the site’s address must be in <code>VENUE_BOOKING_ORIGINS</code>: the table below shows whether the proxy let it in.</p>`;
 
 /** The studio page's HTML body. */
-export function renderStudio(
+export async function renderStudio(
   ctx: ProxyContext,
   choices: StudioChoices,
   problems: string[],
   snippet: string,
   preview: string | null,
-): string {
-  const offer = { venues: ctx.config.venues, groups: ctx.config.venueGroups };
+): Promise<string> {
+  const offer = { venues: ctx.config.venues, groups: ctx.config.venueGroups, titles: await venueTitles(ctx) };
   const previewPart = preview
     ? `<div id="preview" role="region" aria-label="Live preview">${preview}</div>`
     : '<div id="preview"><p class="problem">The widget bundle is not built, so there is nothing to preview: run <code>npm run build</code> and restart the proxy.</p></div>';
@@ -344,7 +377,7 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
     ? `${elementOf(choices, 'api', ` data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
 <script type="module" src="venue-booking.js" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : null;
-  const body = `${renderStudio(ctx, choices, problems, snippetOf(choices, base, integrity), preview)}
+  const body = `${await renderStudio(ctx, choices, problems, snippetOf(choices, base, integrity), preview)}
 <script type="module" src="embed/studio.js" nonce="${nonce}"></script>`;
   return pageResponse(body, { title: 'Embed studio: venue booking widget', nonce });
 }

@@ -11,7 +11,16 @@ import { Metrics } from '../../proxy/core/metrics.js';
 import { integrityOf } from '../../proxy/routes/script.js';
 import { snippetOf, studioChoices } from '../../proxy/routes/studio.js';
 import { MAX_ORIGINS, RecentOrigins } from '../../proxy/state/recent-origins.js';
-import { ORIGIN, OTHER_VENUE, postJson, recordingProxy, VENUE } from './support.js';
+import {
+  okScript,
+  ORIGIN,
+  OTHER_VENUE,
+  postJson,
+  recordingProxy,
+  upstreamJson,
+  VENUE,
+  type Script,
+} from './support.js';
 
 const SCRIPT = new TextEncoder().encode(
   'customElements.define("venue-booking", class extends HTMLElement {});',
@@ -19,14 +28,17 @@ const SCRIPT = new TextEncoder().encode(
 const OFFER = { venues: [VENUE, OTHER_VENUE], groups: ['64a1f0c2e4b0a1b2c3d4e500'] };
 
 /** A proxy with the widget bundle and no public URL, asked from this machine (`local`). */
-function studioProxy() {
+function studioProxy(script?: Script) {
   const metrics = new Metrics();
-  const { proxy, calls } = recordingProxy({
-    widgetScript: SCRIPT,
-    peerAddress: () => '127.0.0.1',
-    metrics,
-    publicUrl: undefined,
-  });
+  const { proxy, calls } = recordingProxy(
+    {
+      widgetScript: SCRIPT,
+      peerAddress: () => '127.0.0.1',
+      metrics,
+      publicUrl: undefined,
+    },
+    script,
+  );
   const local = (path: string, init: RequestInit = {}) =>
     proxy.fetch(new Request(`http://localhost:8080${path}`, init));
   return { local, calls, metrics };
@@ -81,7 +93,7 @@ describe('the studio’s choices', () => {
 });
 
 describe('GET /embed', () => {
-  test('a strict CSP: every script has a src and the answer’s nonce, no inline style; no upstream call', async () => {
+  test('a strict CSP: every script has a src and the answer’s nonce, no inline style; no call but the venues’ names', async () => {
     const { local, calls } = studioProxy();
     const response = await local('/embed?link=http://upstream.internal/v4/steal&venue=64a1f0c2e4b0a1b2c3d4e501');
     assert.equal(response.status, 200);
@@ -99,10 +111,28 @@ describe('GET /embed', () => {
     }
     assert.doesNotMatch(html, /<script>|\sstyle="|<style/, 'nothing inline');
     assert.match(html, new RegExp(`integrity="${(await integrityOf(SCRIPT)).replace(/[+/]/g, '\\$&')}"`));
-    assert.deepEqual(calls, [], 'rendering the studio calls nothing, least of all what a user typed');
+    // The studio reads the venues' names (once an hour), and never what a user typed.
+    assert.deepEqual(
+      calls.map((call) => new URL(call.url).pathname),
+      [`/v4/venues/${VENUE}`, `/v4/venues/${OTHER_VENUE}`],
+    );
+    const again0 = calls.length;
+    await local('/embed?link=http://upstream.internal/v4/steal');
+    assert.equal(calls.length, again0, 'the names come from the cache');
     // A second answer gets a fresh nonce.
     const again = (await local('/embed')).headers.get('content-security-policy')!;
     assert.notEqual(/'nonce-([^']+)'/.exec(again)![1], nonce);
+  });
+
+  test("names the proxy's venues as the upstream does, escaped", async () => {
+    const { local } = studioProxy((request, body) =>
+      new URL(request.url).pathname === `/v4/venues/${VENUE}`
+        ? upstreamJson({ venue: { _id: VENUE, title: 'The Crown & <Anchor>' } })
+        : okScript(request, body),
+    );
+    const html = await (await local('/embed')).text();
+    assert.match(html, new RegExp(`value="${VENUE}" checked> The Crown &amp; &lt;Anchor&gt; <code>${VENUE}</code>`));
+    assert.match(html, new RegExp(`value="${OTHER_VENUE}"> Venue <code>${OTHER_VENUE}</code>`));
   });
 
   test('escapes what a user typed, wherever it lands', async () => {
