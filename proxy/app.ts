@@ -26,8 +26,10 @@ import { siteRule } from './guards/request-site.js';
 import { apiCors, bodySize, guards, limits, requestLog, securityHeaders } from './middleware.js';
 import { storedBefore } from './routes/bookings.js';
 import { asProxyError, createRouteContext, type ProxyContext } from './routes/context.js';
+import { operatorRoutes } from './routes/operator.js';
 import { handlerOf, methodsByPath, routeTable, type Route } from './routes/table.js';
 import { MemoryState } from './state/memory.js';
+import { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState } from './state/types.js';
 import { Upstream } from './upstream/client.js';
 import { fetchTransport } from './upstream/transport.js';
@@ -61,6 +63,27 @@ function upstreamOf(config: ResolvedConfig): Upstream {
     now: config.now,
     lowWater: config.budget.lowWater,
     state: config.state,
+    metrics: config.metrics,
+  });
+}
+
+/** The store states the `store_state` gauge names, one of them 1 at a time. */
+const STORE_STATES = ['memory', 'ok', 'degraded', 'down'] as const;
+
+/**
+ * Sets, whenever the metrics are read, the gauges of what is read rather than counted: the
+ * upstream's quota as it last reported it (absent before it said), its back-off, the store's state.
+ */
+function sampleGauges(config: ResolvedConfig, upstream: Upstream, state: ProxyState): void {
+  const { metrics } = config;
+  metrics.sample(() => {
+    const { limit, remaining, resetAt } = upstream.quota;
+    metrics.set('upstream_ratelimit_limit', {}, limit);
+    metrics.set('upstream_ratelimit_remaining', {}, remaining);
+    metrics.set('upstream_ratelimit_reset_timestamp_seconds', {}, resetAt === null ? null : Math.round(resetAt / 1000));
+    metrics.set('upstream_backoff', {}, upstream.blocked() ? 1 : 0);
+    const store = state.health();
+    for (const name of STORE_STATES) metrics.set('store_state', { state: name }, name === store ? 1 : 0);
   });
 }
 
@@ -71,10 +94,11 @@ interface AppParts {
   allowOrigin: (origin: string) => string | null;
   /** The proxy's own state (the limits count in it directly). */
   state: ProxyState;
+  recentOrigins: RecentOrigins;
 }
 
 /** The Hono app: its error answers, the middleware in guard order, then the route table. */
-function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state }: AppParts): Hono {
+function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state, recentOrigins }: AppParts): Hono {
   const { config, logger } = ctx;
   const stored = (request: Request) => storedBefore(ctx, request);
   const app = new Hono();
@@ -88,12 +112,15 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state 
       errors: [{ code: 'not_found', message: 'No such route', fields: [] }],
     }),
   );
-  app.use('*', requestLog(logger, config.now));
+  app.use('*', requestLog(logger, config.now, config.metrics));
   app.use('*', securityHeaders);
-  app.use('*', guards(guardSettings, logger));
+  app.use(
+    '*',
+    guards(guardSettings, logger, { metrics: config.metrics, recentOrigins, peerAddress: config.peerAddress }),
+  );
   app.use('/api/*', apiCors(allowOrigin));
   app.use('/api/*', limits(config, state, ctx.clientOf, stored));
-  app.use('/api/*', bodySize(config.bodyLimit, stored));
+  app.use('/api/*', bodySize(config.bodyLimit, stored, config.metrics));
   for (const route of routes) {
     const handler = handlerOf(route, ctx);
     for (const method of route.methods) if (method !== 'HEAD') app.on(method, route.path, handler);
@@ -115,13 +142,17 @@ export function createProxy(input: ProxyConfig): ProxyApp {
   const config = resolveConfig(input);
   const state = config.state ?? new MemoryState({ ttlMs: config.cacheTtlMs, staleMs: config.staleMs, now: config.now });
   const upstream = upstreamOf(config);
-  const routes = routeTable({ script: config.widgetScript, chunks: config.widgetChunks });
+  const routes = routeTable({ script: config.widgetScript, chunks: config.widgetChunks }, config);
   const site = siteRule(config);
+  const { token, loopback } = config.operatorPages;
   const guardSettings: GuardSettings = {
     files: new Set(routes.filter((route) => route.methods.includes('HEAD')).map((route) => route.path)),
     publicUrl: config.publicOrigin !== null,
     siteAllowed: site.siteAllowed,
+    operator: { paths: new Set(operatorRoutes(config).map((route) => route.path)), token, loopback },
   };
+  const recentOrigins = new RecentOrigins(config.now);
+  sampleGauges(config, upstream, state);
   const keys = new CacheKeys();
   // The fast path runs the availability route's own read, which needs the route context below.
   let relay: (url: URL) => FastRead | null = () => null;
@@ -134,16 +165,19 @@ export function createProxy(input: ProxyConfig): ProxyApp {
     clientKey: config.clientKey,
     allowOrigin: site.allowOrigin,
     relay: (url) => relay(url),
+    metrics: config.metrics,
+    recentOrigins,
   });
   const ctx = createRouteContext({
     config,
     upstream,
     state: keys.noting(state),
-    budget: new UpstreamBudget(state, config.budget),
+    budget: new UpstreamBudget(state, config.budget, config.metrics),
+    recentOrigins,
     onSent: rememberSent(fast, keys, config),
   });
   relay = availabilityRelay(ctx, keys);
-  const app = honoApp(ctx, { routes, guardSettings, allowOrigin: site.allowOrigin, state });
+  const app = honoApp(ctx, { routes, guardSettings, allowOrigin: site.allowOrigin, state, recentOrigins });
   return {
     upstream,
     state,

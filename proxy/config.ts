@@ -7,6 +7,7 @@
  * How the settings are read from an environment (`VENUE_BOOKING_*`) is env.ts.
  */
 import { consoleLogger, redactingLogger, type Logger } from './core/log.js';
+import { Metrics } from './core/metrics.js';
 import type { BudgetSettings } from './guards/budget.js';
 import type { LimitRule, ProxyState } from './state/types.js';
 import type { Transport } from './upstream/transport.js';
@@ -86,6 +87,28 @@ export interface ProxyConfig {
   widgetScript?: Uint8Array<ArrayBuffer>;
   /** The chunks the bundle imports on demand (locale modules), by file name. */
   widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
+  /**
+   * Where the proxy's counters go (core/metrics.ts): default this instance's memory, which the
+   * status page reads; the Node entry gives a prom-client registry, which `/metrics` renders.
+   */
+  metrics?: Metrics;
+  /** The operator's pages: which are served, and who may open them (see `OperatorPages`). */
+  operatorPages?: OperatorPages;
+  /** The address of the peer that sent a request (the socket's), from the host's per-request context. */
+  peerAddress?: (env: unknown) => string | undefined;
+}
+
+/**
+ * The operator's pages: `/metrics` and `/status` (`metrics`), the embed studio at `/embed`
+ * (`studio`), each on unless false. A client on this machine opens them as it is (unless
+ * `loopback` is false: a reverse proxy in front makes everyone look local), anyone else with
+ * `token` as a bearer token (or as a Basic password, which browsers ask for).
+ */
+export interface OperatorPages {
+  metrics?: boolean;
+  studio?: boolean;
+  token?: string;
+  loopback?: boolean;
 }
 
 /** Defaults applied to every optional number. */
@@ -108,7 +131,7 @@ export const DEFAULTS = {
  */
 export interface ResolvedConfig extends Omit<
   ProxyConfig,
-  keyof typeof DEFAULTS | 'venueGroups' | 'origins' | 'logger' | 'now'
+  keyof typeof DEFAULTS | 'venueGroups' | 'origins' | 'logger' | 'now' | 'metrics' | 'operatorPages'
 > {
   timeoutMs: number;
   cacheTtlMs: number;
@@ -135,6 +158,8 @@ export interface ResolvedConfig extends Omit<
   bookingSiteOrigin: string | null;
   /** The upstream budget's shares, derived from the quota unless set. */
   budget: BudgetSettings;
+  metrics: Metrics;
+  operatorPages: Required<Omit<OperatorPages, 'token'>> & { token: string | null };
 }
 
 /** Fills every default of `config` once; the proxy's parts read nothing else. */
@@ -160,6 +185,13 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     publicBase: config.publicUrl ? config.publicUrl.replace(/\/+$/, '') : null,
     bookingSiteOrigin: config.bookingSite ? new URL(config.bookingSite).origin : null,
     budget: budgetSettings(config),
+    metrics: config.metrics ?? new Metrics(),
+    operatorPages: {
+      metrics: config.operatorPages?.metrics ?? true,
+      studio: config.operatorPages?.studio ?? true,
+      token: config.operatorPages?.token ?? null,
+      loopback: config.operatorPages?.loopback ?? true,
+    },
   };
 }
 

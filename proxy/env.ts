@@ -32,6 +32,9 @@ export interface ProxyEnv {
   VENUE_BOOKING_REDIS_URL?: string;
   VENUE_BOOKING_REDIS_PREFIX?: string;
   VENUE_BOOKING_REDIS_TIMEOUT_MS?: string;
+  VENUE_BOOKING_METRICS?: string;
+  VENUE_BOOKING_METRICS_TOKEN?: string;
+  VENUE_BOOKING_STUDIO?: string;
   [name: string]: unknown;
 }
 
@@ -156,6 +159,8 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   const bridge = text(env, 'VENUE_BOOKING_RETURN_BRIDGE');
   if (bridge === 'off') settings.returnBridge = false;
   else if (bridge && bridge !== 'on') problems.push('VENUE_BOOKING_RETURN_BRIDGE must be on (default) or off');
+  const operatorPages = operatorPagesOf(env, problems);
+  if (operatorPages) settings.operatorPages = operatorPages;
   for (const key of Object.keys(settings) as (keyof ProxyConfig)[])
     if (settings[key] === undefined) delete settings[key];
   const redis = redisSettings(env, problems, integer);
@@ -189,6 +194,30 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
     );
   if (problems.length) throw new ConfigError(problems);
   return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings, redis };
+}
+
+/**
+ * The operator's pages: `VENUE_BOOKING_METRICS` and `VENUE_BOOKING_STUDIO` turn `/metrics` with
+ * `/status`, and `/embed`, off; `VENUE_BOOKING_METRICS_TOKEN` opens them off this machine. A token
+ * is a secret: long enough not to be guessed, and never echoed in a problem.
+ */
+function operatorPagesOf(env: ProxyEnv, problems: string[]): ProxyConfig['operatorPages'] {
+  const pages: NonNullable<ProxyConfig['operatorPages']> = {};
+  for (const [name, key] of [
+    ['VENUE_BOOKING_METRICS', 'metrics'],
+    ['VENUE_BOOKING_STUDIO', 'studio'],
+  ] as const) {
+    const value = text(env, name);
+    if (value === 'off') pages[key] = false;
+    else if (value && value !== 'on') problems.push(`${name} must be on (default) or off`);
+  }
+  const token = text(env, 'VENUE_BOOKING_METRICS_TOKEN');
+  if (token && !/^[A-Za-z0-9._~+/=-]{16,200}$/.test(token))
+    problems.push(
+      'VENUE_BOOKING_METRICS_TOKEN must be 16 to 200 letters, digits or . _ ~ + / = - (e.g. from `openssl rand -hex 32`)',
+    );
+  else if (token) pages.token = token;
+  return Object.keys(pages).length ? pages : undefined;
 }
 
 /** The Redis settings, when `VENUE_BOOKING_REDIS_URL` is set. */

@@ -29,15 +29,24 @@ import type { Context } from 'hono';
 import { envelopeText, errorPayload } from './core/envelope.js';
 import { plainHeadersOf } from './core/headers.js';
 import type { Logger } from './core/log.js';
+import type { Metrics } from './core/metrics.js';
 import { urlOf } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
-import { clientLimit, COUNTED, type ClientLimits, type CountedEnv } from './guards/limits.js';
-import { firstRefusal, type GuardSettings } from './guards/request.js';
+import {
+  clientLimit,
+  COUNTED,
+  quotaFields,
+  type ClientLimits,
+  type CountedEnv,
+  type LimitDecision,
+} from './guards/limits.js';
+import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from './guards/request.js';
+import { routeLabel } from './middleware.js';
 import { ID_RE, queryParams } from './guards/validate.js';
 import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
 import { readThrough, type ReadCall } from './routes/read-through.js';
 import { availabilityRead } from './routes/reads.js';
-import type { RateDecision } from './state/rate-limit.js';
+import type { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState, Relayed } from './state/types.js';
 import { prepare, sent } from './upstream/relay.js';
 
@@ -90,10 +99,16 @@ export interface FastPathOptions {
    * make here (a configured venue, a valid query); null leaves the request to the app.
    */
   relay?: (url: URL) => FastRead | null;
+  /** Where the answers are counted, as the app counts its own. */
+  metrics: Metrics;
+  /** Where the calling sites of the answered requests are noted, as the app notes them. */
+  recentOrigins: RecentOrigins;
 }
 
 /** One remembered answer. */
 interface Memo {
+  /** Its answers' series in the metrics (requests, their duration, cache hits), looked up once. */
+  counted: { request: (by: number) => void; duration: (seconds: number) => void; hit: (by: number) => void };
   cacheKey: string;
   relayed: Relayed;
   body: Uint8Array;
@@ -113,8 +128,13 @@ const PER_REQUEST = new Set([
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
   'retry-after',
+  'ratelimit',
+  'ratelimit-policy',
   'x-cache',
 ]);
+
+/** The route template of the reads the fast path runs itself (`availabilityRelay`). */
+const AVAILABILITY_ROUTE = '/api/venues/:venue/booking-availability';
 
 /** The fast path of one proxy. */
 export class FastPath {
@@ -138,19 +158,32 @@ export class FastPath {
    * Called by the app for every read answered from its cache: remembers a 2xx, fresh answer of a
    * GET with the bytes and headers the app sent.
    */
-  remember(url: URL, cacheKey: string, relayed: Relayed, body: Uint8Array, headers: Record<string, string>): void {
+  remember(
+    url: URL,
+    route: string,
+    cacheKey: string,
+    relayed: Relayed,
+    body: Uint8Array,
+    headers: Record<string, string>,
+  ): void {
     if (!this.asked || relayed.status < 200 || relayed.status >= 300 || relayed.headers) return;
     const kept: string[] = [];
     for (const name in headers) if (!PER_REQUEST.has(name)) kept.push(name, headers[name]!);
     this.around = kept.slice();
-    this.keep(url, cacheKey, relayed, body, kept);
+    this.keep(url, route, cacheKey, relayed, body, kept);
   }
 
-  private keep(url: URL, cacheKey: string, relayed: Relayed, body: Uint8Array, kept: string[]): void {
+  private keep(url: URL, route: string, cacheKey: string, relayed: Relayed, body: Uint8Array, kept: string[]): void {
     kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
-    this.memos.set(key, { cacheKey, relayed, body, headers: kept, until: this.options.now() + MEMO_MS });
+    const { metrics } = this.options;
+    const counted = {
+      request: metrics.counter('requests_total', { route, method: 'GET', code: String(relayed.status) }),
+      duration: metrics.histogram('request_duration_seconds', { route }),
+      hit: metrics.counter('cache_reads_total', { result: 'hit' }),
+    };
+    this.memos.set(key, { counted, cacheKey, relayed, body, headers: kept, until: this.options.now() + MEMO_MS });
     while (this.memos.size > MAX_MEMOS) this.memos.delete(this.memos.keys().next().value!);
   }
 
@@ -167,25 +200,28 @@ export class FastPath {
       return null;
     }
     // 2. The app's guards, in the app's order; any refusal is the app's to answer.
-    const guarded = { href: request.url, url, method: 'GET', header: (name: string) => request.header(name) };
+    const guarded: GuardRequest = { href: request.url, url, method: 'GET', header: (name) => request.header(name) };
     if (firstRefusal(guarded, options.guards)) return null;
     // 3. Answered by the app just now.
     const key = this.memoKey(url);
     const memo = this.memos.get(key);
     if (memo && started >= memo.until) this.memos.delete(key);
-    if (!memo || started >= memo.until) return this.relay(request, url, started);
+    if (!memo || started >= memo.until) return this.relay(request, guarded, started);
     // 4. Still the cache's fresh answer.
     const cached = await options.state.peekRead(memo.cacheKey, false);
     if (cached?.value !== memo.relayed || cached.source !== 'HIT') {
       this.memos.delete(key);
-      return this.relay(request, url, started);
+      return this.relay(request, guarded, started);
     }
     // 5. The client's limit, counted once.
     const counted = await this.count(request);
     if (!counted) return null;
     const out = memo.headers.slice();
-    this.perRequest(out, request, counted.decision.headers);
-    this.log(url, memo.relayed.status, started, 'HIT');
+    this.perRequest(out, request, counted.decision);
+    const ms = this.logged(guarded, memo.relayed.status, started, 'HIT');
+    memo.counted.request(1);
+    memo.counted.duration(ms / 1000);
+    memo.counted.hit(1);
     return { status: memo.relayed.status, headers: out, body: memo.body };
   }
 
@@ -195,8 +231,9 @@ export class FastPath {
    * headers this one gets). The read is the app's own (routes/read-through.ts `readThrough`); refusals it makes
    * after the count (a spared upstream, a spent budget) are rendered as the app renders them.
    */
-  private async relay(request: FastRequest, url: URL, started: number): Promise<FastAnswer | null> {
+  private async relay(request: FastRequest, guarded: GuardRequest, started: number): Promise<FastAnswer | null> {
     const { around, options } = this;
+    const { url } = guarded;
     const read = around && options.relay?.(url);
     if (!read) return null;
     // 5. The client's limit, counted once.
@@ -211,16 +248,18 @@ export class FastPath {
       const kept: string[] = [];
       for (let i = 0; i < out.length; i += 2) if (!PER_REQUEST.has(out[i]!)) kept.push(out[i]!, out[i + 1]!);
       if (sent.status >= 200 && sent.status < 300 && !sent.memo.relayed.headers)
-        this.keep(url, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
+        this.keep(url, AVAILABILITY_ROUTE, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
     }
     out.push('content-length', String(sent.body.byteLength));
-    this.perRequest(out, request, counted.decision.headers);
-    this.log(url, sent.status, started, cache);
+    this.perRequest(out, request, counted.decision);
+    const ms = this.logged(guarded, sent.status, started, cache);
+    options.metrics.count('requests_total', { route: AVAILABILITY_ROUTE, method: 'GET', code: String(sent.status) });
+    options.metrics.observe('request_duration_seconds', { route: AVAILABILITY_ROUTE }, ms / 1000);
     return { status: sent.status, headers: out, body: sent.body };
   }
 
   /** The client's limit, counted once: a refusal is handed to the app with the count made. */
-  private async count(request: FastRequest): Promise<{ client: string; decision: RateDecision } | null> {
+  private async count(request: FastRequest): Promise<{ client: string; decision: LimitDecision } | null> {
     const { options } = this;
     const client = options.clientKey?.({ headers: { get: (name) => request.header(name) } }, request.env) ?? 'shared';
     const decision = await clientLimit(options.state, options.limits, client, false);
@@ -230,24 +269,33 @@ export class FastPath {
   }
 
   /** The headers that differ per request: CORS origin and the client's limit. */
-  private perRequest(out: string[], request: FastRequest, limit: Record<string, string>): void {
-    const allowOrigin = this.options.allowOrigin(request.header('origin') || '');
+  private perRequest(out: string[], request: FastRequest, decision: LimitDecision): void {
+    const { options } = this;
+    const allowOrigin = options.allowOrigin(request.header('origin') || '');
     if (allowOrigin) out.push('access-control-allow-origin', allowOrigin);
-    for (const name in limit) out.push(name.toLowerCase(), limit[name]!);
+    for (const name in decision.headers) out.push(name.toLowerCase(), decision.headers[name]!);
+    const quota = quotaFields(decision, options.limits, false, options.now());
+    out.push('ratelimit-policy', quota['RateLimit-Policy'], 'ratelimit', quota.RateLimit);
   }
 
-  /** The app's log line of an answer. */
-  private log(url: URL, status: number, started: number, cache: string | undefined): void {
+  /**
+   * What the app does with an answer it sends besides counting it: its log line, its calling site
+   * noted. The milliseconds it took.
+   */
+  private logged(request: GuardRequest, status: number, started: number, cache: string | undefined): number {
     const { options } = this;
+    const ms = options.now() - started;
     options.logger.log({
       level: status >= 500 ? 'error' : 'info',
       msg: 'request',
       method: 'GET',
-      path: url.pathname.slice(0, 120),
+      path: request.url.pathname.slice(0, 120),
       status,
-      ms: options.now() - started,
+      ms,
       cache,
     });
+    noteSite(request, options.guards, options.recentOrigins);
+    return ms;
   }
 }
 
@@ -303,7 +351,7 @@ export function rememberSent(fast: FastPath, keys: CacheKeys, config: ResolvedCo
     const url = urlOf(c.req.raw);
     const { bookingUrl, apiKey } = sendOptions(config, url);
     const { bytes, leaked } = prepare(relayed, bookingUrl, apiKey);
-    if (!leaked) fast.remember(url, key, relayed, bytes, plain);
+    if (!leaked) fast.remember(url, routeLabel(c), key, relayed, bytes, plain);
   };
 }
 

@@ -8,8 +8,19 @@ import { createProxy as createAppProxy } from './app.js';
 import type { ProxyConfig } from './config.js';
 import { createStack as createAppStack, type StackOptions } from './stack.js';
 
-export type { ProxyConfig } from './config.js';
+export type { OperatorPages, ProxyConfig } from './config.js';
 export type { Logger } from './core/log.js';
+// The metrics (`config.metrics`): a server of the operator's own reads them with `snapshot()`, or
+// keeps them in its own registry through a `MetricsBackend`.
+export {
+  Metrics,
+  memoryBackend,
+  METRICS,
+  METRIC_PREFIX,
+  type MetricsBackend,
+  type MetricsSnapshot,
+  type Sample,
+} from './core/metrics.js';
 export type { StackOptions } from './stack.js';
 export { configFromEnv, ConfigError, type EnvConfig, type ProxyEnv } from './env.js';
 

@@ -12,31 +12,55 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { routePath } from 'hono/route';
 import { errorResponse } from './core/envelope.js';
 import { addLayer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
 import type { Logger } from './core/log.js';
+import type { Metrics } from './core/metrics.js';
 import { urlOf } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
-import { clientLimit, COUNTED, type CountedEnv } from './guards/limits.js';
-import { firstRefusal, type GuardRequest, type GuardSettings } from './guards/request.js';
+import { clientLimit, COUNTED, quotaFields, type CountedEnv } from './guards/limits.js';
+import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from './guards/request.js';
+import type { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState } from './state/types.js';
 
-/** One structured line per request: method, path (ids only, never the query), status, timing, cache. */
-export function requestLog(logger: Logger, now: () => number): MiddlewareHandler {
+/** The route label of a request: the template it matched (a bounded set), or `unmatched`. */
+export function routeLabel(c: Context): string {
+  const path = routePath(c, -1);
+  return !path || path.endsWith('*') ? 'unmatched' : path;
+}
+
+/**
+ * One structured line per request (method, path with ids only and never the query, status,
+ * timing, cache), and the request's count and duration in the metrics, by route template.
+ */
+export function requestLog(logger: Logger, now: () => number, metrics: Metrics): MiddlewareHandler {
   return async (c, next) => {
     const started = now();
     await next();
+    const ms = now() - started;
+    const method = c.req.method.slice(0, 10);
     logger.log({
       level: c.res.status >= 500 ? 'error' : 'info',
       msg: 'request',
-      method: c.req.method.slice(0, 10),
+      method,
       path: urlOf(c.req.raw).pathname.slice(0, 120),
       status: c.res.status,
-      ms: now() - started,
+      ms,
       cache: headerOf(c.res, 'x-cache'),
     });
+    const route = routeLabel(c);
+    metrics.count('requests_total', {
+      route,
+      method: KNOWN_METHODS.has(method) ? method : 'other',
+      code: String(c.res.status),
+    });
+    metrics.observe('request_duration_seconds', { route }, ms / 1000);
   };
 }
+
+/** Methods counted by name; any other is `other`, so a client cannot make up label values. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * Security headers on every answer, where the route did not set its own (the widget script sets
@@ -48,21 +72,37 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   applyLayer(c.res, SECURITY_LAYER);
 };
 
-/** A `Request` as the guards read it. */
-function guardRequestOf(request: Request): GuardRequest {
+/** A `Request` as the guards read it, with the peer address the host passed along. */
+function guardRequestOf(request: Request, peer?: string): GuardRequest {
   return {
     href: request.url,
     url: urlOf(request),
     method: request.method,
     header: (name) => request.headers.get(name),
+    ...(peer === undefined ? {} : { peer }),
   };
 }
 
-/** Runs the guard list; a refusal is answered in the envelope, and logged when the operator must act. */
-export function guards(settings: GuardSettings, logger: Logger): MiddlewareHandler {
+/** What the guard middleware reports to, besides the log. */
+export interface GuardWatch {
+  metrics: Metrics;
+  recentOrigins: RecentOrigins;
+  /** The peer address of a request, from the host's per-request context. */
+  peerAddress?: (env: unknown) => string | undefined;
+}
+
+/**
+ * Runs the guard list; a refusal is answered in the envelope, counted, and logged when the
+ * operator must act. The calling site of the widget's and the API's requests is noted for the
+ * embed studio either way.
+ */
+export function guards(settings: GuardSettings, logger: Logger, watch: GuardWatch): MiddlewareHandler {
   return async (c, next) => {
-    const refusal = firstRefusal(guardRequestOf(c.req.raw), settings);
+    const request = guardRequestOf(c.req.raw, watch.peerAddress?.(c.env));
+    noteSite(request, settings, watch.recentOrigins);
+    const refusal = firstRefusal(request, settings);
     if (!refusal) return next();
+    watch.metrics.refused(refusal.reason);
     if (refusal.log) logger.log(refusal.log);
     return errorResponse(c.req.raw, refusal.status, refusal.message, refusal.options);
   };
@@ -89,8 +129,10 @@ export function limits(
     if (c.req.method === 'OPTIONS') return next();
     const booking = isBooking(c);
     const counted = (c.env as CountedEnv | undefined)?.[COUNTED];
-    const { allowed, headers } = await clientLimit(state, config, clientOf(c), booking, counted);
-    if (!allowed) {
+    const decision = await clientLimit(state, config, clientOf(c), booking, counted);
+    const headers = { ...decision.headers, ...quotaFields(decision, config, booking, config.now()) };
+    if (!decision.allowed) {
+      config.metrics.refused(decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit');
       return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {
         headers,
         ...(booking ? { stored: await storedBefore(c.req.raw) } : {}),
@@ -107,16 +149,18 @@ export function limits(
  * The body size limit (413). Only POST carries a body; looking for one on a GET would make Node's
  * adapter build a full Request per read, which halves the throughput of cached answers.
  */
-export function bodySize(maxSize: number, storedBefore: StoredBefore): MiddlewareHandler {
+export function bodySize(maxSize: number, storedBefore: StoredBefore, metrics: Metrics): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize,
-    onError: async (c) =>
-      errorResponse(
+    onError: async (c) => {
+      metrics.refused('body_too_large');
+      return errorResponse(
         c.req.raw,
         413,
         'The request body is too large',
         urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: await storedBefore(c.req.raw) } : {},
-      ),
+      );
+    },
   });
   return (c, next) => (c.req.method === 'POST' ? limit(c, next) : next());
 }
@@ -132,6 +176,8 @@ export function apiCors(allowOrigin: (origin: string) => string | null): Middlew
       'X-RateLimit-Limit',
       'X-RateLimit-Remaining',
       'X-RateLimit-Reset',
+      'RateLimit',
+      'RateLimit-Policy',
       'Idempotent-Replayed',
       'X-Cache',
     ],

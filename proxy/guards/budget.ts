@@ -11,6 +11,7 @@
  * - When the upstream reports few calls left (`X-RateLimit-Remaining` ≤ the low water mark, by
  *   default the reserve), early misses are served from stale copies or refused, never spent.
  */
+import type { Metrics } from '../core/metrics.js';
 import type { LimitRule, ProxyState } from '../state/types.js';
 
 /** What a read or booking is, for the budget. */
@@ -39,18 +40,22 @@ export const BUDGET_WINDOW_MS = 3_600_000;
 /** The global upstream budget over the proxy's (shared) state. */
 export class UpstreamBudget {
   /** Each tier counts its own calls and every call of the tiers below it. */
-  private readonly tiers: { bucket: string; spends: Spend[]; limit: number }[];
+  private readonly tiers: { bucket: string; share: 'early' | 'final' | 'all'; spends: Spend[]; limit: number }[];
 
+  /** `metrics` learns what each share has left at every count, and the reserves' sizes now. */
   constructor(
     private readonly state: Pick<ProxyState, 'hit'>,
     readonly settings: BudgetSettings,
+    private readonly metrics?: Metrics,
   ) {
     const { quota, reserve, bookingReserve } = settings;
     this.tiers = [
-      { bucket: 'budget-early', spends: ['early'], limit: quota - reserve },
-      { bucket: 'budget-final', spends: ['early', 'final'], limit: quota - bookingReserve },
-      { bucket: 'budget-all', spends: ['early', 'final', 'booking'], limit: quota },
+      { bucket: 'budget-early', share: 'early', spends: ['early'], limit: quota - reserve },
+      { bucket: 'budget-final', share: 'final', spends: ['early', 'final'], limit: quota - bookingReserve },
+      { bucket: 'budget-all', share: 'all', spends: ['early', 'final', 'booking'], limit: quota },
     ];
+    metrics?.set('budget_reserve_calls', { share: 'final' }, reserve);
+    metrics?.set('budget_reserve_calls', { share: 'booking' }, bookingReserve);
   }
 
   /**
@@ -61,6 +66,7 @@ export class UpstreamBudget {
     for (const tier of this.tiers) {
       if (!tier.spends.includes(spend)) continue;
       const decision = await this.state.hit(tier.bucket, 'all', { limit: tier.limit, windowMs: BUDGET_WINDOW_MS });
+      this.metrics?.set('budget_remaining_calls', { share: tier.share }, decision.remaining);
       if (!decision.allowed && spend !== 'booking')
         return { allowed: false, retryAfterS: Number(decision.headers['Retry-After'] ?? 60) };
     }

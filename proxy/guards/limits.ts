@@ -23,6 +23,9 @@ export const COUNTED = Symbol('venue-booking.counted');
 /** A host context that may carry a counted decision. */
 export type CountedEnv = { [COUNTED]?: RateDecision };
 
+/** A decision of the client limits, with the policy it was made under (the `RateLimit` field's name). */
+export type LimitDecision = RateDecision & { policy: 'requests' | 'bookings' };
+
 /**
  * Counts one request of `client`: against the request limit (unless `counted` already holds that
  * decision) and, for a booking the request limit let through, against the booking limit. The
@@ -34,8 +37,31 @@ export async function clientLimit(
   client: string,
   booking: boolean,
   counted?: RateDecision,
-): Promise<RateDecision> {
+): Promise<LimitDecision> {
   const decision = counted ?? (await state.hit('api', client, limits.rateLimit));
-  if (!booking || !decision.allowed) return decision;
-  return state.hit('booking', client, limits.bookingRateLimit);
+  if (!booking || !decision.allowed) return { ...decision, policy: 'requests' };
+  return { ...(await state.hit('booking', client, limits.bookingRateLimit)), policy: 'bookings' };
+}
+
+const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
+
+/**
+ * The client's own quota in the IETF draft's fields (draft-ietf-httpapi-ratelimit-headers):
+ * `RateLimit-Policy` names the limits that apply (requests per minute, and bookings per ten minutes
+ * on a booking), `RateLimit` what is left of the one that decided, and when its window resets.
+ * Beside the `X-RateLimit-*` headers, which the widget and older clients read.
+ */
+export function quotaFields(
+  decision: LimitDecision,
+  limits: ClientLimits,
+  booking: boolean,
+  now: number,
+): { 'RateLimit-Policy': string; RateLimit: string } {
+  const requests = `"requests";q=${limits.rateLimit.limit};w=${seconds(limits.rateLimit.windowMs)}`;
+  const bookings = `"bookings";q=${limits.bookingRateLimit.limit};w=${seconds(limits.bookingRateLimit.windowMs)}`;
+  const reset = Math.max(0, Math.ceil((decision.resetAt - now) / 1000));
+  return {
+    'RateLimit-Policy': booking ? `${requests}, ${bookings}` : requests,
+    RateLimit: `"${decision.policy}";r=${decision.remaining};t=${reset}`,
+  };
 }

@@ -11,6 +11,9 @@
  */
 import type { ErrorOptions } from '../core/envelope.js';
 import type { LogEntry } from '../core/log.js';
+import type { RefusalReason } from '../core/metrics.js';
+import type { RecentOrigins } from '../state/recent-origins.js';
+import { operatorAllowed, type OperatorSettings } from './operator.js';
 import { requestSite } from './request-site.js';
 import { isLoopback } from './validate.js';
 
@@ -36,11 +39,15 @@ export interface GuardRequest {
   method: string;
   /** A header by its lower-case name; null when absent. */
   header(name: string): string | null;
+  /** The peer's address as the host saw it (the socket's), where the host can tell (guards/operator.ts). */
+  peer?: string;
 }
 
 /** Why a guard refuses: the answer (in the service's envelope) and, when the operator must act, a log line. */
 export interface Refusal {
   status: number;
+  /** Why, as the refusals metric counts it. */
+  reason: RefusalReason;
   message: string;
   options?: ErrorOptions;
   log?: LogEntry;
@@ -54,6 +61,8 @@ export interface GuardSettings {
   publicUrl: boolean;
   /** The origin rule: may a page of `origin` call `url`? (request-site.ts `siteRule`). */
   siteAllowed(origin: string, url: URL): boolean;
+  /** Who may open the operator's pages (guards/operator.ts). */
+  operator: OperatorSettings;
 }
 
 /** A guard: the refusal of a request, or null to let it on. */
@@ -75,11 +84,13 @@ function isApiPath(pathname: string): boolean {
 
 /** Refuses an oversized URL (414) or a path with characters, empty or dotted segments no route uses (400). */
 const addressGuard: Guard = (request) => {
-  if (request.href.length > MAX_URL_LENGTH) return { status: 414, message: 'The address is too long' };
+  if (request.href.length > MAX_URL_LENGTH)
+    return { status: 414, reason: 'uri_too_long', message: 'The address is too long' };
   const problem = pathProblem(request.url.pathname);
   if (!problem) return null;
   return {
     status: 400,
+    reason: 'invalid_path',
     message: problem,
     options: { errors: [{ code: 'invalid_path', message: problem, fields: [] }] },
   };
@@ -91,6 +102,7 @@ const methodGuard: Guard = (request, settings) => {
   if (methods.includes(request.method)) return null;
   return {
     status: 405,
+    reason: 'method',
     message: `Method ${request.method.slice(0, 20)} is not allowed`,
     options: { headers: { allow: methods.join(', ') } },
   };
@@ -101,7 +113,12 @@ const overrideGuard: Guard = (request) => {
   const name = OVERRIDE_HEADERS.find((header) => request.header(header) !== null);
   if (name === undefined) return null;
   const message = 'Method override headers are not accepted';
-  return { status: 400, message, options: { errors: [{ code: 'invalid_header', message, fields: [name] }] } };
+  return {
+    status: 400,
+    reason: 'method_override',
+    message,
+    options: { errors: [{ code: 'invalid_header', message, fields: [name] }] },
+  };
 };
 
 /**
@@ -114,6 +131,7 @@ const hostGuard: Guard = (request, settings) => {
   if (settings.publicUrl || !isApiPath(request.url.pathname) || isLoopback(request.url.hostname)) return null;
   return {
     status: 421,
+    reason: 'unknown_host',
     message: 'The booking proxy is misconfigured',
     options: {
       errors: [
@@ -137,6 +155,7 @@ const siteGuard: Guard = (request, settings) => {
     return null;
   return {
     status: 403,
+    reason: 'forbidden_origin',
     message: 'This site may not use the booking proxy',
     options: {
       errors: [{ code: 'forbidden_origin', message: "This site's origin is not in VENUE_BOOKING_ORIGINS", fields: [] }],
@@ -159,8 +178,34 @@ function isGetReturn(request: GuardRequest): boolean {
   return request.method === 'GET' && request.url.pathname === '/api/return';
 }
 
+/**
+ * Refuses the operator's pages (`/metrics`, `/status`, `/embed`) to a client that is neither on this
+ * machine nor holding the operator token (401). The challenge asks a browser for the token as a
+ * password on the pages, and names the bearer scheme on `/metrics`, which scrapers use; the answer
+ * says nothing of the token or of the pages.
+ */
+const operatorGuard: Guard = (request, settings) => {
+  const { operator } = settings;
+  if (!operator.paths.has(request.url.pathname) || operatorAllowed(request, operator)) return null;
+  const message = 'This page is for the operator: send the operator token';
+  return {
+    status: 401,
+    reason: 'unauthorized',
+    message,
+    options: {
+      headers: {
+        'www-authenticate':
+          request.url.pathname === '/metrics'
+            ? 'Bearer realm="venue-booking"'
+            : 'Basic realm="venue-booking operator pages", charset="UTF-8"',
+      },
+      errors: [{ code: 'unauthorized', message, fields: [] }],
+    },
+  };
+};
+
 /** The guards in the order they run, cheapest first. */
-export const GUARDS: readonly Guard[] = [addressGuard, methodGuard, overrideGuard, hostGuard, siteGuard];
+export const GUARDS: readonly Guard[] = [addressGuard, methodGuard, overrideGuard, operatorGuard, hostGuard, siteGuard];
 
 /** The first refusal of the guards, in order; null when every guard lets the request on. */
 export function firstRefusal(request: GuardRequest, settings: GuardSettings): Refusal | null {
@@ -169,4 +214,16 @@ export function firstRefusal(request: GuardRequest, settings: GuardSettings): Re
     if (refusal) return refusal;
   }
   return null;
+}
+
+/**
+ * Notes the calling site of a request for the widget's script or the API in `origins` (the embed
+ * studio's list), with whether the origin rule lets it in. The proxy's own pages are not listed.
+ */
+export function noteSite(request: GuardRequest, settings: GuardSettings, origins: RecentOrigins): void {
+  const { pathname } = request.url;
+  if (!isApiPath(pathname) && !settings.files.has(pathname)) return;
+  const site = requestSite({ headers: { get: (name) => request.header(name) } });
+  if (site === null || site === 'same-origin' || site === 'hidden' || site === request.url.origin) return;
+  origins.note(site, settings.siteAllowed(site, request.url));
 }

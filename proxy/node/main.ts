@@ -13,12 +13,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sharedStateTimings, type ProxyConfig } from '../config.js';
 import { consoleLogger } from '../core/log.js';
+import { Metrics, offBackend } from '../core/metrics.js';
 import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../env.js';
 import { clientKeyFor } from '../guards/client-ip.js';
 import { handlerFor } from '../host.js';
 import { integrityOf, widgetSnippet } from '../routes/script.js';
 import { nodeListener } from './listener.js';
 import { batchedLogger } from './log.js';
+import { prometheusBackend } from './prometheus.js';
 import { nodeSettingsFromEnv } from './settings.js';
 import { nodeTransport } from './transport.js';
 
@@ -48,7 +50,10 @@ Flags (each overrides the environment variable in brackets):
 Credentials come only from the environment: VENUE_BOOKING_APP_ID, VENUE_BOOKING_API_KEY.
 With neither set the proxy runs on the embedded sandbox (no real bookings).
 Several instances share their state through Redis: VENUE_BOOKING_REDIS_URL (redis:// or rediss://),
-VENUE_BOOKING_REDIS_PREFIX, VENUE_BOOKING_REDIS_TIMEOUT_MS (environment only).`;
+VENUE_BOOKING_REDIS_PREFIX, VENUE_BOOKING_REDIS_TIMEOUT_MS (environment only).
+The operator's pages /metrics, /status and /embed open from this machine; elsewhere with
+VENUE_BOOKING_METRICS_TOKEN as a bearer token. VENUE_BOOKING_METRICS=off turns /metrics and
+/status off, VENUE_BOOKING_STUDIO=off the embed studio (environment only).`;
 
 const FLAGS: Record<string, string> = {
   port: 'PORT',
@@ -171,6 +176,12 @@ async function start() {
   const extra: Partial<ProxyConfig> = {
     clientKey,
     logger,
+    // The counters in prom-client's registry, which /metrics renders (with the process's own);
+    // with the metrics off, nothing is counted at all.
+    metrics: new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend()),
+    peerAddress: (hostEnv) => (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
+    // Behind a declared reverse proxy every request comes from it: only the token opens the pages.
+    operatorPages: { ...config.settings.operatorPages, loopback: !server.clientIp.header },
     // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
     ...(config.embedded ? {} : { transport: nodeTransport() }),
     ...(script ? { widgetScript: script, widgetChunks: chunks } : {}),
@@ -201,6 +212,12 @@ async function start() {
     console.log(
       JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }),
     );
+    const pages = config.settings.operatorPages;
+    const open = [pages?.metrics === false ? '' : 'status', pages?.studio === false ? '' : 'embed'].filter(Boolean);
+    if (open.length)
+      console.log(
+        `Operator pages (from this machine${pages?.token ? ', or with VENUE_BOOKING_METRICS_TOKEN' : ''}): ${open.map((page) => `http://localhost:${info.port}/${page}`).join(' ')}`,
+      );
     if (script) {
       const snippet = widgetSnippet(`${origin}/venue-booking.js`, await integrityOf(script));
       console.log(

@@ -105,6 +105,17 @@ async function bookingBody(ctx: ProxyContext, c: Context): Promise<Record<string
   return body;
 }
 
+/**
+ * Whether a created booking is confirmed, as the widget reads it: the service's `bookingStatus`
+ * (`confirmed`; an enquiry is `received`), else the booking's own status (`complete`).
+ */
+function confirmed(created: { bookingStatus?: unknown; booking?: unknown }): boolean {
+  const handled = String(
+    created.bookingStatus ?? (created.booking as { status?: unknown })?.status ?? '',
+  ).toLowerCase();
+  return handled === 'confirmed' || handled === 'complete';
+}
+
 /** Makes the booking upstream: the answer to send (and keep for repeats of its key), `stored` always said. */
 async function placeBooking(ctx: ProxyContext, path: string, body: Record<string, unknown>): Promise<StoredAnswer> {
   const venue = body.venue_id as string;
@@ -114,9 +125,11 @@ async function placeBooking(ctx: ProxyContext, path: string, body: Record<string
     const stored = answer.mayHaveActed ? 'unknown' : false;
     const relayed = faultRelay(path, 'POST', answer, stored);
     ctx.logger.log({ level: 'warn', msg: 'booking failed', venue, fault: answer.kind, stored: String(stored) });
+    ctx.config.metrics.booking('failed');
     return { status: relayed.status, body: relayed.text, headers: relayed.headers ?? {}, keep: stored === 'unknown' };
   }
   if (answer.status >= 300) {
+    ctx.config.metrics.booking('refused');
     const where = { route: 'POST /bookings', status: answer.status };
     const payload = {
       ...guestError(answer.body.payload, 'The booking was not accepted', ctx.logger, where),
@@ -132,9 +145,11 @@ async function placeBooking(ctx: ProxyContext, path: string, body: Record<string
   // The date's final checks no longer vouch for its slots; its early reads stay shared (read-through.ts).
   await ctx.state.bump(bookedScope(dateScope(venue, body.date as string)!));
   ctx.logger.log({ level: 'info', msg: 'booking created', venue, status: answer.status });
+  const reduced = bookingAnswer(answer.body.payload);
+  ctx.config.metrics.booking(confirmed(reduced) ? 'confirmed' : 'enquiry');
   return {
     status: answer.status,
-    body: envelopeText(path, 'POST', answer.status, bookingAnswer(answer.body.payload)),
+    body: envelopeText(path, 'POST', answer.status, reduced),
     headers: {},
     keep: true,
   };
@@ -173,6 +188,7 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
     });
   }
   const { answer, replayed } = result;
+  if (replayed) ctx.config.metrics.booking('replayed');
   return ctx.send(
     c,
     { status: answer.status, text: answer.body, headers: answer.headers },

@@ -11,6 +11,7 @@ import { urlOf } from '../core/url.js';
 import type { ResolvedConfig } from '../config.js';
 import type { UpstreamBudget } from '../guards/budget.js';
 import { ReadCache } from '../state/cache.js';
+import type { RecentOrigins } from '../state/recent-origins.js';
 import type { ProxyState, Relayed } from '../state/types.js';
 import type { Upstream } from '../upstream/client.js';
 import { sent, type SendOptions } from '../upstream/relay.js';
@@ -30,6 +31,10 @@ export interface ProxyContext {
   clientOf(c: Context): string;
   /** Sends a relayed answer to the request of `c` (fills the booking URL, guards against leaking the key). */
   send(c: Context, relayed: Relayed, headers?: Record<string, string>): Response;
+  /** The sites that recently loaded the widget or called the API (the embed studio shows them). */
+  recentOrigins: RecentOrigins;
+  /** Epoch ms when this proxy instance started (its counters count from then). */
+  startedAt: number;
 }
 
 /** The parts a route context is made of. */
@@ -39,6 +44,7 @@ export interface RouteParts {
   /** The state as the routes see it (app.ts notes which cache key each read came from). */
   state: ProxyState;
   budget: UpstreamBudget;
+  recentOrigins: RecentOrigins;
   /** Told of every relayed answer sent, with the answer and its booking URL (the fast path's memo). */
   onSent?: (c: Context, relayed: Relayed, response: Response, headers: Record<string, string> | undefined) => void;
 }
@@ -92,6 +98,8 @@ export function createRouteContext(parts: RouteParts): ProxyContext {
     logger: config.logger,
     now: config.now,
     budget: parts.budget,
+    recentOrigins: parts.recentOrigins,
+    startedAt: config.now(),
     clientOf: (c) => config.clientKey?.(c.req.raw, c.env) ?? 'shared',
     venueAllowed: venueAllowList(config, parts.upstream),
     send(c, relayed, headers) {

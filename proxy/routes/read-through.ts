@@ -6,10 +6,12 @@
  */
 import type { Context } from 'hono';
 import { envelopeText, ProxyError } from '../core/envelope.js';
+import type { RefusalReason } from '../core/metrics.js';
 import { urlOf } from '../core/url.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Spend } from '../guards/budget.js';
 import { canonicalQuery, type Value } from '../guards/validate.js';
+import type { CacheSource } from '../state/cache.js';
 import type { Loaded, Relayed } from '../state/types.js';
 import { guestError } from '../upstream/errors.js';
 import { faultRelay } from '../upstream/relay.js';
@@ -155,18 +157,26 @@ export async function readThrough<T>(ctx: ProxyContext, call: ReadCall<T>, spec:
   const scopes = !spec.scope ? [] : spend === 'final' ? [spec.scope, bookedScope(spec.scope)] : [spec.scope];
   const generation = (await Promise.all(scopes.map((scope) => ctx.state.generation(scope)))).map((g) => `#${g}`);
   const key = `${spec.method} ${spec.path}${search}${generation.join('')}`;
+  const { metrics } = ctx.config;
+  // Every answer says where it came from, in `X-Cache` and in the cache metrics.
+  const answer = (relayed: Relayed, source: CacheSource) => {
+    metrics.count('cache_reads_total', { result: source.toLowerCase() });
+    return call.send(relayed, { 'X-Cache': source });
+  };
   const fresh = await ctx.state.peekRead(key, false);
-  if (fresh) return call.send(fresh.value, { 'X-Cache': fresh.source });
+  if (fresh) return answer(fresh.value, fresh.source);
   const stale = async () => (spend === 'early' ? ctx.state.peekRead(key, true) : undefined);
-  const spare = async (error: ProxyError) => {
+  const spare = async (error: ProxyError, reason: RefusalReason) => {
     const kept = await stale();
-    if (kept) return call.send(kept.value, { 'X-Cache': 'STALE' });
+    if (kept) return answer(kept.value, 'STALE');
+    metrics.refused(reason);
     throw error;
   };
   await ctx.upstream.sync();
   if (spend === 'early' && ctx.upstream.frugal())
     return spare(
       spared(ctx.upstream.windowLeftS(), 'upstream_spared', 'Few upstream calls are left; they are kept for bookings'),
+      'upstream_spared',
     );
   const client = await ctx.state.hit(
     spend === 'early' ? 'miss' : 'miss-final',
@@ -174,10 +184,14 @@ export async function readThrough<T>(ctx: ProxyContext, call: ReadCall<T>, spec:
     ctx.budget.settings.missLimit,
   );
   if (!client.allowed)
-    return spare(spared(Number(client.headers['Retry-After']), 'miss_limit', 'Too many new searches from this client'));
+    return spare(
+      spared(Number(client.headers['Retry-After']), 'miss_limit', 'Too many new searches from this client'),
+      'miss_limit',
+    );
   const load = async (): Promise<Loaded> => {
     const budget = await ctx.budget.take(spend);
     if (!budget.allowed) {
+      metrics.refused('upstream_budget');
       const refusal = spared(budget.retryAfterS, 'upstream_budget', 'The upstream budget for searches is spent');
       const payload = { message: refusal.message, errors: refusal.options.errors };
       return {
@@ -218,13 +232,13 @@ export async function readThrough<T>(ctx: ProxyContext, call: ReadCall<T>, spec:
     if (kept) {
       // Stale-while-revalidate: this reader gets the stale copy at once, the next a fresh one.
       call.waitUntil(ctx.state.read(key, load).catch(() => undefined));
-      return call.send(kept.value, { 'X-Cache': 'STALE' });
+      return answer(kept.value, 'STALE');
     }
   }
   const { value, source } = await ctx.state.read(key, load);
   if (value.status >= 500 || value.status === 429) {
     const kept = await stale();
-    if (kept) return call.send(kept.value, { 'X-Cache': 'STALE' });
+    if (kept) return answer(kept.value, 'STALE');
   }
-  return call.send(value, { 'X-Cache': source });
+  return answer(value, source);
 }

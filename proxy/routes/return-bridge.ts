@@ -113,6 +113,8 @@ async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchPa
   const landing = target && REFERENCE_RE.test(reference) ? landingOf(target, reference, validStatus) : null;
   const lands = Boolean(venue && landing);
   ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'GET', venue, status: validStatus, landed: lands });
+  // A booking the widget handed off to the booking site, made there (the page shows it too).
+  if (REFERENCE_RE.test(reference)) ctx.config.metrics.booking('handed_off');
   if (lands) return landed(landing!);
   return returnPageResponse({
     reference: REFERENCE_RE.test(reference) ? reference : null,
@@ -154,5 +156,7 @@ export async function returnPost(ctx: ProxyContext, c: Context): Promise<Respons
     });
   }
   ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'POST', venue, status, landed: true });
+  // A booking the widget handed off to the booking site (a deposit, a pre-order), made there.
+  ctx.config.metrics.booking('handed_off');
   return landed(landingOf(target, reference, status));
 }

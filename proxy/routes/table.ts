@@ -7,7 +7,9 @@
 import type { Context } from 'hono';
 import type { ProxyContext } from './context.js';
 import { book } from './bookings.js';
-import { health } from './health.js';
+import type { ResolvedConfig } from '../config.js';
+import { health, live, ready } from './health.js';
+import { operatorRoutes } from './operator.js';
 import { cachedRead, type CacheTier, type ReadSpec } from './read-through.js';
 import {
   availability,
@@ -54,16 +56,22 @@ const API_ROUTES: readonly Route[] = [
   { path: '/api/return', methods: ['GET'], cache: 'none', answer: returnGet },
   { path: '/api/return', methods: ['POST'], cache: 'none', answer: returnPost },
   { path: '/healthz', methods: ['GET'], cache: 'none', answer: health },
+  { path: '/livez', methods: ['GET'], cache: 'none', answer: live },
+  { path: '/readyz', methods: ['GET'], cache: 'none', answer: ready },
 ];
 
 /**
  * Every route of a proxy: the widget's files first when the host has the bundle (served with
- * their own HTTP caching, GET and HEAD only), then the API's.
+ * their own HTTP caching, GET and HEAD only), then the API's, then the operator's pages that
+ * `config` serves (routes/operator.ts).
  */
-export function routeTable(widget?: {
-  script?: Uint8Array<ArrayBuffer>;
-  chunks?: Record<string, Uint8Array<ArrayBuffer>>;
-}): Route[] {
+export function routeTable(
+  widget?: {
+    script?: Uint8Array<ArrayBuffer>;
+    chunks?: Record<string, Uint8Array<ArrayBuffer>>;
+  },
+  config?: Pick<ResolvedConfig, 'operatorPages'>,
+): Route[] {
   const files: Route[] = widget?.script
     ? scriptFiles(widget.script, widget.chunks).map((file) => ({
         path: file.path,
@@ -72,7 +80,10 @@ export function routeTable(widget?: {
         answer: (_ctx, c) => file.answer(c),
       }))
     : [];
-  return [...files, ...API_ROUTES];
+  const operator: Route[] = config
+    ? operatorRoutes(config).map(({ path, answer }) => ({ path, methods: ['GET'], cache: 'none', answer }))
+    : [];
+  return [...files, ...API_ROUTES, ...operator];
 }
 
 /** The Hono handler of a route. */

@@ -20,6 +20,10 @@ export interface RateLimitOptions {
 export interface RateDecision {
   allowed: boolean;
   headers: Record<string, string>;
+  /** Requests left in the window after this one (0 when refused). */
+  remaining: number;
+  /** Epoch ms when the window resets. */
+  resetAt: number;
 }
 
 /** Fixed-window counter per client key. */
@@ -69,5 +73,5 @@ export function rateDecision(
     'X-RateLimit-Reset': reset,
   };
   if (!allowed) headers['Retry-After'] = String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
-  return { allowed, headers };
+  return { allowed, headers, remaining: Math.max(0, remaining), resetAt };
 }

@@ -6,6 +6,7 @@
  * knows when to spare the shared hourly quota.
  */
 import type { Logger } from '../core/log.js';
+import type { Metrics, UpstreamOutcome } from '../core/metrics.js';
 import type { ProxyState, QuotaState } from '../state/types.js';
 import type { PlainResponse, Transport } from './transport.js';
 
@@ -44,6 +45,13 @@ export interface UpstreamOptions {
   lowWater: (reportedLimit: number | null) => number;
   /** Where instances share what they learn of the quota, so one 429 makes every instance back off. */
   state?: Pick<ProxyState, 'loadQuota' | 'saveQuota'>;
+  /** Where each call is counted and timed, by upstream route template and outcome. */
+  metrics?: Metrics;
+}
+
+/** The template of an upstream path: the venue id of `/venues/{id}/…` replaced, so a label stays bounded. */
+export function upstreamRoute(method: string, path: string): string {
+  return `${method} ${path.replace(/^\/venues\/[^/]+/, '/venues/:venue')}`;
 }
 
 const MESSAGES: Record<FaultKind, string> = {
@@ -134,8 +142,20 @@ export class Upstream {
   /** Calls `method path+search` with an optional JSON body, remembering how it went. */
   async call(method: 'GET' | 'POST', path: string, search = '', body?: unknown): Promise<UpstreamAnswer | Fault> {
     await this.sync(true);
+    const { metrics, now } = this.options;
+    if (this.blocked()) {
+      metrics?.refused('upstream_backoff');
+      return this.limitedFault();
+    }
+    const started = now();
     const answer = await this.send(method, path, search, body);
     this.lastFault = answer.ok ? null : answer.kind;
+    if (metrics) {
+      const route = upstreamRoute(method, path);
+      const outcome: UpstreamOutcome = !answer.ok ? answer.kind : answer.status < 300 ? 'ok' : 'refused';
+      metrics.count('upstream_requests_total', { route, outcome });
+      metrics.observe('upstream_duration_seconds', { route }, (now() - started) / 1000);
+    }
     return answer;
   }
 
@@ -175,7 +195,6 @@ export class Upstream {
     search: string,
     body: unknown,
   ): Promise<UpstreamAnswer | Fault> {
-    if (this.blocked()) return this.limitedFault();
     const route = `${method} ${path}`;
     const started = this.options.now();
     this.calls++;

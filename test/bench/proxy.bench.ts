@@ -32,6 +32,8 @@ import { silentLogger } from '../../proxy/core/log.js';
 import { nodeTransport } from '../../proxy/node/transport.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { createStack } from '../../proxy/stack.js';
+import { Metrics, offBackend } from '../../proxy/core/metrics.js';
+import { prometheusBackend } from '../../proxy/node/prometheus.js';
 import { UNLIMITED } from './unlimited.js';
 
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
@@ -282,10 +284,15 @@ function capture(port: number, path: string): Promise<{ headers: string[]; body:
 }
 
 async function cachedThroughput() {
-  const stack = createStack({
-    origin: 'http://127.0.0.1',
-    proxy: { logger: silentLogger, ...UNLIMITED, cacheTtlMs: 600_000 },
-  });
+  // The entry counts into prom-client's registry, as the bin does; `quiet` is the same entry with
+  // its metrics turned off (nothing counted), for what the counting costs.
+  const stackWith = (metrics: Metrics) =>
+    createStack({
+      origin: 'http://127.0.0.1',
+      proxy: { logger: silentLogger, ...UNLIMITED, cacheTtlMs: 600_000, metrics },
+    });
+  const stack = stackWith(new Metrics(prometheusBackend()));
+  const quietStack = stackWith(new Metrics(offBackend()));
   const url = `http://127.0.0.1/api/venues/${VENUE}/booking-availability?type=${TYPES[0]}&num_people=2`;
   const burst = () =>
     Promise.all(Array.from({ length: 50 }, () => stack.fetch(new Request(url)).then((r) => r.arrayBuffer())));
@@ -303,6 +310,9 @@ async function cachedThroughput() {
   // The Node entry as shipped, and the same app through @hono/node-server alone.
   const entry = createServer(nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
   const entryPort = await listen(entry);
+  const quiet = createServer(nodeListener({ fetch: quietStack.fetch, fast: quietStack.proxy.fast }));
+  const quietPort = await listen(quiet);
+  await capture(quietPort, path);
   const hono = createServer(getRequestListener(stack.fetch));
   const honoPort = await listen(hono);
   // A bare node:http server answering exactly what the entry answers (headers and body).
@@ -316,6 +326,7 @@ async function cachedThroughput() {
   const client = has('wrk', '--version') ? 'wrk' : 'worker';
   const servers: [string, number][] = [
     ['entry', entryPort],
+    ['quiet', quietPort],
     ['hono', honoPort],
     ['bare', barePort],
   ];
@@ -335,11 +346,16 @@ async function cachedThroughput() {
   const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
   const ratio = (name: string) => median(rounds.map((rates) => rates[name]! / rates.bare!));
   await nginx?.stop();
-  for (const server of [entry, hono, bare]) await close(server);
+  for (const server of [entry, quiet, hono, bare]) await close(server);
   return {
     inProcess,
     rate,
-    ratio: { entry: ratio('entry'), hono: ratio('hono'), nginx: nginx ? ratio('nginx') : null },
+    ratio: {
+      entry: ratio('entry'),
+      hono: ratio('hono'),
+      nginx: nginx ? ratio('nginx') : null,
+      metrics: median(rounds.map((rates) => rates.entry! / rates.quiet!)),
+    },
     bytes: sample.body.length,
     client: client === 'wrk' ? 'wrk -t1 -c32 -d2s' : '32 connections from a worker thread',
     upstreamCalls: stack.proxy.upstream.calls,
@@ -450,9 +466,14 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
       goal: '≥ 5000/s',
     },
     {
-      name: `proxy: cached availability answers/s, Node entry (fast path), loopback HTTP, ${throughput.client}, best of 5 rounds`,
+      name: `proxy: cached availability answers/s, Node entry (fast path, metrics on: prom-client), loopback HTTP, ${throughput.client}, best of 5 rounds`,
       value: `${perSecond(rate.entry)} (${throughput.upstreamCalls} upstream call, ${throughput.bytes} B answers)`,
       goal: '≥ 0.5 × bare node:http',
+    },
+    {
+      name: 'proxy: the same Node entry with its metrics off (nothing counted), same run; metrics on ÷ off, median of 5 rounds',
+      value: `${perSecond(rate.quiet)}; ${throughput.ratio.metrics.toFixed(2)}×`,
+      goal: 'within noise of 1×',
     },
     {
       name: 'proxy: the same app through @hono/node-server alone (no fast path), same run',

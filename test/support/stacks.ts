@@ -14,9 +14,18 @@
  *   can see the browser really cancel one (its connection closes before the answer);
  * - `<base>/__log` lists every line the stack's proxy logged, so a test can read what an operator
  *   would (and check that no guest's details are in it).
+ * - `<base>/__pages` (POST, an HTML text) serves a plain page on another origin (a second server on
+ *   127.0.0.1), as a venue's own site would be: what a venue pastes, tried where it will live.
+ *
+ * With `proxy.widget`, the stack's proxy serves the widget bundle (built once per run with esbuild
+ * from src/index.ts) at `<base>/venue-booking.js`, as `venue-booking-proxy` serves dist/'s, so the
+ * embed studio's preview and snippets load the real script from the real proxy.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
+import { build } from 'esbuild';
 import { createStack } from '../../proxy/stack.js';
 import type { SandboxOptions } from '../../proxy/sandbox/app.js';
 import type { LogEntry } from '../../proxy/core/log.js';
@@ -44,8 +53,44 @@ export interface ClientRequest {
 /** What a test posts to `/__stacks`. */
 export interface StackRequest {
   sandbox?: Omit<SandboxOptions, 'publicUrl' | 'apps'>;
-  /** Proxy settings a test may vary: where `next.web` may point (the real proxy drops others). */
-  proxy?: { bookingSite?: string; returnBridge?: boolean };
+  /**
+   * Proxy settings a test may vary: where `next.web` may point (the real proxy drops others); the
+   * widget bundle served; the plain pages' origin (`__pages`) allowed in `VENUE_BOOKING_ORIGINS`.
+   */
+  proxy?: { bookingSite?: string; returnBridge?: boolean; widget?: boolean; allowPages?: boolean };
+}
+
+/** The widget bundle as one module (its locale modules inlined), built once per run. */
+let widgetBundle: Promise<Uint8Array<ArrayBuffer>> | null = null;
+function widgetScript(): Promise<Uint8Array<ArrayBuffer>> {
+  widgetBundle ??= build({
+    entryPoints: [fileURLToPath(new URL('../../src/index.ts', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+  }).then((result) => new Uint8Array(result.outputFiles[0]!.contents) as Uint8Array<ArrayBuffer>);
+  return widgetBundle;
+}
+
+/** The plain pages tests post, served by a second server on 127.0.0.1 (another origin than the test page's). */
+const pages = new Map<string, string>();
+let pagesServer: Promise<{ origin: string; server: Server }> | null = null;
+function pagesOrigin(): Promise<string> {
+  pagesServer ??= new Promise((resolve) => {
+    const server = createServer((request, response) => {
+      const page = pages.get(request.url ?? '');
+      response.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+      response.end(page ?? 'no such page');
+    });
+    server.listen(0, '127.0.0.1', () =>
+      resolve({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    );
+    server.unref();
+  });
+  return pagesServer.then(({ origin }) => origin);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -87,6 +132,10 @@ export function stacksMiddleware() {
         },
         ...(options.proxy?.bookingSite ? { bookingSite: options.proxy.bookingSite } : {}),
         ...(options.proxy?.returnBridge === false ? { returnBridge: false } : {}),
+        ...(options.proxy?.widget ? { widgetScript: await widgetScript() } : {}),
+        ...(options.proxy?.allowPages ? { origins: [await pagesOrigin()] } : {}),
+        // The browser's own address, as the Node entry passes it: the operator pages open on loopback.
+        peerAddress: (env) => (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
       },
       // Faults wrap the upstream as the proxy sees it: the proxy under test stays untouched.
       upstream: (sandbox) => async (upstreamRequest) => {
@@ -105,7 +154,7 @@ export function stacksMiddleware() {
         return sandbox.fetch(upstreamRequest);
       },
     });
-    const listener = getRequestListener(async (incoming) => {
+    const listener = getRequestListener(async (incoming, env) => {
       const url = new URL(incoming.url);
       const local = url.pathname.slice(basePath.length);
       if (local === '/__faults' && incoming.method === 'POST') {
@@ -124,13 +173,18 @@ export function stacksMiddleware() {
       }
       if (local === '/__requests' && incoming.method === 'GET') return Response.json(received);
       if (local === '/__log' && incoming.method === 'GET') return Response.json(logged);
+      if (local === '/__pages' && incoming.method === 'POST') {
+        const path = `/${id}-${pages.size + 1}.html`;
+        pages.set(path, await incoming.text());
+        return Response.json({ url: `${await pagesOrigin()}${path}`, origin: await pagesOrigin() });
+      }
       const seen: ClientRequest = { url: local + url.search, outcome: 'open' };
       received.push(seen);
       // The Node adapter aborts the request's signal when the client closes the connection unanswered.
       incoming.signal.addEventListener('abort', () => {
         if (seen.outcome === 'open') seen.outcome = 'departed';
       });
-      const response = await stack.fetch(incoming);
+      const response = await stack.fetch(incoming, env);
       if (seen.outcome === 'open') seen.outcome = 'answered';
       return response;
     });

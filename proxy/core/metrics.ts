@@ -1,0 +1,314 @@
+/**
+ * What the proxy counts, in one place: every metric's name, type, help text and labels, and the
+ * events the routes, guards, upstream client and state report (`Metrics`). Runtime-free, so the
+ * Node entry, the Worker entry and tests record the very same counters.
+ *
+ * Where the numbers are kept is a backend's business: `memoryBackend()` here (plain maps, for the
+ * status page, the Worker and tests), or the Node entry's prom-client registry (node/prometheus.ts),
+ * which also renders them at `/metrics`. Names follow Prometheus conventions: one prefix, base
+ * units (seconds), `_total` on counters, and labels whose values are a fixed set written in this
+ * code (a route's template, a reason, an outcome), never a venue id, a client address or anything
+ * else a request carries, so a hostile client cannot grow the series without bound.
+ */
+
+/** The prefix of every metric the proxy reports. */
+export const METRIC_PREFIX = 'venue_booking_';
+
+/** Latency buckets in seconds: a cached read takes well under a millisecond, an upstream call tens to thousands. */
+export const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** How a metric is declared. */
+export interface MetricDefinition {
+  type: 'counter' | 'gauge' | 'histogram';
+  help: string;
+  labels: readonly string[];
+  /** Upper bounds of a histogram's buckets, in its unit. */
+  buckets?: readonly number[];
+}
+
+/** Every metric of the proxy, by name without the prefix. README.md's metrics table lists the same. */
+export const METRICS = {
+  requests_total: {
+    type: 'counter',
+    help: 'Requests answered, by route template, method and status code.',
+    labels: ['route', 'method', 'code'],
+  },
+  request_duration_seconds: {
+    type: 'histogram',
+    help: 'Time from a request to its answer inside the proxy (upstream calls included), by route template.',
+    labels: ['route'],
+    buckets: LATENCY_BUCKETS,
+  },
+  upstream_requests_total: {
+    type: 'counter',
+    help: 'Calls made to the upstream service, by upstream route and outcome (ok, refused, or the fault).',
+    labels: ['route', 'outcome'],
+  },
+  upstream_duration_seconds: {
+    type: 'histogram',
+    help: 'Time an upstream call took, answer read included, by upstream route.',
+    labels: ['route'],
+    buckets: LATENCY_BUCKETS,
+  },
+  upstream_ratelimit_limit: {
+    type: 'gauge',
+    help: "The App ID's calls per window, as the upstream last reported (X-RateLimit-Limit); absent before it said.",
+    labels: [],
+  },
+  upstream_ratelimit_remaining: {
+    type: 'gauge',
+    help: "Calls left in the App ID's window, as the upstream last reported (X-RateLimit-Remaining); absent before it said.",
+    labels: [],
+  },
+  upstream_ratelimit_reset_timestamp_seconds: {
+    type: 'gauge',
+    help: "When the App ID's window resets, Unix time in seconds (X-RateLimit-Reset); absent before it said.",
+    labels: [],
+  },
+  upstream_backoff: {
+    type: 'gauge',
+    help: '1 while the proxy stays away from the upstream after its 429, else 0.',
+    labels: [],
+  },
+  budget_remaining_calls: {
+    type: 'gauge',
+    help: "Upstream calls a share of the hourly budget may still spend, as last counted: early reads, final checks (all but the bookings' reserve), all (bookings).",
+    labels: ['share'],
+  },
+  budget_reserve_calls: {
+    type: 'gauge',
+    help: 'Upstream calls per hour kept back: from early reads for final checks and bookings (final), and for bookings alone (booking).',
+    labels: ['share'],
+  },
+  refusals_total: {
+    type: 'counter',
+    help: 'Requests refused by the proxy itself, by reason (a guard, a per-client limit, the upstream budget).',
+    labels: ['reason'],
+  },
+  cache_reads_total: {
+    type: 'counter',
+    help: 'Reads answered through the cache, by result: hit, miss (an upstream call), coalesced (waited for a call in flight), stale.',
+    labels: ['result'],
+  },
+  bookings_total: {
+    type: 'counter',
+    help: 'Bookings by outcome: confirmed, enquiry, handed_off (returned from the booking site), replayed, refused, failed.',
+    labels: ['outcome'],
+  },
+  store_state: {
+    type: 'gauge',
+    help: 'State of the shared store: 1 for the current state (memory, ok, degraded, down), 0 for the others.',
+    labels: ['state'],
+  },
+} as const satisfies Record<string, MetricDefinition>;
+
+/** A metric's name without the prefix. */
+export type MetricName = keyof typeof METRICS;
+type NamesOf<T extends MetricDefinition['type']> = {
+  [N in MetricName]: (typeof METRICS)[N]['type'] extends T ? N : never;
+}[MetricName];
+/** The label values of a metric, every label filled. */
+export type LabelsOf<N extends MetricName> = Record<(typeof METRICS)[N]['labels'][number], string>;
+
+/** Why the proxy refused a request itself. */
+export type RefusalReason =
+  | 'uri_too_long'
+  | 'invalid_path'
+  | 'method'
+  | 'method_override'
+  | 'unknown_host'
+  | 'forbidden_origin'
+  | 'unauthorized'
+  | 'body_too_large'
+  | 'rate_limit'
+  | 'booking_rate_limit'
+  | 'miss_limit'
+  | 'upstream_budget'
+  | 'upstream_spared'
+  | 'upstream_backoff';
+
+/** What became of a booking attempt. */
+export type BookingOutcome = 'confirmed' | 'enquiry' | 'handed_off' | 'replayed' | 'refused' | 'failed';
+
+/** How an upstream call ended: `ok` (2xx), `refused` (another answer it meant), or the fault. */
+export type UpstreamOutcome =
+  'ok' | 'refused' | 'timeout' | 'unreachable' | 'server' | 'redirect' | 'garbage' | 'auth' | 'limited';
+
+/** One series of a snapshot: its labels and value (a histogram's count, with its sum). */
+export interface Sample {
+  labels: Record<string, string>;
+  value: number;
+  /** A histogram's sum of observations. */
+  sum?: number;
+}
+
+/** Every series of every metric, by name without the prefix. */
+export type MetricsSnapshot = Partial<Record<MetricName, Sample[]>>;
+
+/** The Prometheus text of a backend that renders one. */
+export interface Exposition {
+  contentType: string;
+  text: string;
+}
+
+/** Where the numbers are kept: memory, or the Node entry's prom-client registry. */
+export interface MetricsBackend {
+  inc(name: MetricName, labels: Record<string, string>, by: number): void;
+  /** Sets a gauge; null removes the series (a value not known yet is absent, not 0). */
+  set(name: MetricName, labels: Record<string, string>, value: number | null): void;
+  observe(name: MetricName, labels: Record<string, string>, value: number): void;
+  /**
+   * One series' updater, looked up once (a counter's `inc`, a histogram's `observe`): what a hot
+   * path keeps, such as the fast path's for a remembered answer.
+   */
+  series(name: MetricName, labels: Record<string, string>): (value: number) => void;
+  /** Every series, for the status page. */
+  read(): Promise<MetricsSnapshot>;
+  /** The Prometheus text format, where this backend serves `/metrics` (the Node entry's). */
+  exposition?(): Promise<Exposition>;
+}
+
+/**
+ * The proxy's metrics: typed counters, gauges and histograms over a backend, and samplers that
+ * set the gauges of what is read rather than counted (the upstream's quota, the store's state)
+ * just before the numbers are read.
+ */
+export class Metrics {
+  private readonly samplers: (() => void)[] = [];
+
+  constructor(readonly backend: MetricsBackend = memoryBackend()) {}
+
+  /** Adds `by` (default 1) to a counter. */
+  count<N extends NamesOf<'counter'>>(name: N, labels: LabelsOf<N>, by = 1): void {
+    this.backend.inc(name, labels, by);
+  }
+
+  /** Sets a gauge; null leaves it out (what is not known yet is absent, never a false 0). */
+  set<N extends NamesOf<'gauge'>>(name: N, labels: LabelsOf<N>, value: number | null): void {
+    this.backend.set(name, labels, value);
+  }
+
+  /** Records one observation of a histogram (seconds for the latencies). */
+  observe<N extends NamesOf<'histogram'>>(name: N, labels: LabelsOf<N>, value: number): void {
+    this.backend.observe(name, labels, value);
+  }
+
+  /** A counter's series, to add to without looking it up again (a hot path's). */
+  counter<N extends NamesOf<'counter'>>(name: N, labels: LabelsOf<N>): (by: number) => void {
+    return this.backend.series(name, labels);
+  }
+
+  /** A histogram's series, to observe without looking it up again (a hot path's). */
+  histogram<N extends NamesOf<'histogram'>>(name: N, labels: LabelsOf<N>): (value: number) => void {
+    return this.backend.series(name, labels);
+  }
+
+  /** A request refused by the proxy itself. */
+  refused(reason: RefusalReason): void {
+    this.backend.inc('refusals_total', { reason }, 1);
+  }
+
+  /** A booking attempt's outcome. */
+  booking(outcome: BookingOutcome): void {
+    this.backend.inc('bookings_total', { outcome }, 1);
+  }
+
+  /** Registers `sample`, run before every read to set the gauges of what is read, not counted. */
+  sample(sample: () => void): void {
+    this.samplers.push(sample);
+  }
+
+  /** Every series, gauges sampled now. */
+  async snapshot(): Promise<MetricsSnapshot> {
+    this.runSamplers();
+    return this.backend.read();
+  }
+
+  /** The Prometheus text, gauges sampled now; null where the backend renders none (the Worker). */
+  async exposition(): Promise<Exposition | null> {
+    if (!this.backend.exposition) return null;
+    this.runSamplers();
+    return this.backend.exposition();
+  }
+
+  private runSamplers(): void {
+    for (const sample of this.samplers) sample();
+  }
+}
+
+/** The series key of a label set: its values in the metric's label order. */
+function seriesKey(name: MetricName, labels: Record<string, string>): string {
+  let key = '';
+  for (const label of METRICS[name].labels) key += `${labels[label]}\u0000`;
+  return key;
+}
+
+/** A backend in plain maps, whose series can also be read as they are, at once. */
+export type MemoryBackend = MetricsBackend & {
+  /** The series of a metric now (the live objects: read them, never change them). */
+  samples(name: MetricName): Iterable<Sample>;
+};
+
+/**
+ * A backend in plain maps: what the status page reads where no prom-client registry is (Workers,
+ * tests), and where the Node entry's registry takes its counters and gauges from at a scrape
+ * (node/prometheus.ts), since counting here is a map lookup and an addition.
+ */
+export function memoryBackend(): MemoryBackend {
+  const series = new Map<MetricName, Map<string, Sample>>();
+  const sampleOf = (name: MetricName, labels: Record<string, string>) => {
+    let byKey = series.get(name);
+    if (!byKey) series.set(name, (byKey = new Map()));
+    const key = seriesKey(name, labels);
+    let sample = byKey.get(key);
+    if (!sample) {
+      sample = { labels: { ...labels }, value: 0, ...(METRICS[name].type === 'histogram' ? { sum: 0 } : {}) };
+      byKey.set(key, sample);
+    }
+    return sample;
+  };
+  return {
+    samples: (name) => series.get(name)?.values() ?? [],
+    series(name, labels) {
+      const sample = sampleOf(name, labels);
+      return METRICS[name].type === 'histogram'
+        ? (value) => {
+            sample.value += 1;
+            sample.sum! += value;
+          }
+        : (by) => (sample.value += by);
+    },
+    inc(name, labels, by) {
+      sampleOf(name, labels).value += by;
+    },
+    set(name, labels, value) {
+      if (value === null) series.get(name)?.delete(seriesKey(name, labels));
+      else sampleOf(name, labels).value = value;
+    },
+    observe(name, labels, value) {
+      const sample = sampleOf(name, labels);
+      sample.value += 1;
+      sample.sum! += value;
+    },
+    async read() {
+      const snapshot: MetricsSnapshot = {};
+      for (const [name, byKey] of series) snapshot[name] = [...byKey.values()].map((sample) => ({ ...sample }));
+      return snapshot;
+    },
+  };
+}
+
+/** A backend that keeps nothing: the proxy with its metrics turned off (`VENUE_BOOKING_METRICS=off`). */
+export function offBackend(): MetricsBackend {
+  const nothing = () => {};
+  return { inc: nothing, set: nothing, observe: nothing, series: () => nothing, read: async () => ({}) };
+}
+
+/** The sum of a metric's series whose labels match `where` (every series when empty). */
+export function total(snapshot: MetricsSnapshot, name: MetricName, where: Record<string, string> = {}): number {
+  let sum = 0;
+  for (const sample of snapshot[name] ?? []) {
+    if (Object.entries(where).every(([label, value]) => sample.labels[label] === value)) sum += sample.value;
+  }
+  return sum;
+}

@@ -1,0 +1,53 @@
+/**
+ * The operator's routes beside the API: `/metrics` (the Prometheus text of the Node entry's
+ * registry), `/status`, the embed studio `/embed`, and their two files. Who may open them is the
+ * guard list's to say (guards/request.ts `operatorGuard`); which are served is the config's
+ * (`operatorPages`).
+ */
+import type { Context } from 'hono';
+import { ProxyError } from '../core/envelope.js';
+import type { ResolvedConfig } from '../config.js';
+import type { ProxyContext } from './context.js';
+import { PAGES_CSS, PAGES_CSS_PATH } from './page.js';
+import { statusPage } from './status.js';
+import { STUDIO_SCRIPT, studioPage } from './studio.js';
+
+/** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
+export async function metricsText(ctx: ProxyContext, _c: Context): Promise<Response> {
+  const exposition = await ctx.config.metrics.exposition();
+  // A Worker's counters live per isolate, which a scrape cannot sum (README: the Worker entry).
+  if (!exposition) throw new ProxyError(404, 'This host serves no metrics: its counters are per isolate');
+  return new Response(exposition.text, {
+    status: 200,
+    headers: { 'content-type': exposition.contentType, 'cache-control': 'no-store' },
+  });
+}
+
+/** A static file of the operator's pages. */
+const file = (body: string, type: string) => () =>
+  new Response(body, {
+    status: 200,
+    headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-cache' },
+  });
+
+/** An operator route: the path and its answer (GET only). */
+export interface OperatorRoute {
+  path: string;
+  answer: (ctx: ProxyContext, c: Context) => Response | Promise<Response>;
+}
+
+/** The operator's routes `config` serves. */
+export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): OperatorRoute[] {
+  const { metrics, studio } = config.operatorPages;
+  const routes: OperatorRoute[] = [];
+  if (metrics || studio) routes.push({ path: PAGES_CSS_PATH, answer: file(PAGES_CSS, 'text/css') });
+  if (metrics) {
+    routes.push({ path: '/metrics', answer: metricsText });
+    routes.push({ path: '/status', answer: statusPage });
+  }
+  if (studio) {
+    routes.push({ path: '/embed', answer: studioPage });
+    routes.push({ path: '/embed/studio.js', answer: file(STUDIO_SCRIPT, 'text/javascript') });
+  }
+  return routes;
+}
