@@ -30,6 +30,8 @@ export class Lease {
     private readonly link: StoreLink,
     private readonly key: string,
     private readonly leaseMs: number,
+    /** How long taking it may wait for a slow store (`StoreLink.call`); default the link's timeout. */
+    private readonly patienceMs?: number,
   ) {}
 
   /**
@@ -40,6 +42,7 @@ export class Lease {
     return this.link.call<boolean | null>(
       () => this.store.set(this.key, this.owner, this.leaseMs, true),
       () => null,
+      this.patienceMs,
     );
   }
 

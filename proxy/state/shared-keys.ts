@@ -32,6 +32,12 @@ import { BOOKING_ANSWER_TTL_MS } from './types.js';
 
 /** How long a booking's lease lasts unless its holder renews it. */
 export const BOOKING_LEASE_MS = 3_000;
+/**
+ * How long a booking's store calls may wait for a slow store before it books on local state: a
+ * booking costs an upstream call anyway, and a store slow for a moment (a busy machine) must not
+ * let two instances book one key while each thinks it is away.
+ */
+const BOOKING_PATIENCE_MS = 1_000;
 /** When the background settling of a key tries again, after each failed try. */
 const SETTLE_DELAYS_MS = [2_000, 4_000, 8_000, 16_000, 30_000, 60_000];
 /** Keys one instance settles in the background at most (more are left to the guests' retries). */
@@ -45,8 +51,11 @@ export interface SharedKeysOptions {
   pollMs: number;
   /** How long after it was sent a booking the upstream does not show is taken as never made. */
   settleAfterMs: number;
-  /** Runs before every claim: the store's epoch checked, a heal window waited out (store-epoch.ts). */
-  beforeClaim: () => Promise<void>;
+  /**
+   * Runs before every claim, given the claim's patience: the store's epoch checked, a heal window
+   * waited out (store-epoch.ts). False when the store did not answer.
+   */
+  beforeClaim: (patienceMs: number) => Promise<boolean>;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -158,14 +167,16 @@ export class SharedKeys {
     work: () => Promise<StoredAnswer>,
     reconciler: Reconciler,
   ): Promise<IdempotentResult> {
-    await this.options.beforeClaim();
+    if (!(await this.options.beforeClaim(BOOKING_PATIENCE_MS))) return this.offline(key, fingerprint, work, reconciler);
+    // Whether another instance was seen working on the key: then this one never books it offline.
+    let seen = false;
     for (;;) {
-      const lease = new Lease(this.store, this.link, `lease:${key}`, BOOKING_LEASE_MS);
+      const lease = new Lease(this.store, this.link, `lease:${key}`, BOOKING_LEASE_MS, BOOKING_PATIENCE_MS);
       const taken = await lease.take();
       const record = taken === null ? undefined : await this.read(key);
       if (record === undefined) {
         if (taken) await lease.release();
-        return this.offline(key, fingerprint, work, reconciler);
+        return seen ? this.lookOffline(key, fingerprint, reconciler) : this.offline(key, fingerprint, work, reconciler);
       }
       if (record && (record.fingerprint !== fingerprint || record.answer)) {
         if (taken) await lease.release();
@@ -175,12 +186,28 @@ export class SharedKeys {
       }
       // Held by another: its answer comes, or its lease lapses.
       if (!taken) {
+        seen = true;
         await sleep(this.options.pollMs);
         continue;
       }
       if (!record) return this.book(key, fingerprint, work, reconciler, lease);
       return this.reconcile(key, record, work, reconciler, lease);
     }
+  }
+
+  /**
+   * The store went away while another instance held the key: it may have booked, so this one
+   * looks upstream instead of booking, and answers what it finds or `unknown`.
+   */
+  private async lookOffline(key: string, fingerprint: string, reconciler: Reconciler): Promise<IdempotentResult> {
+    const found = await this.find(reconciler);
+    if ('found' in found) {
+      const record: KeyRecord = { fingerprint, answer: found.found };
+      this.journal.note(key, record, this.options.now() + BOOKING_ANSWER_TTL_MS, false);
+      return { answer: found.found, replayed: true };
+    }
+    this.settleLater(key, fingerprint, reconciler);
+    return { answer: reconciler.unsettled(), replayed: false };
   }
 
   /** Books under a held lease: the record says "sent" before the POST leaves. */
@@ -321,6 +348,7 @@ export class SharedKeys {
     const text = await this.link.call<string | null | undefined>(
       () => this.store.get(`key:${key}`),
       () => undefined,
+      BOOKING_PATIENCE_MS,
     );
     return text === undefined ? undefined : parseRecord(text);
   }
@@ -330,6 +358,7 @@ export class SharedKeys {
     return this.link.call(
       () => this.store.set(`key:${key}`, JSON.stringify(storable(record)), BOOKING_ANSWER_TTL_MS),
       () => false,
+      BOOKING_PATIENCE_MS,
     );
   }
 

@@ -111,7 +111,7 @@ export class SharedState implements ProxyState {
       logger: options.logger,
       pollMs: this.pollMs,
       settleAfterMs: 2 * options.holdMs,
-      beforeClaim: async () => epoch?.beforeClaim(),
+      beforeClaim: async (patienceMs) => (epoch ? epoch.beforeClaim(patienceMs) : this.link.health() !== 'down'),
     });
     // The probe: the store answers (and, when it may lose data, still has it), and what it missed
     // while away is written back before the instance shares again.

@@ -59,18 +59,20 @@ export class StoreEpoch {
 
   /**
    * Before a booking claims a key: the epoch is read (a loss this instance has not noticed yet is
-   * healed now), and a heal window still open is waited out. A store that cannot answer is left
-   * to the claim, which then works on local state.
+   * healed now), and a heal window still open is waited out. False when the store cannot answer
+   * within `patienceMs`: the claim then works on local state.
    */
-  async beforeClaim(): Promise<void> {
+  async beforeClaim(patienceMs: number): Promise<boolean> {
     const text = await this.link.call<string | null | undefined>(
       () => this.store.get(EPOCH_KEY),
       () => undefined,
+      patienceMs,
     );
-    if (text === undefined) return;
+    if (text === undefined) return false;
     if (this.known === null || parse(text)?.id !== this.known) await this.observe(text).catch(() => undefined);
     const wait = this.healUntil - this.options.now();
     if (wait > 0) await sleep(wait);
+    return true;
   }
 
   private async observe(text: string | null): Promise<void> {

@@ -79,14 +79,19 @@ export class StoreLink {
     void this.probe();
   }
 
-  /** Runs `op` on the store within the timeout, or `fallback` when the store cannot answer now. */
-  async call<T>(op: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
-    if (this.state !== 'ok') {
+  /**
+   * Runs `op` on the store within the timeout, or `fallback` when the store cannot answer now.
+   * With `patienceMs`, `op` is tried even while the store is `degraded` (not while `down`), and
+   * given that long: for a booking's claim, which costs an upstream call anyway and which one slow
+   * answer must not turn into a second booking.
+   */
+  async call<T>(op: () => Promise<T>, fallback: () => T | Promise<T>, patienceMs?: number): Promise<T> {
+    if (this.state === 'down' || (this.state === 'degraded' && patienceMs === undefined)) {
       if (!this.options.probeEveryMs && this.options.now() >= this.probeAt) void this.probe();
       return fallback();
     }
     try {
-      return await this.timed(op);
+      return await this.timed(op, Math.max(this.options.timeoutMs, patienceMs ?? 0));
     } catch (error) {
       this.failed(error);
       return fallback();
@@ -94,13 +99,13 @@ export class StoreLink {
   }
 
   /** Runs `op` within the timeout; throws `StoreTimeout` when it is late. For probes and catch-up work. */
-  async timed<T>(op: () => Promise<T>): Promise<T> {
+  async timed<T>(op: () => Promise<T>, timeoutMs = this.options.timeoutMs): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return await Promise.race([
         op(),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new StoreTimeout()), this.options.timeoutMs);
+          timer = setTimeout(() => reject(new StoreTimeout()), timeoutMs);
         }),
       ]);
     } finally {
