@@ -49,7 +49,7 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
 };
 
 /** A `Request` as the guards read it. */
-export function guardRequestOf(request: Request): GuardRequest {
+function guardRequestOf(request: Request): GuardRequest {
   return {
     href: request.url,
     url: urlOf(request),
@@ -140,7 +140,7 @@ export function apiCors(allowOrigin: (origin: string) => string | null): Middlew
 }
 
 /** Options of `cors`; all lists are sent comma-joined, as `hono/cors` sends them. */
-export interface CorsOptions {
+interface CorsOptions {
   /** The `Access-Control-Allow-Origin` value for a request's `Origin` (`''` when absent), or null. */
   origin: (origin: string) => string | null;
   allowMethods: readonly string[];

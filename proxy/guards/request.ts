@@ -15,17 +15,17 @@ import { requestSite } from './request-site.js';
 import { isLoopback } from './validate.js';
 
 /** Longest URL (path + query) the widget ever needs; longer ones are refused with 414. */
-export const MAX_URL_LENGTH = 2048;
+const MAX_URL_LENGTH = 2048;
 
 // Path characters the proxy's own routes use. No `%` (no encoded slashes, dots or NULs), no `;`
 // (matrix parameters), no backslash, no non-ASCII.
 const PATH_RE = /^\/[A-Za-z0-9_\-/.]*$/;
 
 /** Headers that ask a server to treat a request as another method; refused outright. */
-export const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
+const OVERRIDE_HEADERS = ['x-http-method-override', 'x-http-method', 'x-method-override'];
 
 /** The methods of the API; the widget's files take GET and HEAD only. */
-export const API_METHODS: readonly string[] = ['GET', 'POST', 'OPTIONS'];
+const API_METHODS: readonly string[] = ['GET', 'POST', 'OPTIONS'];
 const FILE_METHODS: readonly string[] = ['GET', 'HEAD'];
 
 /** A request as every guard reads it: the app builds it from a `Request`, the fast path from Node's message. */
@@ -60,7 +60,7 @@ export interface GuardSettings {
 export type Guard = (request: GuardRequest, settings: GuardSettings) => Refusal | null;
 
 /** Why a path is refused, or null. Dots are allowed only in the name of the served script. */
-export function pathProblem(pathname: string): string | null {
+function pathProblem(pathname: string): string | null {
   if (!PATH_RE.test(pathname)) return 'The address contains characters that are not allowed';
   if (pathname.includes('//')) return 'The address contains an empty segment';
   if (pathname.includes('/.') || (pathname.startsWith('/api/') && pathname.includes('.')))
@@ -69,12 +69,12 @@ export function pathProblem(pathname: string): string | null {
 }
 
 /** Whether a path is the API's (where the Host, site, CORS and limits apply), as Hono's `/api/*` matches. */
-export function isApiPath(pathname: string): boolean {
+function isApiPath(pathname: string): boolean {
   return pathname === '/api' || pathname.startsWith('/api/');
 }
 
 /** Refuses an oversized URL (414) or a path with characters, empty or dotted segments no route uses (400). */
-export const addressGuard: Guard = (request) => {
+const addressGuard: Guard = (request) => {
   if (request.href.length > MAX_URL_LENGTH) return { status: 414, message: 'The address is too long' };
   const problem = pathProblem(request.url.pathname);
   if (!problem) return null;
@@ -86,7 +86,7 @@ export const addressGuard: Guard = (request) => {
 };
 
 /** Refuses a method the path never takes (405 with `Allow`): the API's three, the files' GET and HEAD. */
-export const methodGuard: Guard = (request, settings) => {
+const methodGuard: Guard = (request, settings) => {
   const methods = settings.files.has(request.url.pathname) ? FILE_METHODS : API_METHODS;
   if (methods.includes(request.method)) return null;
   return {
@@ -97,7 +97,7 @@ export const methodGuard: Guard = (request, settings) => {
 };
 
 /** Refuses headers that ask for another method (400). */
-export const overrideGuard: Guard = (request) => {
+const overrideGuard: Guard = (request) => {
   const name = OVERRIDE_HEADERS.find((header) => request.header(header) !== null);
   if (name === undefined) return null;
   const message = 'Method override headers are not accepted';
@@ -110,7 +110,7 @@ export const overrideGuard: Guard = (request) => {
  * Host header the client wrote (a DNS rebinding foothold), so the request is refused with 421 and
  * the operator told what to set.
  */
-export const hostGuard: Guard = (request, settings) => {
+const hostGuard: Guard = (request, settings) => {
   if (settings.publicUrl || !isApiPath(request.url.pathname) || isLoopback(request.url.hostname)) return null;
   return {
     status: 421,
@@ -130,7 +130,7 @@ export const hostGuard: Guard = (request, settings) => {
  * only stops browsers from reading answers; this stops the request from having effects. The log
  * line tells the operator which origin to add.
  */
-export const siteGuard: Guard = (request, settings) => {
+const siteGuard: Guard = (request, settings) => {
   if (!isApiPath(request.url.pathname)) return null;
   const site = requestSite({ headers: { get: (name) => request.header(name) } });
   if (site === null || site === 'same-origin' || (site !== 'hidden' && settings.siteAllowed(site, request.url)))

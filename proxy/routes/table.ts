@@ -38,7 +38,7 @@ export type Route = { path: string; methods: readonly RouteMethod[] } & (
 );
 
 /** The API's routes. */
-export const API_ROUTES: readonly Route[] = [
+const API_ROUTES: readonly Route[] = [
   { path: '/api/venues/:venue/booking-availability', methods: ['GET', 'POST'], cache: 'by query', read: availability },
   { path: '/api/venues/:venue/booking-rules', methods: ['GET', 'POST'], cache: 'early', read: bookingRules },
   { path: '/api/venues/:venue/offers', methods: ['GET'], cache: 'by query', read: offers },

@@ -168,6 +168,7 @@ export class Upstream {
     }
   }
 
+  /** One call: the exchange with the service, then its answer read (or the fault it makes). */
   private async send(
     method: 'GET' | 'POST',
     path: string,
@@ -175,6 +176,24 @@ export class Upstream {
     body: unknown,
   ): Promise<UpstreamAnswer | Fault> {
     if (this.blocked()) return this.limitedFault();
+    const route = `${method} ${path}`;
+    const started = this.options.now();
+    this.calls++;
+    const response = await this.exchange(method, `${this.options.base}${path}${search}`, body, route, started);
+    return 'ok' in response ? response : this.answerOf(response, method, route, started);
+  }
+
+  /**
+   * Sends the request with the proxy's credentials under the timeout; the transport's answer, or
+   * the fault of a call that got none (timed out, or never reached the service).
+   */
+  private async exchange(
+    method: 'GET' | 'POST',
+    url: string,
+    body: unknown,
+    route: string,
+    started: number,
+  ): Promise<PlainResponse | Fault> {
     const { options } = this;
     const headers: Record<string, string> = {
       authorization: `${options.appId}:${options.apiKey}`,
@@ -189,16 +208,12 @@ export class Upstream {
         reject(new Timeout());
       }, options.timeoutMs);
     });
-    const route = `${method} ${path}`;
-    const started = options.now();
-    this.calls++;
-    let response: PlainResponse;
     try {
       // The body is read under the same deadline: a slow trickle is as bad as no answer.
-      response = await Promise.race([
+      return await Promise.race([
         options.transport({
           method,
-          url: `${options.base}${path}${search}`,
+          url,
           headers,
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: controller.signal,
@@ -226,6 +241,19 @@ export class Upstream {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * What an answer of the service means: its quota learnt (and shared), then the envelope, or the
+   * fault it makes (429, 401/403, 5xx, a redirect, anything but an envelope).
+   */
+  private async answerOf(
+    response: PlainResponse,
+    method: 'GET' | 'POST',
+    route: string,
+    started: number,
+  ): Promise<UpstreamAnswer | Fault> {
+    const { options } = this;
     const { text } = response;
     const learnt = this.readQuota(response);
     if (response.status === 429) this.quota.blockedUntil = options.now() + this.blockFor(response) * 1000;

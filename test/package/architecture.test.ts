@@ -1,0 +1,187 @@
+/**
+ * The architecture holds because CI checks it: the import map of src/, proxy/ and demo/ has no
+ * cycle; only proxy/node/ and the CLIs import Node builtins (everything else runs in a browser or
+ * an edge runtime); the widget never imports the proxy, and the proxy takes only types from the
+ * widget (plus the one rule set they share on purpose); the proxy's layers import downwards only
+ * (proxy/README.md draws them). Each rule is also run on a small planted graph, to prove it can fail.
+ */
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { fileURLToPath } from 'node:url';
+import {
+  forbiddenPackages,
+  importCycles,
+  importGraph,
+  importsOf,
+  layerOrderViolations,
+  layerViolations,
+  type ImportGraph,
+  type LayerRules,
+  type Layers,
+} from './import-graph.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const RULES: LayerRules = {
+  // The Node entry of the proxy, and the sandbox's CLI.
+  nodeAllowed: ['proxy/node/', 'proxy/sandbox/cli.ts'],
+  // The guest-detail rules the widget's form and the proxy's validation share (README, Decisions:
+  // "One rule set for guest details"): pure, no DOM, no imports.
+  sharedWithProxy: ['src/api/rules.ts'],
+};
+
+/** proxy/README.md draws these layers; keep both in step. */
+const PROXY_LAYERS: Layers = [
+  [['proxy/core/'], ['proxy/sandbox/']],
+  [['proxy/state/']],
+  [['proxy/guards/'], ['proxy/upstream/']],
+  [['proxy/config.ts', 'proxy/env.ts']],
+  [['proxy/routes/']],
+  [['proxy/app.ts', 'proxy/fast-path.ts', 'proxy/middleware.ts', 'proxy/stack.ts', 'proxy/host.ts', 'proxy/index.ts']],
+  [['proxy/node/'], ['proxy/worker.ts']],
+];
+
+/**
+ * Cycles another branch is removing (the sandbox's route types move to sandbox/context.ts). Each
+ * entry must still exist: once the cycle is gone, delete its entry here.
+ */
+const KNOWN_CYCLES: string[][] = [['proxy/sandbox/app.ts', 'proxy/sandbox/people.ts', 'proxy/sandbox/resources.ts']];
+
+const graph = importGraph(root, ['src', 'proxy', 'demo']);
+
+/** A synthetic graph from `file: [specifier, typeOnly?][]`, resolved as the real one is. */
+function planted(files: Record<string, [string, boolean?][]>): ImportGraph {
+  const resolve = (from: string, specifier: string) => {
+    if (!specifier.startsWith('.')) return null;
+    const parts = from.split('/').slice(0, -1);
+    for (const part of specifier.replace(/\.js$/, '.ts').split('/')) {
+      if (part === '..') parts.pop();
+      else if (part !== '.') parts.push(part);
+    }
+    return parts.join('/');
+  };
+  return new Map(
+    Object.entries(files).map(([file, imports]) => [
+      file,
+      imports.map(([specifier, typeOnly = false]) => ({ specifier, typeOnly, target: resolve(file, specifier) })),
+    ]),
+  );
+}
+
+describe('the import map', () => {
+  it('reads the whole tree', () => {
+    assert.ok(graph.has('proxy/app.ts') && graph.has('src/venue-booking.ts') && graph.has('demo/main.ts'));
+    const edges = [...graph.values()].flat();
+    assert.ok(edges.length > 300, `${edges.length} imports read`);
+    assert.ok(
+      edges.every((edge) => !edge.specifier.startsWith('.') || edge.target !== null),
+      'every relative import resolves to a file',
+    );
+  });
+
+  it('has no import cycle', () => {
+    const cycles = importCycles(graph);
+    const known = (members: string[]) => KNOWN_CYCLES.some((entry) => entry.join() === members.join());
+    const fresh = cycles.filter((cycle) => !known(cycle.members)).map((cycle) => cycle.path.join(' → '));
+    assert.deepEqual(fresh, [], `import cycles:\n  ${fresh.join('\n  ')}`);
+    const gone = KNOWN_CYCLES.filter((entry) => !cycles.some((cycle) => cycle.members.join() === entry.join()));
+    assert.deepEqual(gone, [], 'a known cycle is gone: delete its entry from KNOWN_CYCLES');
+  });
+
+  it('keeps Node builtins in proxy/node/ and the CLIs, the widget out of the proxy, and only types the other way', () => {
+    assert.deepEqual(layerViolations(graph, RULES), []);
+  });
+
+  it("keeps the proxy's layers in order (proxy/README.md)", () => {
+    assert.deepEqual(layerOrderViolations(graph, PROXY_LAYERS, 'proxy/'), []);
+  });
+
+  it('keeps Hono out of the guards, the state and the upstream client', () => {
+    assert.deepEqual(forbiddenPackages(graph, ['proxy/guards/', 'proxy/state/', 'proxy/upstream/'], ['hono']), []);
+  });
+});
+
+describe('the import rules fail on a planted violation', () => {
+  it('reads every kind of import, and which bring in types only', () => {
+    const text = `
+      import type { A } from './a.js';
+      import { type B, type C } from './b.js';
+      import { d, type E } from './d.js';
+      export { f } from './f.js';
+      export type { G } from './g.js';
+      const h = await import('node:fs');
+      let i: typeof import('./i.js');
+      import './j.js';`;
+    assert.deepEqual(importsOf(text), [
+      { specifier: './a.js', typeOnly: true },
+      { specifier: './b.js', typeOnly: true },
+      { specifier: './d.js', typeOnly: false },
+      { specifier: './f.js', typeOnly: false },
+      { specifier: './g.js', typeOnly: true },
+      { specifier: 'node:fs', typeOnly: false },
+      { specifier: './i.js', typeOnly: true },
+      { specifier: './j.js', typeOnly: false },
+    ]);
+  });
+
+  it('names a cycle, type-only imports included', () => {
+    const cycles = importCycles(
+      planted({
+        'proxy/a.ts': [['./b.js']],
+        'proxy/b.ts': [['./c.js', true]],
+        'proxy/c.ts': [['./a.js']],
+        'proxy/d.ts': [['./a.js']],
+        'proxy/e.ts': [['./e.js']],
+      }),
+    );
+    assert.deepEqual(
+      cycles.map((cycle) => cycle.path.join(' → ')),
+      ['proxy/a.ts → proxy/b.ts → proxy/c.ts → proxy/a.ts', 'proxy/e.ts → proxy/e.ts'],
+    );
+  });
+
+  it('refuses a Node builtin outside proxy/node/, the widget importing the proxy, and the proxy importing widget code', () => {
+    const problems = layerViolations(
+      planted({
+        'proxy/routes/x.ts': [['node:crypto'], ['../../src/api/types.js', true], ['../../src/api/rules.js']],
+        'proxy/node/main.ts': [['node:http']],
+        'proxy/guards/y.ts': [['fs'], ['../../src/view.js']],
+        'src/z.ts': [['../proxy/app.js', true]],
+      }),
+      RULES,
+    );
+    assert.deepEqual(problems, [
+      'proxy/guards/y.ts imports ../../src/view.js: the proxy takes only types from src/ (use `import type`)',
+      'proxy/guards/y.ts imports fs: Node builtins belong in proxy/node/ (or a CLI)',
+      'proxy/routes/x.ts imports node:crypto: Node builtins belong in proxy/node/ (or a CLI)',
+      'src/z.ts imports ../proxy/app.js: the widget never imports the proxy',
+    ]);
+  });
+
+  it("refuses an import up the proxy's layers, between sibling units, and a module in no layer", () => {
+    const problems = layerOrderViolations(
+      planted({
+        'proxy/state/memory.ts': [['../routes/reads.js', true]],
+        'proxy/guards/budget.ts': [['../upstream/client.js'], ['../state/types.js']],
+        'proxy/routes/reads.ts': [['../guards/validate.js'], ['./context.js']],
+        'proxy/stray.ts': [],
+      }),
+      PROXY_LAYERS,
+      'proxy/',
+    );
+    assert.deepEqual(problems, [
+      'proxy/guards/budget.ts imports proxy/upstream/client.ts: units of one layer stay independent',
+      'proxy/state/memory.ts imports proxy/routes/reads.ts: a lower layer never imports a higher one',
+      'proxy/stray.ts is in no layer: add it to the layer map (and to proxy/README.md)',
+    ]);
+  });
+
+  it('refuses Hono in the guards', () => {
+    const problems = forbiddenPackages(
+      planted({ 'proxy/guards/x.ts': [['hono/body-limit']], 'proxy/app.ts': [['hono']] }),
+      ['proxy/guards/'],
+      ['hono'],
+    );
+    assert.deepEqual(problems, ['proxy/guards/x.ts imports hono/body-limit']);
+  });
+});
