@@ -11,7 +11,8 @@
  */
 import type { Logger } from '../core/log.js';
 import type { Counted } from './batched-count.js';
-import { SharedState, type SharedStateOptions, type SharedStore } from './shared.js';
+import { SharedState, type SharedStateOptions } from './shared.js';
+import type { SharedStore } from './shared-store.js';
 import { StoreLink } from './store-link.js';
 import type { LimitRule } from './types.js';
 

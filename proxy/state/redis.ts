@@ -11,7 +11,8 @@
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
 import type { Logger } from '../core/log.js';
-import { SharedState, type SharedStateOptions, type SharedStore } from './shared.js';
+import { SharedState, type SharedStateOptions } from './shared.js';
+import type { SharedStore } from './shared-store.js';
 import { StoreLink } from './store-link.js';
 import type { LimitRule } from './types.js';
 

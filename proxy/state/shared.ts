@@ -41,9 +41,6 @@ import {
   type StoreHealth,
 } from './types.js';
 
-export type { SharedStore } from './shared-store.js';
-export { StoreLink } from './store-link.js';
-
 /** Options of a shared state. */
 export interface SharedStateOptions {
   /** How long identical reads share one upstream answer. */

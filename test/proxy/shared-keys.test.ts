@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LogEntry } from '../../proxy/core/log.js';
 import type { Reconciled, Reconciler, StoredAnswer } from '../../proxy/state/idempotency.js';
-import { SharedState, type SharedStore } from '../../proxy/state/shared.js';
+import { SharedState } from '../../proxy/state/shared.js';
+import type { SharedStore } from '../../proxy/state/shared-store.js';
 import { StoreLink } from '../../proxy/state/store-link.js';
 import { until } from '../support/redis.js';
 
