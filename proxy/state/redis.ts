@@ -99,8 +99,16 @@ export function createRedisState(options: RedisStateOptions): SharedState {
     async close() {
       client.removeAllListeners('error');
       client.on('error', () => {});
-      if (client.isReady) await client.close();
-      else if (client.isOpen) client.destroy();
+      // Commands in flight get a second to finish; a server that does not answer them (frozen, or
+      // something else now on its port) must not hold a shutdown.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      if (client.isReady)
+        await Promise.race([
+          client.close().catch(() => undefined),
+          new Promise((resolve) => (timer = setTimeout(resolve, 1_000))),
+        ]);
+      clearTimeout(timer);
+      if (client.isOpen) client.destroy();
     },
   };
   return new SharedState(store, link, { ...options, volatile: true });
