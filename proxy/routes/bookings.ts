@@ -15,6 +15,7 @@ import { LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
 import { bookingAnswer } from './booking-answer.js';
 import type { ProxyContext } from './context.js';
 import { jsonBody } from './input.js';
+import { bookingReconciler } from './reconcile.js';
 import { bookedScope, dateScope } from './read-through.js';
 
 /** The documented fields of `POST /bookings`, with their forms. */
@@ -126,7 +127,8 @@ async function placeBooking(ctx: ProxyContext, path: string, body: Record<string
     const relayed = faultRelay(path, 'POST', answer, stored);
     ctx.logger.log({ level: 'warn', msg: 'booking failed', venue, fault: answer.kind, stored: String(stored) });
     ctx.config.metrics.booking('failed');
-    return { status: relayed.status, body: relayed.text, headers: relayed.headers ?? {}, keep: stored === 'unknown' };
+    const unsettled = stored === 'unknown';
+    return { status: relayed.status, body: relayed.text, headers: relayed.headers ?? {}, keep: unsettled, unsettled };
   }
   if (answer.status >= 300) {
     ctx.config.metrics.booking('refused');
@@ -172,6 +174,7 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
     key,
     await fingerprintOf(`${ctx.clientOf(c)}\n${JSON.stringify(body, Object.keys(body).sort())}`),
     work,
+    bookingReconciler(ctx, key, path, body),
   );
   if ('conflict' in result) {
     // The key holds another booking (other details, or another client's): this request made

@@ -11,7 +11,9 @@
  */
 import type { Logger } from '../core/log.js';
 import type { Counted } from './batched-count.js';
-import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
+import { SharedState, type SharedStateOptions } from './shared.js';
+import type { SharedStore } from './shared-store.js';
+import { StoreLink } from './store-link.js';
 import type { LimitRule } from './types.js';
 
 /** The parts of a Durable Object namespace binding this store uses. */
@@ -35,6 +37,7 @@ type Operation =
   | { op: 'get'; key: string }
   | { op: 'set'; key: string; value: string; ttlMs: number; onlyIfAbsent: boolean }
   | { op: 'delete'; key: string }
+  | { op: 'compareAndSet'; key: string; expected: string; next: string | null; ttlMs: number }
   | { op: 'count'; key: string; points: number; rule: LimitRule };
 
 interface Entry {
@@ -89,6 +92,13 @@ export class VenueBookingState {
       case 'delete':
         await this.storage.delete(operation.key);
         return null;
+      case 'compareAndSet': {
+        const { key, expected, next, ttlMs } = operation;
+        if ((await live(key))?.value !== expected) return false;
+        if (next === null) await this.storage.delete(key);
+        else await this.run({ op: 'set', key, value: next, ttlMs, onlyIfAbsent: false }, now);
+        return true;
+      }
       case 'count': {
         const { windowMs } = operation.rule;
         // A kept window is the current one: it expires when it ends.
@@ -135,6 +145,7 @@ export function createDurableObjectState(options: DurableObjectStateOptions): Sh
     get: (key) => ask<string | null>({ op: 'get', key }),
     set: (key, value, ttlMs, onlyIfAbsent = false) => ask<boolean>({ op: 'set', key, value, ttlMs, onlyIfAbsent }),
     delete: (key) => ask<void>({ op: 'delete', key }),
+    compareAndSet: (key, expected, next, ttlMs) => ask<boolean>({ op: 'compareAndSet', key, expected, next, ttlMs }),
     count: (bucket, client, points, rule) =>
       ask<Counted>({ op: 'count', key: `limit:${bucket}:${client}`, points, rule }),
     close: async () => {},

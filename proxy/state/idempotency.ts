@@ -16,6 +16,32 @@ export interface StoredAnswer {
   headers: Record<string, string>;
   /** Whether a repeat must get this answer (false: forget it once delivered). */
   keep: boolean;
+  /**
+   * The upstream may have booked without saying so (a timeout, a 5xx): a shared state does not
+   * keep this answer but looks for the booking upstream (`Reconciler`) until it knows.
+   */
+  unsettled?: boolean;
+}
+
+/** What a look upstream found for a key whose booking may have been made without its answer kept. */
+export type Reconciled =
+  /** The booking, as the answer to replay. */
+  | { found: StoredAnswer }
+  /** No such booking upstream. */
+  | { none: true }
+  /** The look failed, or found more than one candidate. */
+  | { unknown: true };
+
+/**
+ * How a shared state settles a key whose holder sent the booking and was lost before it stored
+ * the answer (killed, or cut off from the store): it looks for the booking upstream by the
+ * details the key is bound to (the repeat carries the same details: the fingerprint proves it),
+ * and replays what it finds rather than booking blindly a second time.
+ */
+export interface Reconciler {
+  find(): Promise<Reconciled>;
+  /** The answer while the outcome cannot be told: 504, `stored: 'unknown'`, and how to find out. */
+  unsettled(): StoredAnswer;
 }
 
 interface Slot {

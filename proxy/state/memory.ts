@@ -37,8 +37,9 @@ export class MemoryState implements ProxyState {
     return this.reads.get(key, load);
   }
 
-  idempotent(...args: Parameters<ProxyState['idempotent']>) {
-    return this.keys.run(...args);
+  /** One process has no holder to lose: the `reconciler` is for shared states (shared-keys.ts). */
+  idempotent(...[key, fingerprint, work]: Parameters<ProxyState['idempotent']>) {
+    return this.keys.run(key, fingerprint, work);
   }
 
   async heldKey(key: string) {

@@ -4,12 +4,16 @@
  * imports this module (dynamically, when the URL is set), so the Worker bundle never holds it.
  *
  * The client connects in the background and reconnects with a growing pause; commands are never
- * queued while it is away (they fail at once, and the state answers from local memory).
+ * queued while it is away (they fail at once, and the state answers from local memory). Whether
+ * the store may be shared again is the link's probe's to say (store-link.ts), once a second; a
+ * Redis without persistence may come back empty, which the state notices by its epoch.
  */
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { createClient } from 'redis';
 import type { Logger } from '../core/log.js';
-import { SharedState, StoreLink, type SharedStateOptions, type SharedStore } from './shared.js';
+import { SharedState, type SharedStateOptions } from './shared.js';
+import type { SharedStore } from './shared-store.js';
+import { StoreLink } from './store-link.js';
 import type { LimitRule } from './types.js';
 
 /** Options of the Redis state. */
@@ -23,8 +27,13 @@ export interface RedisStateOptions extends SharedStateOptions {
   logger: Logger;
 }
 
-/** Pause before reconnect attempt `retries`: 100 ms, doubling, at most 10 s. */
-const reconnectPause = (retries: number) => Math.min(100 * 2 ** retries, 10_000);
+/** Pause before reconnect attempt `retries`: 100 ms, doubling, at most a second (as the probe). */
+const reconnectPause = (retries: number) => Math.min(100 * 2 ** retries, 1_000);
+
+/** `compareAndSet` in one step: ARGV = expected, next, ttl in ms, and '1' to delete instead. */
+const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[4] == '1' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
+return 1`;
 
 /** Creates the Redis-backed state; it starts `down` and joins the shared state once connected. */
 export function createRedisState(options: RedisStateOptions): SharedState {
@@ -34,6 +43,7 @@ export function createRedisState(options: RedisStateOptions): SharedState {
     logger: options.logger,
     now: options.now,
     initial: 'down',
+    probeEveryMs: 1_000,
   });
   const client = createClient({
     url: options.url,
@@ -74,6 +84,13 @@ export function createRedisState(options: RedisStateOptions): SharedState {
     async delete(key) {
       await client.del(options.prefix + key);
     },
+    async compareAndSet(key, expected, next, ttlMs) {
+      const done = await client.eval(COMPARE_AND_SET, {
+        keys: [options.prefix + key],
+        arguments: [expected, next ?? '', String(Math.max(1, Math.ceil(ttlMs))), next === null ? '1' : '0'],
+      });
+      return done === 1;
+    },
     async count(bucket, client, points, rule) {
       // `penalty` adds the points without refusing: the shared state decides against the limit.
       const counted = await limiterOf(bucket, rule).penalty(client, points);
@@ -82,9 +99,17 @@ export function createRedisState(options: RedisStateOptions): SharedState {
     async close() {
       client.removeAllListeners('error');
       client.on('error', () => {});
-      if (client.isReady) await client.close();
-      else if (client.isOpen) client.destroy();
+      // Commands in flight get a second to finish; a server that does not answer them (frozen, or
+      // something else now on its port) must not hold a shutdown.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      if (client.isReady)
+        await Promise.race([
+          client.close().catch(() => undefined),
+          new Promise((resolve) => (timer = setTimeout(resolve, 1_000))),
+        ]);
+      clearTimeout(timer);
+      if (client.isOpen) client.destroy();
     },
   };
-  return new SharedState(store, link, options);
+  return new SharedState(store, link, { ...options, volatile: true });
 }

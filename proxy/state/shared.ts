@@ -2,7 +2,10 @@
  * The proxy's guarantees over a store that several processes share (Redis, a Durable Object):
  * identical reads share one upstream call per TTL, one upstream booking per Idempotency-Key, one
  * count per client, one view of the upstream's quota. The store only needs a few primitives
- * (`SharedStore`); this module builds the guarantees on them, the same way for every store.
+ * (`SharedStore`); this module and its parts build the guarantees on them, the same way for every
+ * store: the keys' protocol (shared-keys.ts), the leases that die with their holder (lease.ts), the
+ * link and its probe (store-link.ts), and the epoch that notices a store that lost its data
+ * (store-epoch.ts).
  *
  * Per-client counts on every request (the `api` limit) are kept locally and sent to the store in
  * batches, so that a cached read normally makes no round trip; every other count (bookings, misses,
@@ -10,19 +13,23 @@
  *
  * It fails open. Every store call has a short timeout; a store that is slow or down is skipped and
  * local state (a `MemoryState`) answers instead, so a cache outage never costs a venue a booking.
- * `StoreLink` tracks how the store is doing for `/healthz`, logs one line per change, backs off
- * before probing a slow store again, and lets the state rejoin the store when it is back.
  *
- * What goes into the store: cached read answers (venue data, no guest data), the SHA-256 of each
- * booking's client key and details, the booking answers kept for replays (24 hours at most), the
- * quota, the upstream budget's counters, and counters keyed by a hash of the client key. Nothing
- * else personal.
+ * What goes into the store: cached read answers (venue data, no guest data), per booking key the
+ * SHA-256 of the client key and details, when its booking was sent and (once answered) the answer
+ * kept for replays (24 hours at most), a random lease holder id per key being worked on (seconds),
+ * the epoch, the quota, the upstream budget's counters, and counters keyed by a hash of the client
+ * key. Nothing else personal.
  */
-import { fingerprintOf, type IdempotentResult, type StoredAnswer } from './idempotency.js';
+import { fingerprintOf, type IdempotentResult, type Reconciler, type StoredAnswer } from './idempotency.js';
 import type { Logger } from '../core/log.js';
 import type { RateDecision } from './rate-limit.js';
 import { BatchedCounts, type Counted } from './batched-count.js';
+import { Lease } from './lease.js';
 import { MemoryState } from './memory.js';
+import { SharedKeys } from './shared-keys.js';
+import type { SharedStore } from './shared-store.js';
+import { StoreEpoch } from './store-epoch.js';
+import type { StoreLink } from './store-link.js';
 import {
   BOOKING_ANSWER_TTL_MS,
   type CachedRead,
@@ -34,20 +41,6 @@ import {
   type StoreHealth,
 } from './types.js';
 
-/** The primitives a shared store offers. Keys are short ASCII; the store adds its own prefix. */
-export interface SharedStore {
-  get(key: string): Promise<string | null>;
-  /** Sets `key` to expire in `ttlMs`; with `onlyIfAbsent`, only when it is not set. True when set. */
-  set(key: string, value: string, ttlMs: number, onlyIfAbsent?: boolean): Promise<boolean>;
-  delete(key: string): Promise<void>;
-  /**
-   * Adds `points` hits of `client` to its count in the current window of `rule`, in the limit named
-   * `bucket`, across every process: the window's count (these points included) and its end.
-   */
-  count(bucket: string, client: string, points: number, rule: LimitRule): Promise<Counted>;
-  close(): Promise<void>;
-}
-
 /** Options of a shared state. */
 export interface SharedStateOptions {
   /** How long identical reads share one upstream answer. */
@@ -55,109 +48,29 @@ export interface SharedStateOptions {
   /** How long past the TTL a read may still be served when sparing the upstream. */
   staleMs: number;
   /**
-   * Longest a read or booking may hold its key while it runs (more than the upstream timeout):
-   * repeats wait at most this long for the first; a crashed holder frees the key after it.
+   * Longest a booking may run (more than the upstream timeout). A booking the upstream has not
+   * shown twice this long after it was sent is taken as never made (shared-keys.ts).
    */
   holdMs: number;
   /** How often a waiting repeat looks for the first one's answer. */
   pollMs?: number;
+  /**
+   * Whether the store may lose its data (a Redis without persistence): then an epoch key tells
+   * when it did, and the instances re-seed it (store-epoch.ts). A Durable Object's storage is durable.
+   */
+  volatile?: boolean;
+  logger: Logger;
   now: () => number;
 }
 
-class StoreTimeout extends Error {}
-
-/** Longest and shortest pause before a slow store is tried again. */
-const PROBE_MIN_MS = 1_000;
-const PROBE_MAX_MS = 30_000;
-
-/**
- * How the store is doing, and the door every store call goes through: a timeout on each call,
- * the local fallback when the store is down or being given a rest, one log line per change.
- */
-export class StoreLink {
-  private state: Exclude<StoreHealth, 'memory'>;
-  private probeAt = 0;
-  private pauseMs = PROBE_MIN_MS;
-
-  constructor(
-    private readonly options: {
-      name: string;
-      /** Timeout of every store call, in ms. */
-      timeoutMs: number;
-      logger: Logger;
-      now: () => number;
-      /** The initial state: `down` for a store that connects in the background. */
-      initial?: 'ok' | 'down';
-    },
-  ) {
-    this.state = options.initial ?? 'ok';
-  }
-
-  health(): StoreHealth {
-    return this.state;
-  }
-
-  /** The connection came up (`true`) or went away (`false`), as the client reports it. */
-  connected(up: boolean): void {
-    if (up) this.pauseMs = PROBE_MIN_MS;
-    this.change(up ? 'ok' : 'down');
-  }
-
-  /** Runs `op` on the store within the timeout, or `fallback` when the store cannot answer now. */
-  async call<T>(op: () => Promise<T>, fallback: () => T | Promise<T>): Promise<T> {
-    if (this.state === 'down' || (this.state === 'degraded' && this.options.now() < this.probeAt)) return fallback();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    try {
-      const result = await Promise.race([
-        op(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new StoreTimeout()), this.options.timeoutMs);
-        }),
-      ]);
-      if (this.state === 'degraded') {
-        this.pauseMs = PROBE_MIN_MS;
-        this.change('ok');
-      }
-      return result;
-    } catch (error) {
-      // A store that answers errors or too late is given a rest (longer each time) before a probe.
-      this.probeAt = this.options.now() + this.pauseMs;
-      this.pauseMs = Math.min(this.pauseMs * 2, PROBE_MAX_MS);
-      if (this.state === 'ok')
-        this.change('degraded', error instanceof StoreTimeout ? 'timeout' : String(error).slice(0, 200));
-      return fallback();
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private change(state: Exclude<StoreHealth, 'memory'>, reason?: string): void {
-    if (state === this.state) return;
-    this.state = state;
-    this.options.logger.log({
-      level: state === 'ok' ? 'info' : 'warn',
-      msg:
-        state === 'ok'
-          ? `shared state: ${this.options.name} is back; sharing again`
-          : `shared state: ${this.options.name} is ${state}; working on local state`,
-      store: this.options.name,
-      state,
-      ...(reason ? { reason } : {}),
-    });
-  }
-}
+/** How long a read's lock lasts unless its loader renews it: a dead loader holds readers up at most this. */
+export const READ_LEASE_MS = 1_000;
 
 /** A cached read as the store keeps it: the answer and the ends of its fresh and stale life. */
 interface StoredRead {
   value: Relayed;
   freshUntil: number;
   staleUntil: number;
-}
-
-/** An Idempotency-Key as the store keeps it: the details' fingerprint, and the answer once there is one. */
-interface StoredKey {
-  fingerprint: string;
-  answer?: StoredAnswer;
 }
 
 /** How often a scope's generation is taken from the store, at most (a bump elsewhere shows this late). */
@@ -177,6 +90,8 @@ export class SharedState implements ProxyState {
   private readonly generationSynced = new Map<string, number>();
   /** Per-client counts, those checked on every request sent in batches. */
   private readonly counts: BatchedCounts;
+  /** The Idempotency-Keys: leases, records, reconciliation, the journal. */
+  private readonly keys: SharedKeys;
 
   constructor(
     private readonly store: SharedStore,
@@ -185,6 +100,23 @@ export class SharedState implements ProxyState {
   ) {
     this.local = new MemoryState(options);
     this.pollMs = options.pollMs ?? 15;
+    const epoch = options.volatile
+      ? new StoreEpoch(store, link, { now: options.now, reseed: () => this.keys.reseed() })
+      : null;
+    this.keys = new SharedKeys(store, link, {
+      now: options.now,
+      logger: options.logger,
+      pollMs: this.pollMs,
+      settleAfterMs: 2 * options.holdMs,
+      beforeClaim: async (patienceMs) => (epoch ? epoch.beforeClaim(patienceMs) : this.link.health() !== 'down'),
+    });
+    // The probe: the store answers (and, when it may lose data, still has it), and what it missed
+    // while away is written back before the instance shares again.
+    link.onProbe(async () => {
+      if (epoch) await epoch.check();
+      else await link.timed(() => store.get('epoch'));
+      await this.keys.flush();
+    });
     this.counts = new BatchedCounts({
       send: (bucket, client, points, rule) => this.count(bucket, client, points, rule),
       fallback: (bucket, client, rule) => this.local.hit(bucket, client, rule),
@@ -216,19 +148,18 @@ export class SharedState implements ProxyState {
 
   /**
    * A read through the store: its copy if fresh; else the one process that takes the key's lock
-   * loads it while the others wait for its copy (or for the lock to lapse).
+   * loads it while the others wait for its copy. The lock is a short lease its loader renews, so
+   * a loader that dies holds the others up for a second at most; then one of them loads (its call
+   * is counted against the budget like any miss: the load does that).
    */
   private async readShared(key: string, load: () => Promise<Loaded>): Promise<CachedRead> {
     for (let waited = false; ; waited = true) {
       const kept = await this.fetchRead(key);
       if (kept && kept.freshUntil > this.options.now())
         return { value: kept.value, source: waited ? 'COALESCED' : 'HIT' };
-      const lock = `lock:${key}`;
-      const mine = await this.link.call(
-        () => this.store.set(lock, '1', this.options.holdMs, true),
-        () => true,
-      );
-      if (!mine) {
+      const lock = new Lease(this.store, this.link, `lock:${key}`, READ_LEASE_MS);
+      // A store that cannot answer lets every instance load for itself.
+      if ((await lock.take()) === false) {
         await sleep(this.pollMs);
         continue;
       }
@@ -236,14 +167,11 @@ export class SharedState implements ProxyState {
         // The lock may have been freed by a load that finished since the look above.
         const landed = await this.fetchRead(key);
         if (landed && landed.freshUntil > this.options.now()) return { value: landed.value, source: 'COALESCED' };
-        const loaded = await load();
+        const loaded = await lock.hold(load);
         if (loaded.cache) await this.storeRead(key, loaded.value, loaded.ttlMs);
         return { value: loaded.value, source: 'MISS' };
       } finally {
-        await this.link.call(
-          () => this.store.delete(lock),
-          () => undefined,
-        );
+        await lock.release();
       }
     }
   }
@@ -274,51 +202,13 @@ export class SharedState implements ProxyState {
     );
   }
 
-  async idempotent(key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<IdempotentResult> {
-    const slot = `key:${key}`;
-    for (;;) {
-      const claimed = await this.link.call(
-        () => this.store.set(slot, JSON.stringify({ fingerprint } satisfies StoredKey), this.options.holdMs, true),
-        () => null,
-      );
-      // The store is away: keep booking, once per key within this process.
-      if (claimed === null) return this.local.idempotent(key, fingerprint, work);
-      if (claimed) return { answer: await this.settle(slot, fingerprint, work), replayed: false };
-      const text = await this.link.call(
-        () => this.store.get(slot),
-        () => undefined,
-      );
-      // Null: the first one was freed (`stored: false`) meanwhile, so this one may claim the key.
-      if (text === null) continue;
-      if (text !== undefined) {
-        const held = JSON.parse(text) as StoredKey;
-        if (held.fingerprint !== fingerprint) return { conflict: true };
-        if (held.answer) return { answer: held.answer, replayed: true };
-      }
-      await sleep(this.pollMs);
-    }
-  }
-
-  /** Runs the booking of a claimed key, then keeps its answer for replays or frees the key. */
-  private async settle(slot: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<StoredAnswer> {
-    let answer: StoredAnswer | undefined;
-    try {
-      answer = await work();
-      return answer;
-    } finally {
-      const kept = answer?.keep ? answer : undefined;
-      await this.link.call<unknown>(
-        () =>
-          kept
-            ? this.store.set(
-                slot,
-                JSON.stringify({ fingerprint, answer: kept } satisfies StoredKey),
-                BOOKING_ANSWER_TTL_MS,
-              )
-            : this.store.delete(slot),
-        () => undefined,
-      );
-    }
+  idempotent(
+    key: string,
+    fingerprint: string,
+    work: () => Promise<StoredAnswer>,
+    reconciler: Reconciler,
+  ): Promise<IdempotentResult> {
+    return this.keys.idempotent(key, fingerprint, work, reconciler);
   }
 
   async generation(scope: string): Promise<string> {
@@ -350,13 +240,8 @@ export class SharedState implements ProxyState {
     );
   }
 
-  async heldKey(key: string): Promise<boolean | null> {
-    const text = await this.link.call<string | null | undefined>(
-      () => this.store.get(`key:${key}`),
-      () => undefined,
-    );
-    if (text === undefined) return (await this.local.heldKey(key)) || null;
-    return text !== null;
+  heldKey(key: string): Promise<boolean | null> {
+    return this.keys.held(key);
   }
 
   hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {
@@ -411,6 +296,8 @@ export class SharedState implements ProxyState {
   }
 
   async close(): Promise<void> {
+    this.link.close();
+    this.keys.close();
     await this.counts.flush();
     await this.store.close();
   }

@@ -9,7 +9,7 @@
  * fails open: when its store is slow or down it answers from local state and says so in `health()`.
  */
 import type { CacheSource } from './cache.js';
-import type { IdempotentResult, StoredAnswer } from './idempotency.js';
+import type { IdempotentResult, Reconciler, StoredAnswer } from './idempotency.js';
 import type { RateDecision } from './rate-limit.js';
 
 /**
@@ -63,9 +63,15 @@ export interface ProxyState {
   read(key: string, load: () => Promise<Loaded>): Promise<CachedRead>;
   /**
    * Runs `work` at most once per Idempotency-Key: a repeat with the same `fingerprint` (of the
-   * details) waits for and replays the first answer, one with other details is a conflict.
+   * details) waits for and replays the first answer, one with other details is a conflict. A
+   * shared state whose holder of a key was lost after sending asks `reconciler` what became of it.
    */
-  idempotent(key: string, fingerprint: string, work: () => Promise<StoredAnswer>): Promise<IdempotentResult>;
+  idempotent(
+    key: string,
+    fingerprint: string,
+    work: () => Promise<StoredAnswer>,
+    reconciler: Reconciler,
+  ): Promise<IdempotentResult>;
   /**
    * Whether `key` holds a booking (answered and kept, or still running): true, false, or null when
    * the store cannot tell now. Lets an early refusal say `stored` truthfully.

@@ -1,7 +1,9 @@
 /**
  * A real `redis-server` for the shared-state tests (Debian's package; `.ci/run` installs it), on a
- * free loopback port with persistence off, and a TCP relay in front of it that can delay every
- * chunk it passes on: a slow store, made by a slow network rather than by a mock of our code.
+ * free loopback port with persistence off, that a test can kill, restart empty, or freeze
+ * (SIGSTOP: its connections stay open, commands go unanswered), and a TCP relay in front of it that
+ * can delay every chunk it passes on: a slow store, made by a slow network rather than by a mock
+ * of our code.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,6 +28,10 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Starts it again on the same port, empty. */
   restart(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  freeze(): void;
+  /** Lets a frozen server run again (SIGCONT). */
+  thaw(): void;
 }
 
 /** Starts redis-server on a free port, without persistence; `kill()` it when done. */
@@ -71,6 +77,8 @@ export async function startRedis(): Promise<RedisServer> {
       await once(running, 'exit');
     },
     restart: launch,
+    freeze: () => child?.kill('SIGSTOP'),
+    thaw: () => child?.kill('SIGCONT'),
   };
 }
 
