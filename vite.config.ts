@@ -6,7 +6,7 @@
  * `npm run demo:preview` serves with the same stack — the production build under the strict CSP.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,7 +125,21 @@ function secondMinifyPass(): Plugin {
   };
 }
 
-/** Minifies the static text of a `css` template: no comments, no indentation, no spaces around punctuation. */
+/**
+ * Short names for the widget's internal custom properties (`--_accent`, `--_s2`, `--_tap`, …: its
+ * styles name them about a hundred times; the public ones are `--vb-*`), in order of first use in
+ * src/styles.ts, where they are all defined on `:host`: `--_0`, `--_1`, … Read from that file when
+ * the config loads, so every template of a build names each one alike.
+ */
+const internalProperties = (() => {
+  const names = readFileSync(`${root}src/styles.ts`, 'utf8').match(/--_[\w-]+/g) ?? [];
+  return new Map([...new Set(names)].map((name, index) => [name, `--_${index.toString(36)}`]));
+})();
+
+/**
+ * Minifies the static text of a `css` template: no comments, no indentation, no spaces around
+ * punctuation, short hex colours, short internal custom property names.
+ */
 function minifyCss(text: string): string {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -134,7 +148,9 @@ function minifyCss(text: string): string {
     .replace(/:\s+/g, ':')
     .replace(/;}/g, '}')
     .replace(/([\s:(,-])0\.(\d)/g, '$1.$2')
-    .replace(/\[([\w-]+[~|^$*]?=)'([\w-]+)'\]/g, '[$1$2]');
+    .replace(/\[([\w-]+[~|^$*]?=)'([\w-]+)'\]/g, '[$1$2]')
+    .replace(/#([\da-f])\1([\da-f])\2([\da-f])\3\b/gi, '#$1$2$3')
+    .replace(/--_[\w-]+/g, (name) => internalProperties.get(name) ?? name);
 }
 
 /**
