@@ -10,7 +10,8 @@
 /** The zone of every venue the service knows. */
 export const VENUE_ZONE = 'Europe/London';
 
-const pad = (value: number) => String(value).padStart(2, '0');
+/** Two digits, as dates and times are written. */
+export const pad = (value: number) => String(value).padStart(2, '0');
 
 /** `yyyy-MM-dd` of a UTC-noon `Date` built by `fromPlainDate`. */
 export function toPlainDate(date: Date): string {
@@ -79,13 +80,7 @@ function londonOffset(at: number): number {
  * read twice so a time just after a clock change uses the offset in force at that time.
  */
 export function venueInstant(date: string, time: string): Date {
-  const wall = Date.UTC(
-    Number(date.slice(0, 4)),
-    Number(date.slice(5, 7)) - 1,
-    Number(date.slice(8, 10)),
-    0,
-    minutesOf(time),
-  );
+  const wall = fromPlainDate(date).setUTCHours(0, minutesOf(time));
   const first = wall - londonOffset(wall);
   return new Date(wall - londonOffset(first));
 }
