@@ -72,14 +72,15 @@ function strictCspPages(): Plugin {
 }
 
 /**
- * Pins the on-demand locale chunks: their sha384 is written into the chunk that loads them, in
- * place of src/i18n/index.ts's sentinel, which then preloads each with that integrity before
+ * Pins the on-demand chunks (the locale modules, the calendar links): their sha384 is written into
+ * the chunk that loads them, in place of src/pinned-import.ts's sentinel, keyed by the module's file
+ * name without `.ts` (`fr`, `calendar-links`); it then preloads each with that integrity before
  * importing it. Done on the finished chunks (after minifying), so the hash is of the bytes served.
  */
-function localeIntegrity(): Plugin {
-  const SENTINEL = /(["'`])__VB_LOCALE_INTEGRITY__\1/;
+function chunkIntegrity(): Plugin {
+  const SENTINEL = /(["'`])__VB_CHUNK_INTEGRITY__\1/;
   return {
-    name: 'venue-booking-locale-integrity',
+    name: 'venue-booking-chunk-integrity',
     apply: 'build',
     generateBundle(_, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
@@ -87,11 +88,15 @@ function localeIntegrity(): Plugin {
       if (!loader) return;
       const table: Record<string, { file: string; integrity: string }> = {};
       for (const chunk of chunks) {
-        const language = /\/src\/i18n\/([a-z]{2})\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
-        if (!language) continue;
+        const name = /\/src\/(?:[\w-]+\/)*([\w-]+)\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
+        if (!chunk.isDynamicEntry || !name) continue;
+        // An import of its own would be fetched unpinned (and, of the bundle, load it twice).
+        const imports = [...chunk.imports, ...chunk.dynamicImports];
+        if (imports.length)
+          this.error(`${chunk.fileName} imports ${imports.join(', ')}: an on-demand chunk imports nothing`);
         const file = posix.relative(posix.dirname(loader.fileName), chunk.fileName);
         const integrity = `sha384-${createHash('sha384').update(chunk.code).digest('base64')}`;
-        table[language] = { file: file.startsWith('.') ? file : `./${file}`, integrity };
+        table[name] = { file: file.startsWith('.') ? file : `./${file}`, integrity };
       }
       loader.code = loader.code.replace(SENTINEL, JSON.stringify(JSON.stringify(table)));
     },
@@ -101,8 +106,8 @@ function localeIntegrity(): Plugin {
 /**
  * A second minifying pass over the finished script-tag bundle (terser, two passes) after the
  * built-in one: 0.26 KiB gzip, which kept the bundle within its 30 KiB budget once the element was
- * split into controllers and parts. Only the entry chunk: the locale chunks' integrity hashes are
- * of their bytes as served. Not on a build with source maps (the bundle bench's composition build),
+ * split into controllers and parts. Only the entry chunk: the on-demand chunks' integrity hashes
+ * are of their bytes as served. Not on a build with source maps (the bundle bench's composition build),
  * whose map would no longer match.
  */
 function secondMinifyPass(): Plugin {
@@ -312,7 +317,7 @@ export default defineConfig(({ command, mode }) => {
     plugins: [
       offlineStack(),
       strictCspPages(),
-      localeIntegrity(),
+      chunkIntegrity(),
       ...(gallery ? [] : [compactTemplates(), shortPrivateNames(), secondMinifyPass()]),
     ],
     server: { fs: { allow: [root] } },
