@@ -161,10 +161,22 @@ function minifyCss(text: string): string {
 }
 
 /**
+ * Compacts the static text of an `html` template: one space where it had a run of white space
+ * (HTML renders both the same; the widget has no `<pre>`), no quotes around a whole attribute
+ * value of word characters (`class="note"` is `class=note` to the parser), no slash closing a
+ * void element.
+ */
+function compactHtml(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/( [\w-]+)="([\w-]+)"(?=[ />])/g, '$1=$2')
+    .replace(/ ?\/>/g, '>');
+}
+
+/**
  * Shrinks the widget's `css` and `html` templates in the script-tag bundle (the minifier leaves
- * template text alone): CSS loses comments and indentation, markup keeps one space where it had a
- * run of white space (HTML renders both the same; the widget has no `<pre>`). Runs after the
- * TypeScript transform, on the parsed template parts only, so `${…}` expressions are untouched.
+ * template text alone): `minifyCss` and `compactHtml`. Runs after the TypeScript transform, on the
+ * parsed template parts only, so `${…}` expressions are untouched.
  */
 function compactTemplates(): Plugin {
   type Node = { type: string; start: number; end: number; [key: string]: unknown };
@@ -187,7 +199,7 @@ function compactTemplates(): Plugin {
         ) {
           for (const quasi of (current.quasi as { quasis: Node[] }).quasis) {
             const raw = code.slice(quasi.start, quasi.end);
-            const compact = tag.name === 'css' ? minifyCss(raw) : raw.replace(/\s+/g, ' ');
+            const compact = tag.name === 'css' ? minifyCss(raw) : compactHtml(raw);
             if (compact !== raw) edits.push([quasi.start, quasi.end, compact]);
           }
         }
