@@ -86,7 +86,7 @@ function chunkIntegrity(): Plugin {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const loader = chunks.find((chunk) => SENTINEL.test(chunk.code));
       if (!loader) return;
-      const table: Record<string, { file: string; integrity: string }> = {};
+      const table: Record<string, [file: string, integrity: string]> = {};
       for (const chunk of chunks) {
         const name = /\/src\/(?:[\w-]+\/)*([\w-]+)\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
         if (!chunk.isDynamicEntry || !name) continue;
@@ -96,7 +96,7 @@ function chunkIntegrity(): Plugin {
           this.error(`${chunk.fileName} imports ${imports.join(', ')}: an on-demand chunk imports nothing`);
         const file = posix.relative(posix.dirname(loader.fileName), chunk.fileName);
         const integrity = `sha384-${createHash('sha384').update(chunk.code).digest('base64')}`;
-        table[name] = { file: file.startsWith('.') ? file : `./${file}`, integrity };
+        table[name] = [file, integrity];
       }
       loader.code = loader.code.replace(SENTINEL, JSON.stringify(JSON.stringify(table)));
     },

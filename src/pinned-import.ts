@@ -9,10 +9,10 @@
  */
 const PINNED = '__VB_CHUNK_INTEGRITY__';
 
-/** The built chunk of a module (its file name without `.ts`): path relative to this module, and its sha384. */
-function pinnedChunk(name: string): { file: string; integrity: string } | undefined {
+/** The built chunk of a module (its file name without `.ts`): its path relative to this module, and its sha384. */
+function pinnedChunk(name: string): [file: string, integrity: string] | undefined {
   try {
-    return (JSON.parse(PINNED) as Record<string, { file: string; integrity: string }>)[name];
+    return (JSON.parse(PINNED) as Record<string, [string, string]>)[name];
   } catch {
     return undefined;
   }
@@ -31,7 +31,7 @@ function verifiedPreload(href: string, integrity: string): Promise<void> {
     link.integrity = integrity;
     link.crossOrigin = 'anonymous';
     link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => reject(new Error('An on-demand chunk failed its integrity check')));
+    link.addEventListener('error', () => reject(new Error(`${href} failed its integrity check`)));
     document.head.append(link);
   });
 }
@@ -43,6 +43,6 @@ function verifiedPreload(href: string, integrity: string): Promise<void> {
  */
 export async function importPinned<T>(name: string, load: () => Promise<T>): Promise<T> {
   const pinned = pinnedChunk(name);
-  if (pinned) await verifiedPreload(new URL(pinned.file, import.meta.url).href, pinned.integrity);
+  if (pinned) await verifiedPreload(new URL(pinned[0], import.meta.url).href, pinned[1]);
   return load();
 }
