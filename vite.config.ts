@@ -145,7 +145,8 @@ const internalProperties = (() => {
 
 /**
  * Minifies the static text of a `css` template: no comments, no indentation, no spaces around
- * punctuation, short hex colours, short internal custom property names.
+ * punctuation, short internal custom property names, and the shortest of equal values: hex colours
+ * (`#fff`, `#0000` for `transparent`), `border:0` for `border:none`, seconds for milliseconds.
  */
 function minifyCss(text: string): string {
   return text
@@ -157,6 +158,14 @@ function minifyCss(text: string): string {
     .replace(/([\s:(,-])0\.(\d)/g, '$1.$2')
     .replace(/\[([\w-]+[~|^$*]?=)'([\w-]+)'\]/g, '[$1$2]')
     .replace(/#([\da-f])\1([\da-f])\2([\da-f])\3\b/gi, '#$1$2$3')
+    .replace(/\btransparent\b/g, '#0000')
+    .replace(/\b(border|outline):none\b/g, '$1:0')
+    .replace(
+      /([\s:,])(\d+)ms\b/g,
+      (_, before: string, ms: string) => `${before}${String(Number(ms) / 1000).replace(/^0\./, '.')}s`,
+    )
+    .replace(/ \/ /g, '/')
+    .replace(/ !important/g, '!important')
     .replace(/--_[\w-]+/g, (name) => internalProperties.get(name) ?? name);
 }
 
