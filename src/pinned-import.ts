@@ -25,13 +25,14 @@ function pinnedChunk(name: string): [file: string, integrity: string] | undefine
  */
 function verifiedPreload(href: string, integrity: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const link = document.createElement('link');
-    link.rel = 'modulepreload';
-    link.href = href;
-    link.integrity = integrity;
-    link.crossOrigin = 'anonymous';
-    link.addEventListener('load', () => resolve());
-    link.addEventListener('error', () => reject(new Error(`${href} failed its integrity check`)));
+    const link = Object.assign(document.createElement('link'), {
+      rel: 'modulepreload',
+      href,
+      integrity,
+      crossOrigin: 'anonymous',
+      onload: () => resolve(),
+      onerror: () => reject(new Error(`${href} failed its integrity check`)),
+    });
     document.head.append(link);
   });
 }
