@@ -6,7 +6,7 @@
  * `npm run demo:preview` serves with the same stack — the production build under the strict CSP.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,26 +72,31 @@ function strictCspPages(): Plugin {
 }
 
 /**
- * Pins the on-demand locale chunks: their sha384 is written into the chunk that loads them, in
- * place of src/i18n/index.ts's sentinel, which then preloads each with that integrity before
+ * Pins the on-demand chunks (the locale modules, the calendar links): their sha384 is written into
+ * the chunk that loads them, in place of src/pinned-import.ts's sentinel, keyed by the module's file
+ * name without `.ts` (`fr`, `calendar-links`); it then preloads each with that integrity before
  * importing it. Done on the finished chunks (after minifying), so the hash is of the bytes served.
  */
-function localeIntegrity(): Plugin {
-  const SENTINEL = /(["'`])__VB_LOCALE_INTEGRITY__\1/;
+function chunkIntegrity(): Plugin {
+  const SENTINEL = /(["'`])__VB_CHUNK_INTEGRITY__\1/;
   return {
-    name: 'venue-booking-locale-integrity',
+    name: 'venue-booking-chunk-integrity',
     apply: 'build',
     generateBundle(_, bundle) {
       const chunks = Object.values(bundle).filter((file) => file.type === 'chunk');
       const loader = chunks.find((chunk) => SENTINEL.test(chunk.code));
       if (!loader) return;
-      const table: Record<string, { file: string; integrity: string }> = {};
+      const table: Record<string, [file: string, integrity: string]> = {};
       for (const chunk of chunks) {
-        const language = /\/src\/i18n\/([a-z]{2})\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
-        if (!language) continue;
+        const name = /\/src\/(?:[\w-]+\/)*([\w-]+)\.ts$/.exec(chunk.facadeModuleId ?? '')?.[1];
+        if (!chunk.isDynamicEntry || !name) continue;
+        // An import of its own would be fetched unpinned (and, of the bundle, load it twice).
+        const imports = [...chunk.imports, ...chunk.dynamicImports];
+        if (imports.length)
+          this.error(`${chunk.fileName} imports ${imports.join(', ')}: an on-demand chunk imports nothing`);
         const file = posix.relative(posix.dirname(loader.fileName), chunk.fileName);
         const integrity = `sha384-${createHash('sha384').update(chunk.code).digest('base64')}`;
-        table[language] = { file: file.startsWith('.') ? file : `./${file}`, integrity };
+        table[name] = [file, integrity];
       }
       loader.code = loader.code.replace(SENTINEL, JSON.stringify(JSON.stringify(table)));
     },
@@ -101,8 +106,10 @@ function localeIntegrity(): Plugin {
 /**
  * A second minifying pass over the finished script-tag bundle (terser, two passes) after the
  * built-in one: 0.26 KiB gzip, which kept the bundle within its 30 KiB budget once the element was
- * split into controllers and parts. Only the entry chunk: the locale chunks' integrity hashes are
- * of their bytes as served. Not on a build with source maps (the bundle bench's composition build),
+ * split into controllers and parts. It may drop unused trailing parameters (`keep_fargs`: nothing
+ * reads a function's `length`) and treats property reads as free of side effects (`pure_getters`:
+ * the widget's getters and Lit's compute, and nothing reads one for its effect), 0.04 KiB more. Only the entry chunk: the on-demand chunks' integrity hashes
+ * are of their bytes as served. Not on a build with source maps (the bundle bench's composition build),
  * whose map would no longer match.
  */
 function secondMinifyPass(): Plugin {
@@ -116,7 +123,7 @@ function secondMinifyPass(): Plugin {
         const result = await minify(file.code, {
           module: true,
           ecma: 2020,
-          compress: { passes: 2 },
+          compress: { passes: 2, keep_fargs: false, pure_getters: true },
           format: { comments: false },
         });
         if (result.code) file.code = result.code;
@@ -125,7 +132,22 @@ function secondMinifyPass(): Plugin {
   };
 }
 
-/** Minifies the static text of a `css` template: no comments, no indentation, no spaces around punctuation. */
+/**
+ * Short names for the widget's internal custom properties (`--_accent`, `--_s2`, `--_tap`, …: its
+ * styles name them about a hundred times; the public ones are `--vb-*`), in order of first use in
+ * src/styles.ts, where they are all defined on `:host`: `--_0`, `--_1`, … Read from that file when
+ * the config loads, so every template of a build names each one alike.
+ */
+const internalProperties = (() => {
+  const names = readFileSync(`${root}src/styles.ts`, 'utf8').match(/--_[\w-]+/g) ?? [];
+  return new Map([...new Set(names)].map((name, index) => [name, `--_${index.toString(36)}`]));
+})();
+
+/**
+ * Minifies the static text of a `css` template: no comments, no indentation, no spaces around
+ * punctuation, short internal custom property names, and the shortest of equal values: hex colours
+ * (`#fff`, `#0000` for `transparent`), `border:0` for `border:none`, seconds for milliseconds.
+ */
 function minifyCss(text: string): string {
   return text
     .replace(/\/\*[\s\S]*?\*\//g, '')
@@ -134,14 +156,36 @@ function minifyCss(text: string): string {
     .replace(/:\s+/g, ':')
     .replace(/;}/g, '}')
     .replace(/([\s:(,-])0\.(\d)/g, '$1.$2')
-    .replace(/\[([\w-]+[~|^$*]?=)'([\w-]+)'\]/g, '[$1$2]');
+    .replace(/\[([\w-]+[~|^$*]?=)'([\w-]+)'\]/g, '[$1$2]')
+    .replace(/#([\da-f])\1([\da-f])\2([\da-f])\3\b/gi, '#$1$2$3')
+    .replace(/\btransparent\b/g, '#0000')
+    .replace(/\b(border|outline):none\b/g, '$1:0')
+    .replace(
+      /([\s:,])(\d+)ms\b/g,
+      (_, before: string, ms: string) => `${before}${String(Number(ms) / 1000).replace(/^0\./, '.')}s`,
+    )
+    .replace(/ \/ /g, '/')
+    .replace(/ !important/g, '!important')
+    .replace(/--_[\w-]+/g, (name) => internalProperties.get(name) ?? name);
+}
+
+/**
+ * Compacts the static text of an `html` template: one space where it had a run of white space
+ * (HTML renders both the same; the widget has no `<pre>`), no quotes around a whole attribute
+ * value of word characters (`class="note"` is `class=note` to the parser), no slash closing a
+ * void element.
+ */
+function compactHtml(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .replace(/( [\w-]+)="([\w-]+)"(?=[ />])/g, '$1=$2')
+    .replace(/ ?\/>/g, '>');
 }
 
 /**
  * Shrinks the widget's `css` and `html` templates in the script-tag bundle (the minifier leaves
- * template text alone): CSS loses comments and indentation, markup keeps one space where it had a
- * run of white space (HTML renders both the same; the widget has no `<pre>`). Runs after the
- * TypeScript transform, on the parsed template parts only, so `${…}` expressions are untouched.
+ * template text alone): `minifyCss` and `compactHtml`. Runs after the TypeScript transform, on the
+ * parsed template parts only, so `${…}` expressions are untouched.
  */
 function compactTemplates(): Plugin {
   type Node = { type: string; start: number; end: number; [key: string]: unknown };
@@ -164,7 +208,7 @@ function compactTemplates(): Plugin {
         ) {
           for (const quasi of (current.quasi as { quasis: Node[] }).quasis) {
             const raw = code.slice(quasi.start, quasi.end);
-            const compact = tag.name === 'css' ? minifyCss(raw) : raw.replace(/\s+/g, ' ');
+            const compact = tag.name === 'css' ? minifyCss(raw) : compactHtml(raw);
             if (compact !== raw) edits.push([quasi.start, quasi.end, compact]);
           }
         }
@@ -296,7 +340,7 @@ export default defineConfig(({ command, mode }) => {
     plugins: [
       offlineStack(),
       strictCspPages(),
-      localeIntegrity(),
+      chunkIntegrity(),
       ...(gallery ? [] : [compactTemplates(), shortPrivateNames(), secondMinifyPass()]),
     ],
     server: { fs: { allow: [root] } },

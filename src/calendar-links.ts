@@ -3,7 +3,7 @@
  * Google Calendar template link. Both carry instants in UTC computed from the venue's London wall
  * time, so the event lands at the right hour in the guest's calendar wherever they are.
  */
-import { venueInstant } from './venue-time.js';
+import { venueInstant } from './venue-instant.js';
 
 /** What a calendar entry needs. */
 export interface CalendarEvent {

@@ -2,7 +2,7 @@
  * People-facing wording of values through `Intl` (durations, end times, offer validity), kept apart
  * from templates so every locale formats the same way and unit tests can pin the results.
  */
-import { formatVenueDate, minutesOf } from './venue-time.js';
+import { formatVenueDate, minutesOf, pad } from './venue-time.js';
 
 /**
  * Minutes of a duration as the service sent it. The spec sends decimal hours to availability and
@@ -36,7 +36,7 @@ export function formatDuration(minutes: number, locale: string): string {
 /** The wall-clock end of a booking starting at `time` and lasting `minutes`, as `HH:mm`. */
 export function endTimeOf(time: string, minutes: number): string {
   const end = (minutesOf(time) + minutes) % 1440;
-  return `${String(Math.floor(end / 60)).padStart(2, '0')}:${String(end % 60).padStart(2, '0')}`;
+  return `${pad(Math.floor(end / 60))}:${pad(end % 60)}`;
 }
 
 /** An offer's validity window in words, from its `start_date` / `expiry_date` (ISO strings). */

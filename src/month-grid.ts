@@ -28,13 +28,14 @@ export function monthOf(date: string): string {
   return date.slice(0, 7);
 }
 
+/** The Monday-first weekday of a plain date: 0 for Monday to 6 for Sunday. */
+const weekdayOf = (date: string) => (fromPlainDate(date).getUTCDay() + 6) % 7;
+
 /** Builds the Monday-first weeks of the month that contains `date`. */
 export function createMonth(date: string): CalendarMonth {
   const month = monthOf(date);
   const first = `${month}-01`;
-  // getUTCDay: 0 = Sunday; Monday-first offset of the 1st.
-  const lead = (fromPlainDate(first).getUTCDay() + 6) % 7;
-  let cursor = addPlainDays(first, -lead);
+  let cursor = addPlainDays(first, -weekdayOf(first));
   const weeks: CalendarDay[][] = [];
   do {
     const week: CalendarDay[] = [];
@@ -51,10 +52,9 @@ export function createMonth(date: string): CalendarMonth {
 export function addMonths(date: string, months: number): string {
   const value = fromPlainDate(date);
   const day = value.getUTCDate();
-  value.setUTCDate(1);
-  value.setUTCMonth(value.getUTCMonth() + months);
-  const last = new Date(Date.UTC(value.getUTCFullYear(), value.getUTCMonth() + 1, 0, 12)).getUTCDate();
-  value.setUTCDate(Math.min(day, last));
+  value.setUTCMonth(value.getUTCMonth() + months, day);
+  // Past the end of the month (31 Jan + 1 month = 3 Mar): back to its last day.
+  if (value.getUTCDate() !== day) value.setUTCDate(0);
   return toPlainDate(value);
 }
 
@@ -64,41 +64,29 @@ export function weekdayDates(): string[] {
   return Array.from({ length: 7 }, (_, i) => addPlainDays('2024-01-01', i));
 }
 
+/** A plain date kept within [min, max]. */
+export function clampDate(date: string, min: string, max: string): string {
+  return date < min ? min : date > max ? max : date;
+}
+
+/** Days each arrow key moves the focus by. */
+const ARROW_DAYS: Record<string, number> = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -7, ArrowDown: 7 };
+
 /**
  * Where focus goes for a key of the APG date grid: arrows ±1 day / ±1 week, Home/End the start or
  * end of the week, PageUp/PageDown ±1 month, with Shift ±1 year. The result is kept within
  * [min, max]; null means the key is not a calendar key.
  */
 export function moveFocus(date: string, key: string, shift: boolean, min: string, max: string): string | null {
-  const weekday = (fromPlainDate(date).getUTCDay() + 6) % 7;
-  let next: string;
-  switch (key) {
-    case 'ArrowLeft':
-      next = addPlainDays(date, -1);
-      break;
-    case 'ArrowRight':
-      next = addPlainDays(date, 1);
-      break;
-    case 'ArrowUp':
-      next = addPlainDays(date, -7);
-      break;
-    case 'ArrowDown':
-      next = addPlainDays(date, 7);
-      break;
-    case 'Home':
-      next = addPlainDays(date, -weekday);
-      break;
-    case 'End':
-      next = addPlainDays(date, 6 - weekday);
-      break;
-    case 'PageUp':
-      next = addMonths(date, shift ? -12 : -1);
-      break;
-    case 'PageDown':
-      next = addMonths(date, shift ? 12 : 1);
-      break;
-    default:
-      return null;
-  }
-  return next < min ? min : next > max ? max : next;
+  const weekday = weekdayOf(date);
+  const days = Object.hasOwn(ARROW_DAYS, key)
+    ? ARROW_DAYS[key]
+    : key === 'Home'
+      ? -weekday
+      : key === 'End'
+        ? 6 - weekday
+        : null;
+  const months = key === 'PageUp' ? -1 : key === 'PageDown' ? 1 : 0;
+  if (days === null && !months) return null;
+  return clampDate(days === null ? addMonths(date, shift ? months * 12 : months) : addPlainDays(date, days), min, max);
 }

@@ -5,7 +5,7 @@
  */
 import { ApiError } from './api/client.js';
 import type { Availability, Choices, Suggestion } from './api/normalize.js';
-import type { WireVenue } from './api/types.js';
+import { BOOKING_FIELDS, type WireVenue } from './api/types.js';
 import { reasonFor, type Problem, type Step } from './booking-flow.js';
 import type { CalendarEvent } from './calendar-links.js';
 import type { BookingSummary } from './element-types.js';
@@ -103,14 +103,16 @@ export function summaryItems(
 /** The label/value lines of a stored booking, in venue time. */
 export function confirmationLines(wording: Wording, choices: Choices, venue: string): [string, string][] {
   const names = wording.strings.fieldNames;
-  const { date, time, duration, num_people, type } = choices;
-  const lines: [string, string][] = [];
-  if (venue) lines.push([names.venue, venue]);
-  if (type) lines.push([names.type, format(wording, 'type', type)]);
-  if (date) lines.push([names.date, formatVenueDate(date, wording.locale)]);
-  if (time) lines.push([names.time, format(wording, 'time', time)]);
-  if (duration !== undefined) lines.push([names.duration, format(wording, 'duration', duration)]);
-  if (num_people !== undefined) lines.push([names.num_people, format(wording, 'num_people', num_people)]);
+  const lines: [string, string][] = venue ? [[names.venue, venue]] : [];
+  for (const field of BOOKING_FIELDS) {
+    const value = choices[field];
+    // The date in full (the summary's is short).
+    if (value !== undefined && value !== '')
+      lines.push([
+        names[field],
+        field === 'date' ? formatVenueDate(String(value), wording.locale) : format(wording, field, value),
+      ]);
+  }
   return lines;
 }
 

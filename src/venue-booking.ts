@@ -123,7 +123,13 @@ export class VenueBooking extends VenueBookingApi {
     const { venues, availability, offers, preferences } = this._data;
     const { confirmation, pick } = this._state;
     const extrasPending = offers.pending || preferences.pending;
-    const view = { ...this._state, confirmed: Boolean(confirmation), multi: this._venue.multi, venue: pick.id };
+    const view = {
+      ...this._state,
+      confirmed: Boolean(confirmation),
+      calendarPending: this._data.calendar.pending,
+      multi: this._venue.multi,
+      venue: pick.id,
+    };
     this._view = viewFor({ ...view, order: this._order, venues: venues.state, extrasPending }, availability.state);
   }
 
@@ -256,6 +262,7 @@ export class VenueBooking extends VenueBookingApi {
       venueName: venue.name,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       form: this._form,
+      calendar: this._data.calendar.task.value ?? null,
       offers: offers.task.value ?? [],
       hideOffers: this.hideOffers,
       preferences: preferences.task.value ?? [],

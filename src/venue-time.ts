@@ -10,7 +10,8 @@
 /** The zone of every venue the service knows. */
 export const VENUE_ZONE = 'Europe/London';
 
-const pad = (value: number) => String(value).padStart(2, '0');
+/** Two digits, as dates and times are written. */
+export const pad = (value: number) => String(value).padStart(2, '0');
 
 /** `yyyy-MM-dd` of a UTC-noon `Date` built by `fromPlainDate`. */
 export function toPlainDate(date: Date): string {
@@ -23,10 +24,18 @@ export function fromPlainDate(date: string): Date {
   return new Date(Date.UTC(year, month - 1, day, 12));
 }
 
+/** London's calendar date at an instant, as digits. */
+const londonDate = new Intl.DateTimeFormat('en-GB', {
+  timeZone: VENUE_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
 /** London's calendar date at `now`, as `yyyy-MM-dd`. */
 export function venueToday(now: Date = new Date()): string {
-  const parts = londonPartsOf(now.getTime());
-  return `${parts.year}-${pad(parts.month)}-${pad(parts.day)}`;
+  const parts = Object.fromEntries(londonDate.formatToParts(now).map((part) => [part.type, part.value]));
+  return `${parts.year}-${parts.month}-${parts.day}`;
 }
 
 /** Adds whole days to a plain date without touching any time zone. */
@@ -47,47 +56,6 @@ function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.D
   let format = formats.get(key);
   if (!format) formats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
   return format;
-}
-
-const londonParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: VENUE_ZONE,
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: 'numeric',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: 'numeric',
-  second: 'numeric',
-});
-
-/** London's wall-clock fields at an instant. */
-function londonPartsOf(at: number): Record<string, number> {
-  const parts: Record<string, number> = {};
-  for (const part of londonParts.formatToParts(new Date(at))) parts[part.type] = Number(part.value);
-  return parts;
-}
-
-/** London's offset from UTC at an instant, in milliseconds (0 in winter, one hour in summer). */
-function londonOffset(at: number): number {
-  const parts = londonPartsOf(at);
-  const wall = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-  return wall - Math.floor(at / 1000) * 1000;
-}
-
-/**
- * The instant of a London wall-clock date and time (for calendar files and links). The offset is
- * read twice so a time just after a clock change uses the offset in force at that time.
- */
-export function venueInstant(date: string, time: string): Date {
-  const wall = Date.UTC(
-    Number(date.slice(0, 4)),
-    Number(date.slice(5, 7)) - 1,
-    Number(date.slice(8, 10)),
-    0,
-    minutesOf(time),
-  );
-  const first = wall - londonOffset(wall);
-  return new Date(wall - londonOffset(first));
 }
 
 /** Minutes since midnight of an `HH:mm` time. */

@@ -23,6 +23,8 @@ export interface ReadState<T> {
 export interface ViewState {
   /** A booking is stored (or the guest came back from the booking site). */
   confirmed: boolean;
+  /** The add-to-calendar links' code is on its way (`BookingData.calendar`): the confirmation waits for it. */
+  calendarPending?: boolean;
   /** Whether the guest picks the venue first. */
   multi: boolean;
   /** The picked venue (multi-venue), or null. */
@@ -55,7 +57,10 @@ export type View =
 
 /** The view for the state and the availability answer (null: no venue to read for, or booked). */
 export function viewFor(state: ViewState, availability: ReadState<Availability | null>): View {
-  if (state.confirmed) return { kind: 'confirmation', step: 'confirmation', frame: 'none' };
+  if (state.confirmed)
+    return state.calendarPending
+      ? { kind: 'busy', step: null, frame: 'none' }
+      : { kind: 'confirmation', step: 'confirmation', frame: 'none' };
   if (state.multi && (!state.venue || state.editing === 'venue')) {
     const { venues } = state;
     if (venues.status === 'error')

@@ -56,15 +56,6 @@ export interface ApiClient {
   ): Promise<T>;
 }
 
-/** The body of an error answer, when it is JSON; anything else (a gateway page, a cut body) is undefined. */
-async function errorBody(response: Response): Promise<unknown> {
-  try {
-    return await response.json();
-  } catch {
-    return undefined;
-  }
-}
-
 /** Turns whatever ky or fetch threw into an `ApiError`; the error body is read defensively. */
 async function toApiError(error: unknown): Promise<ApiError> {
   if (error instanceof ApiError) return error;
@@ -72,8 +63,9 @@ async function toApiError(error: unknown): Promise<ApiError> {
   if (error instanceof TimeoutError) return new ApiError('timeout', 'The booking service took too long to answer.');
   if (!(error instanceof HTTPError)) return new ApiError('network', 'The booking service could not be reached.');
   const status = error.response.status;
-  const data = (await errorBody(error.response)) as Partial<Envelope<WireErrorPayload>> | undefined;
-  // Not JSON (a gateway page) leaves `payload` null: the status says enough.
+  // The body when it is JSON; anything else (a gateway page, a cut body) leaves `payload` null: the
+  // status says enough.
+  const data = (await error.response.json().catch(() => undefined)) as Partial<Envelope<WireErrorPayload>> | undefined;
   const payload =
     data && typeof data === 'object' && data.payload && typeof data.payload === 'object' ? data.payload : null;
   const message = payload?.message ?? `The booking service answered ${status}.`;

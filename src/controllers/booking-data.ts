@@ -1,8 +1,9 @@
 /**
  * The booking's reads, as one reactive controller of `@lit/task` Tasks: the picker's venues, the
  * availability answer the choices call for, the venue's offers, the marketing preferences, the
- * venue's own record (its name) and the proxy's return bridge. Each Task takes its inputs through
- * `args`, from the element's inputs for this update, and never reads the element inside `task`.
+ * venue's own record (its name), the proxy's return bridge and the add-to-calendar links' code (an
+ * on-demand chunk). Each Task takes its inputs through `args`, from the element's inputs for this
+ * update, and never reads the element inside `task`.
  */
 import { shallowArrayEquals, Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -19,8 +20,12 @@ import {
   type HeldAvailability,
   type Step,
 } from '../booking-flow.js';
+import { importPinned } from '../pinned-import.js';
 import type { ReadState } from '../view.js';
 import { venueIds, venueName, type VenueModel } from '../venue-model.js';
+
+/** The add-to-calendar links' code (`calendar-links.ts`), an on-demand chunk. */
+export type CalendarLinks = Pick<typeof import('../calendar-links.js'), 'icsDataUrl' | 'googleCalendarUrl'>;
 
 /** What the reads depend on, as the element has it for this update. */
 export interface BookingInputs {
@@ -96,6 +101,8 @@ export class BookingData implements ReactiveController {
   /** Set once a hand-off to the booking site (or a confirmation without a name) is in sight for good. */
   private _wantRecord = false;
   private _wantBridge = false;
+  /** Set once a booking is in sight for good (the details form, a hand-off or a confirmation). */
+  private _wantCalendar = false;
 
   readonly venues: Read<readonly [string, string, string], WireVenue[]>;
   readonly availability: Read<readonly [string, string, AvailabilityRead, boolean], Availability | null>;
@@ -103,6 +110,7 @@ export class BookingData implements ReactiveController {
   readonly offers: Read<readonly [string, string, boolean], WireOffer[]>;
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   readonly bridge: Read<readonly [string, boolean], boolean>;
+  readonly calendar: Read<readonly [boolean], CalendarLinks | null>;
 
   constructor(
     host: ReactiveControllerHost,
@@ -206,11 +214,21 @@ export class BookingData implements ReactiveController {
         return Array.isArray(payload?.methods) && payload.methods.includes('post');
       },
     );
+    // The add-to-calendar links' code: an on-demand chunk, pinned by its integrity like the locale
+    // modules (`pinned-import.ts`), fetched once a booking is in sight, so that it is there when the
+    // confirmation shows (which waits for it: `calendarPending` in view.ts). If it cannot be loaded,
+    // the confirmation shows without the links.
+    this.calendar = new Read(
+      host,
+      () => [this._wantCalendar] as const,
+      async ([wanted]) => (wanted ? importPinned('calendar-links', () => import('../calendar-links.js')) : null),
+    );
   }
 
   hostUpdate(): void {
     const inputs = this._inputs();
     const away = this.away(inputs);
+    this._wantCalendar ||= inputs.wantPreferences || inputs.confirmed;
     this._wantBridge ||= away;
     this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }

@@ -4,7 +4,8 @@
  * time and add-to-calendar links.
  */
 import { html, nothing } from 'lit';
-import { googleCalendarUrl, icsDataUrl, type CalendarEvent } from '../calendar-links.js';
+import type { CalendarEvent } from '../calendar-links.js';
+import type { CalendarLinks } from '../controllers/booking-data.js';
 import type { Strings } from '../i18n/en-GB.js';
 
 /** What the confirmation renders. */
@@ -16,13 +17,15 @@ export interface ConfirmationProps {
   summary: [string, string][];
   /** The calendar entry, when date and time are known. */
   event: CalendarEvent | null;
+  /** The add-to-calendar links' code (null: it could not be loaded, and the links are left out). */
+  links: CalendarLinks | null;
   now: Date;
   onAgain: () => void;
 }
 
 /** Renders the confirmation. */
 export function renderConfirmation(props: ConfirmationProps) {
-  const s = props.strings;
+  const { strings: s, event, links } = props;
   const confirmed = props.status === 'confirmed';
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
@@ -40,12 +43,12 @@ export function renderConfirmation(props: ConfirmationProps) {
         : nothing
     }
     ${
-      props.event
+      event && links
         ? html`<p class="calendar-links">
-            <a part="ics" href=${icsDataUrl(props.event, props.now)} download=${`booking-${props.reference}.ics`}
+            <a part="ics" href=${links.icsDataUrl(event, props.now)} download=${`booking-${props.reference}.ics`}
               >${s.addToCalendar}</a
             >
-            <a part="google-calendar" href=${googleCalendarUrl(props.event)} target="_blank" rel="noopener"
+            <a part="google-calendar" href=${links.googleCalendarUrl(event)} target="_blank" rel="noopener"
               >${s.googleCalendar}</a
             >
           </p>`

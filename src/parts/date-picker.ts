@@ -6,7 +6,7 @@
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
-import { addMonths, createMonth, moveFocus, weekdayDates } from '../month-grid.js';
+import { addMonths, clampDate, createMonth, moveFocus, weekdayDates } from '../month-grid.js';
 import type { Strings } from '../i18n/en-GB.js';
 import { addPlainDays, formatVenueDate } from '../venue-time.js';
 
@@ -58,8 +58,7 @@ export function renderDatePicker(props: DatePickerProps) {
     props.onFocus(next, true);
   };
   const onMonth = (delta: number) => {
-    const next = addMonths(focus, delta);
-    props.onFocus(next < min ? min : next > max ? max : next, false);
+    props.onFocus(clampDate(addMonths(focus, delta), min, max), false);
   };
   const month = createMonth(focus);
   const focusDay = days.get(focus);

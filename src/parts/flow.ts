@@ -9,6 +9,7 @@ import type { Availability, Suggestion } from '../api/normalize.js';
 import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
 import { alternatives, chosenAction, type Step } from '../booking-flow.js';
 import type { BookingState, GuestEvent, StepUi } from '../booking-state.js';
+import type { CalendarLinks } from '../controllers/booking-data.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import { badgeFor, eligibleOffers } from '../offers.js';
 import * as present from '../presenter.js';
@@ -41,6 +42,8 @@ export interface Flow extends BookingState {
   venueName: string;
   dob: 'required' | 'optional' | '';
   form: GuestForm;
+  /** The add-to-calendar links' code, once loaded (`BookingData.calendar`). */
+  calendar: CalendarLinks | null;
   /** The venue's offers, and whether they are hidden. */
   offers: WireOffer[];
   hideOffers: boolean;
@@ -162,6 +165,7 @@ function renderBody(flow: Flow, view: View) {
         status,
         summary: present.confirmationLines(wording, choices, flow.venueName),
         event: present.calendarEvent(wording, reference, choices, flow.venueName),
+        links: flow.calendar,
         now: flow.now,
         onAgain: () => flow.send({ type: 'again' }),
       });

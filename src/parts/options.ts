@@ -31,9 +31,34 @@ export function renderBadge(badge: Badge | null) {
   >`;
 }
 
-/** The `part` of a choice button. */
-export function optionPart(pressed: boolean, valid: boolean): string {
-  return `option${pressed ? ' selected' : ''}${valid ? '' : ' unavailable'}`;
+/**
+ * One choice button of a suggestion, `pressed` when chosen, holding `content`; `title` and
+ * `describedBy` (an id) when there are any. Invalid suggestions are disabled.
+ */
+export function renderOption(
+  suggestion: Suggestion,
+  pressed: boolean,
+  onChoose: (suggestion: Suggestion) => void,
+  content: unknown,
+  title?: string | null,
+  describedBy?: string | null,
+) {
+  return html`<li>
+    <button
+      class="option"
+      part=${`option${pressed ? ' selected' : ''}${suggestion.valid ? '' : ' unavailable'}`}
+      type="button"
+      data-value=${String(suggestion.value)}
+      data-action=${suggestion.action ?? nothing}
+      aria-pressed=${pressed ? 'true' : 'false'}
+      aria-describedby=${describedBy ?? nothing}
+      title=${title ?? nothing}
+      ?disabled=${!suggestion.valid}
+      @click=${() => onChoose(suggestion)}
+    >
+      ${content}
+    </button>
+  </li>`;
 }
 
 /** Renders the option buttons of one step (`compact`: a grid of equal chips, as for party sizes). */
@@ -47,23 +72,14 @@ export function renderOptions(
   return html`<ul class="options${compact ? ' chips' : ''}" role="list">
     ${suggestions.map((suggestion) => {
       const text = describe(suggestion);
-      const pressed = chosen === suggestion.value;
-      return html`<li>
-        <button
-          class="option"
-          part=${optionPart(pressed, suggestion.valid)}
-          type="button"
-          data-value=${String(suggestion.value)}
-          data-action=${suggestion.action ?? nothing}
-          aria-pressed=${pressed ? 'true' : 'false'}
-          title=${compact && text.detail ? text.detail : nothing}
-          ?disabled=${!suggestion.valid}
-          @click=${() => onChoose(suggestion)}
-        >
-          <span>${text.label}</span>
-          ${renderBadge(text.badge)} ${text.detail && !compact ? html`<small>${text.detail}</small>` : nothing}
-        </button>
-      </li>`;
+      return renderOption(
+        suggestion,
+        chosen === suggestion.value,
+        onChoose,
+        html`<span>${text.label}</span> ${renderBadge(text.badge)}
+          ${text.detail && !compact ? html`<small>${text.detail}</small>` : nothing}`,
+        compact ? text.detail : null,
+      );
     })}
   </ul>`;
 }

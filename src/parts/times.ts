@@ -8,7 +8,7 @@
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 import type { Strings } from '../i18n/en-GB.js';
-import { optionPart, renderBadge, type Badge } from './options.js';
+import { renderBadge, renderOption, type Badge } from './options.js';
 
 /** What happens when a time is booked: the service's action, or `deposit` (paid on the booking site). */
 export type TimeKind = 'accept' | 'enquire' | 'may_enquire' | 'deposit';
@@ -67,23 +67,14 @@ export function renderTimes(props: TimesProps) {
         const value = String(item.value);
         const kind = kindOf(item, deposit);
         const badge = item.valid ? props.badge(item) : null;
-        const pressed = chosen === value;
-        return html`<li>
-          <button
-            class="option"
-            part=${optionPart(pressed, item.valid)}
-            type="button"
-            data-value=${value}
-            data-action=${item.action ?? nothing}
-            aria-pressed=${pressed ? 'true' : 'false'}
-            aria-describedby=${kind ? `key-${kind}` : nothing}
-            title=${item.valid ? nothing : (item.message ?? s.unavailable)}
-            ?disabled=${!item.valid}
-            @click=${() => props.onChoose(item)}
-          >
-            ${props.format(value)}${marked && kind ? html`<span class="mark" data-kind=${kind} aria-hidden="true"></span>` : nothing}${renderBadge(badge)}
-          </button>
-        </li>`;
+        return renderOption(
+          item,
+          chosen === value,
+          props.onChoose,
+          html`${props.format(value)}${marked && kind ? html`<span class="mark" data-kind=${kind} aria-hidden="true"></span>` : nothing}${renderBadge(badge)}`,
+          item.valid ? null : (item.message ?? s.unavailable),
+          kind && `key-${kind}`,
+        );
       })}
     </ul>`;
   return html`${

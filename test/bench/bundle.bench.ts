@@ -1,6 +1,7 @@
 /**
  * Bundle size: builds `dist/venue-booking.js` (the script-tag bundle, Lit and en-GB included) and
- * reports its gzip size against the 30 KiB budget, plus the on-demand locale chunks beside it.
+ * reports its gzip size against the 30 KiB budget, plus the on-demand chunks beside it (the locale
+ * modules, the calendar links).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -20,7 +21,7 @@ function groupOf(source: string): string {
   if (/node_modules\/(lit|lit-html|lit-element|@lit\/reactive-element)\//.test(source)) return 'lit';
   if (source.includes('node_modules/@lit/task/')) return '@lit/task';
   if (source.includes('node_modules/ky/')) return 'ky';
-  if (source.includes('src/i18n/')) return 'src/i18n (en-GB, loader)';
+  if (source.includes('src/i18n/') || source.endsWith('src/pinned-import.ts')) return 'src/i18n (en-GB, loaders)';
   if (source.includes('src/parts/')) return 'src/parts (templates)';
   if (source.includes('src/controllers/')) return 'src/controllers (reads, session, locale, guest form)';
   if (source.endsWith('src/styles.ts')) return 'src/styles.ts';
@@ -75,20 +76,21 @@ function composition(): { name: string; value: string }[] {
 /** Builds once and measures. */
 export async function run(): Promise<{ name: string; value: string; goal?: string }[]> {
   execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'ignore' });
-  // dist/ is not emptied between builds (dist/lib lives there): take each locale's newest chunk.
+  // dist/ is not emptied between builds (dist/lib lives there): take each chunk's newest build.
   const newest = new Map<string, string>();
-  for (const file of readdirSync(`${root}dist`).filter((name) => /^(fr|de|es|nl)-.*\.js$/.test(name))) {
-    const locale = file.split('-')[0];
-    const current = newest.get(locale);
+  for (const file of readdirSync(`${root}dist`)) {
+    const module = /^(fr|de|es|nl|calendar-links)-[\w-]+\.js$/.exec(file)?.[1];
+    if (!module) continue;
+    const current = newest.get(module);
     if (!current || statSync(`${root}dist/${file}`).mtimeMs > statSync(`${root}dist/${current}`).mtimeMs)
-      newest.set(locale, file);
+      newest.set(module, file);
   }
-  const locales = [...newest.values()].sort();
+  const chunks = [...newest.entries()].sort(([a], [b]) => a.localeCompare(b));
   return [
     { name: 'dist/venue-booking.js gzip (with en-GB)', value: kib(gzipped('venue-booking.js')), goal: '≤ 30 KiB' },
     ...composition(),
-    ...locales.map((file) => ({
-      name: `locale chunk ${file.split('-')[0]} gzip (on demand)`,
+    ...chunks.map(([module, file]) => ({
+      name: `${module === 'calendar-links' ? 'calendar links chunk' : `locale chunk ${module}`} gzip (on demand)`,
       value: kib(gzipped(file)),
     })),
   ];

@@ -5,7 +5,8 @@ import { calendarRange } from '../../src/parts/date-picker.js';
 import { icsFile, googleCalendarUrl } from '../../src/calendar-links.js';
 import { durationMinutes, endTimeOf, formatDuration } from '../../src/format.js';
 import { readReturn, returnUrlFor, withoutReturn } from '../../src/session.js';
-import { addPlainDays, formatVenueTime, venueInstant, venueToday } from '../../src/venue-time.js';
+import { venueInstant } from '../../src/venue-instant.js';
+import { addPlainDays, formatVenueTime, venueToday } from '../../src/venue-time.js';
 import { alternatives, checkGuest, partnerOffers } from '../../src/booking-flow.js';
 import { normalizeAvailability } from '../../src/api/normalize.js';
 

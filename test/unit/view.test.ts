@@ -33,6 +33,12 @@ describe('viewFor: which view shows', () => {
     assert.deepEqual([view.kind, view.step], ['confirmation', 'confirmation']);
   });
 
+  it('holds the confirmation behind the placeholder while the calendar links are on their way', () => {
+    const view = viewFor(state({ confirmed: true, calendarPending: true }), ready);
+    assert.deepEqual([view.kind, view.step, view.frame], ['busy', null, 'none']);
+    assert.equal(viewFor(state({ confirmed: true, calendarPending: false }), ready).kind, 'confirmation');
+  });
+
   it('shows the venue picker first for several venues, a placeholder until the list arrives, or its error', () => {
     const list = { status: 'complete', value: [{ _id: 'a' }, { _id: 'b' }] } as const;
     assert.deepEqual(viewFor(state({ multi: true, venues: list }), types).kind, 'venues');

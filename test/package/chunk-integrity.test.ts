@@ -1,8 +1,10 @@
 /**
- * The locale chunks are pinned: the build writes each chunk's sha384 into the bundle, and the
+ * The on-demand chunks are pinned: the build writes each chunk's sha384 into the bundle, and the
  * widget preloads a chunk with that integrity before importing it. Here the real build is served
- * by the real proxy to real Chromium, once as built (French shows) and once with one byte of the
- * French chunk changed (English stays, `vb-error` says `locale`, the changed code never runs).
+ * by the real proxy to real Chromium: the locale, once as built (French shows) and once with one
+ * byte of the French chunk changed (English stays, `vb-error` says `locale`, the changed code never
+ * runs); the calendar links, on a confirmation kept from before a reload, once as built (the links
+ * show) and once with their chunk changed (the confirmation shows without them, the code never runs).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,16 +27,31 @@ const PAGE = `<!doctype html><html lang="fr"><body>
 <script type="module" src="/venue-booking.js" crossorigin="anonymous"></script>
 <script>window.vbErrors = []; document.addEventListener('vb-error', (e) => vbErrors.push(e.detail.during));</script>
 </body></html>`;
+/** A confirmation kept from before a reload (what `Session` saves), so the page opens on it. */
+const SAVED = {
+  venue: null,
+  choices: { date: '2026-07-01', time: '19:00', duration: 90, num_people: 2 },
+  offer: null,
+  confirmation: { reference: 'DMN-1', status: 'confirmed' },
+};
+const CONFIRMATION_PAGE = `<!doctype html><html lang="en"><body>
+<script>sessionStorage.setItem(${JSON.stringify(`venue-booking:/api|${VENUE}`)}, ${JSON.stringify(JSON.stringify(SAVED))});</script>
+<venue-booking venue="${VENUE}" api="/api"></venue-booking>
+<script type="module" src="/venue-booking.js" crossorigin="anonymous"></script>
+</body></html>`;
 
 let out = '';
 let browser: Browser;
 const files: Record<string, Uint8Array<ArrayBuffer>> = {};
 
 /** Serves the page and the offline stack, whose proxy serves the built bundle and `chunks`. */
-async function serveBuild(chunks: Record<string, Uint8Array<ArrayBuffer>>): Promise<{ url: string; server: Server }> {
+async function serveBuild(
+  chunks: Record<string, Uint8Array<ArrayBuffer>>,
+  page = PAGE,
+): Promise<{ url: string; server: Server }> {
   let listener: ReturnType<typeof getRequestListener> | undefined;
   const server = createServer((req, res) => {
-    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    if (req.url === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
     listener ??= getRequestListener(
       createStack({
         origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -68,9 +85,32 @@ async function visit(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
   }
 }
 
-describe('locale chunk integrity (built bundle, Chromium)', { timeout: 180_000 }, () => {
+/** The confirmation a reload shows, once it shows: its reference and its `.ics` link, if any. */
+async function visitConfirmation(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
+  const { url, server } = await serveBuild(chunks, CONFIRMATION_PAGE);
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    await page.waitForFunction(() =>
+      document.querySelector('venue-booking')?.shadowRoot?.querySelector('[part~="confirmation"]'),
+    );
+    return await page.evaluate(() => {
+      const root = document.querySelector('venue-booking')!.shadowRoot!;
+      return {
+        reference: root.querySelector('.reference')?.textContent ?? '',
+        ics: root.querySelector<HTMLAnchorElement>('[part~="ics"]')?.href ?? null,
+        tampered: (window as unknown as { tampered?: boolean }).tampered === true,
+      };
+    });
+  } finally {
+    await page.close();
+    server.close();
+  }
+}
+
+describe('on-demand chunk integrity (built bundle, Chromium)', { timeout: 180_000 }, () => {
   before(async () => {
-    out = mkdtempSync(join(tmpdir(), 'vb-locale-'));
+    out = mkdtempSync(join(tmpdir(), 'vb-chunks-'));
     await build({
       root,
       configFile: `${root}vite.config.ts`,
@@ -111,6 +151,32 @@ describe('locale chunk integrity (built bundle, Chromium)', { timeout: 180_000 }
     const { text, errors, tampered } = await visit({ ...chunks, [name]: new TextEncoder().encode(changed) });
     assert.deepEqual(errors, ['locale']);
     assert.doesNotMatch(text, /souhaitez-vous/);
+    assert.equal(tampered, false);
+  });
+
+  test('the bundle pins the calendar links chunk by its sha384', () => {
+    const bundle = new TextDecoder().decode(files['venue-booking.js']);
+    const name = Object.keys(files).find((file) => file.startsWith('calendar-links-'))!;
+    assert.ok(name, 'calendar links chunk built');
+    assert.match(bundle, new RegExp(`${name}[^}]*sha384-`));
+  });
+
+  test('as built, a kept confirmation shows with its calendar links', async () => {
+    const { reference, ics } = await visitConfirmation(chunksOf());
+    assert.equal(reference, 'DMN-1');
+    assert.match(decodeURIComponent(ics ?? ''), /DTSTART:20260701T180000Z/);
+  });
+
+  test('with a changed calendar links chunk, the confirmation shows without them, the changed code never runs', async () => {
+    const chunks = chunksOf();
+    const name = Object.keys(chunks).find((file) => file.startsWith('calendar-links-'))!;
+    const changed = `window.tampered = true;${new TextDecoder().decode(chunks[name])}`;
+    const { reference, ics, tampered } = await visitConfirmation({
+      ...chunks,
+      [name]: new TextEncoder().encode(changed),
+    });
+    assert.equal(reference, 'DMN-1');
+    assert.equal(ics, null);
     assert.equal(tampered, false);
   });
 });
