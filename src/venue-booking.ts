@@ -23,6 +23,14 @@ import * as state from './booking-state.js';
 export type { ShownStep } from './view.js';
 
 export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails };
+export type {
+  VenueBookingChangeDetail,
+  VenueBookingCompleteDetail,
+  VenueBookingErrorDetail,
+  VenueBookingRedirectDetail,
+  VenueBookingStepDetail,
+  VenueBookingSubmitDetail,
+} from './element-types.js';
 
 /**
  * `<venue-booking>`: steps a guest through a booking at a venue, on the availability answers of
