@@ -252,6 +252,9 @@ describe('the packed npm package, installed into an empty project', () => {
     // The React types come after the inventory: they are the partner's own dependency, not ours.
     install([`@types/react@${versionOf('@types/react')}`, `vue@${versionOf('vue')}`, `svelte@${versionOf('svelte')}`]);
     cpSync(CONSUMERS, join(consumer, 'frameworks'), { recursive: true });
+    // The README's Vue and Svelte snippets are checked with the components (they must pass).
+    writeFileSync(join(consumer, 'frameworks/Readme.vue'), readmeSnippet(/^### Vue/, 'vue'));
+    writeFileSync(join(consumer, 'frameworks/Readme.svelte'), readmeSnippet(/^### Svelte/, 'svelte'));
   });
 
   after(() => rmSync(work, { recursive: true, force: true }));
