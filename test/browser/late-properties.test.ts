@@ -28,7 +28,10 @@ describe('properties set after the element is attached', () => {
     else frame.src = url;
     await loaded;
     const win = frame.contentWindow as Window & { boundLate?: boolean };
-    expect(await until(() => win.boundLate !== undefined && win, 'the late binding')).to.have.property('boundLate', true);
+    expect(await until(() => win.boundLate !== undefined && win, 'the late binding')).to.have.property(
+      'boundLate',
+      true,
+    );
     const page = new WidgetPage(frame.contentDocument!.querySelector<VenueBooking>('venue-booking')!);
     await page.step();
     return page;
