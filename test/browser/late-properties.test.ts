@@ -5,6 +5,8 @@ import { DEMO_VENUE, guest, london, newStack, requestsTo, TYPES, until, WidgetPa
 
 /** A second venue of the default seed, with booking types of its own. */
 const OTHER_VENUE = '64a1f0c2e4b0a1b2c3d4e503';
+/** The seed's venue group (its three venues). */
+const GROUP = '64a1f0c2e4b0a1b2c3d4e500';
 
 /**
  * Frameworks set properties after the element is attached (Angular always does): the journey is
@@ -102,6 +104,29 @@ describe('the host changes the venue mid-journey', () => {
     await page.completeSteps();
     const form = await page.form();
     expect(form.querySelector<HTMLInputElement>('[name="first_name"]')!.value).to.equal('Ada');
+  });
+
+  it('a change to a venue group starts at its picker, with no event', async () => {
+    const now = '2026-03-16T10:00';
+    const stack = await newStack({ sandbox: { now } });
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking venue=${DEMO_VENUE} api=${stack.api} .now=${london(now)}></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    await page.chooseValue('type', TYPES.table);
+    await page.leave('type');
+    const events: string[] = [];
+    for (const name of ['vb-step', 'vb-change', 'vb-error']) element.addEventListener(name, () => events.push(name));
+
+    element.venue = '';
+    element.venueGroup = GROUP;
+    await page.waitForStep('venue');
+    expect(page.options().map(WidgetPage.value)).to.include(DEMO_VENUE);
+    expect(events).to.deep.equal([]);
+    // Picking the old venue again is a fresh start there: its type step, not the old choice.
+    await page.chooseValue('venue', DEMO_VENUE);
+    await page.waitForStep('type');
+    expect(events).to.include('vb-change');
   });
 
   it('a change of api starts a new journey too', async () => {
