@@ -35,6 +35,9 @@ export interface ProxyEnv {
   VENUE_BOOKING_METRICS?: string;
   VENUE_BOOKING_METRICS_TOKEN?: string;
   VENUE_BOOKING_STUDIO?: string;
+  /** Node only: the port and address to listen on (validated in node/main.ts). */
+  PORT?: string;
+  HOST?: string;
   [name: string]: unknown;
 }
 

@@ -26,24 +26,60 @@ export interface BookingSummary {
 /** Guest details a host page may prefill (by property only, never through attributes or URLs). */
 export type GuestPrefill = Partial<Pick<GuestDetails, 'first_name' | 'last_name' | 'email' | 'phone'>>;
 
-/** `detail` of each event the widget fires. */
+/** `vb-step`'s detail: the step now shown. */
+export interface VenueBookingStepDetail {
+  step: ShownStep;
+}
+
+/** `vb-change`'s detail: the field the guest chose and its value. */
+export interface VenueBookingChangeDetail {
+  field: 'venue' | Step | 'offer';
+  value: string | number | null;
+}
+
+/** `vb-submit`'s detail: the booking sent. */
+export interface VenueBookingSubmitDetail {
+  booking: BookingSummary;
+}
+
+/**
+ * `vb-complete`'s detail. `restored`: false when the booking was just stored (or the guest just
+ * came back from the booking site); true when a reload shows a confirmation kept from before, so a
+ * host page that renders its own thank-you state can restore it without counting the booking twice.
+ */
+export interface VenueBookingCompleteDetail {
+  reference: string;
+  status: 'confirmed' | 'enquiry';
+  booking: BookingSummary;
+  restored: boolean;
+}
+
+/** `vb-redirect`'s detail: where the guest is about to go, and the booking. */
+export interface VenueBookingRedirectDetail {
+  url: string;
+  booking: BookingSummary;
+}
+
+/**
+ * `vb-error`'s detail. `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`,
+ * `invalid`), `unavailable` when a ready booking can be sent neither through the API nor to the
+ * booking site, or `locale` (during `locale`) when the `locale` module could not be loaded and
+ * English stays.
+ */
+export interface VenueBookingErrorDetail {
+  kind: string;
+  status: number | null;
+  during: 'venues' | 'availability' | 'submit' | 'locale';
+}
+
+/** `detail` of each event the widget fires, by event name. */
 export interface VenueBookingEventDetails {
-  'vb-step': { step: ShownStep };
-  'vb-change': { field: 'venue' | Step | 'offer'; value: string | number | null };
-  'vb-submit': { booking: BookingSummary };
-  /**
-   * `restored`: false when the booking was just stored (or the guest just came back from the booking
-   * site); true when a reload shows a confirmation kept from before, so a host page that renders its
-   * own thank-you state can restore it without counting the booking twice.
-   */
-  'vb-complete': { reference: string; status: 'confirmed' | 'enquiry'; booking: BookingSummary; restored: boolean };
-  'vb-redirect': { url: string; booking: BookingSummary };
-  /**
-   * `kind`: an API error kind (`network`, `timeout`, `rate-limited`, `server`, `invalid`),
-   * `unavailable` when a ready booking can be sent neither through the API nor to the booking site,
-   * or `locale` (during `locale`) when the `locale` module could not be loaded and English stays.
-   */
-  'vb-error': { kind: string; status: number | null; during: 'venues' | 'availability' | 'submit' | 'locale' };
+  'vb-step': VenueBookingStepDetail;
+  'vb-change': VenueBookingChangeDetail;
+  'vb-submit': VenueBookingSubmitDetail;
+  'vb-complete': VenueBookingCompleteDetail;
+  'vb-redirect': VenueBookingRedirectDetail;
+  'vb-error': VenueBookingErrorDetail;
 }
 
 /**

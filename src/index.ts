@@ -1,7 +1,8 @@
 /**
  * The package entry: registers `<venue-booking>` once (and its tag and events in the DOM's typings)
- * and exports its class and every type its properties, events and answers name (React's JSX
- * typings are apart, in `venue-booking/react`).
+ * and exports its class and every type its properties, events and answers name (the frameworks'
+ * template typings are apart, in `venue-booking/react`, `venue-booking/vue` and
+ * `venue-booking/svelte`; under Node the entry is `node.ts`).
  *
  * The define is guarded so that a page loading the script twice, or two bundles that both import
  * the widget, never throws; and it is skipped where there is no custom-element registry (a server
@@ -16,7 +17,21 @@ export {
   type GuestPrefill,
   type ShownStep,
   type VenueBookingEventDetails,
+  type VenueBookingChangeDetail,
+  type VenueBookingCompleteDetail,
+  type VenueBookingErrorDetail,
+  type VenueBookingRedirectDetail,
+  type VenueBookingStepDetail,
+  type VenueBookingSubmitDetail,
 } from './venue-booking.js';
+export type {
+  KebabCase,
+  VenueBookingAttributeValue,
+  VenueBookingAttributeValues,
+  VenueBookingEvents,
+  VenueBookingPropertyName,
+  VenueBookingPropertyValues,
+} from './element-props.js';
 export type { GuestDetails, Step } from './booking-flow.js';
 export type { Availability, Choices, FieldError, FieldState, Suggestion } from './api/normalize.js';
 export type { BookingField, AvailabilityAction, BookingRequest } from './api/types.js';

@@ -83,23 +83,23 @@ export interface VenueBookingAttributes {
 
 /** `on<event>`: React 19 listens to the element's event of that exact name. */
 export interface VenueBookingEventProps {
-  /** A new step is shown after a guest action. */
+  /** A new step is shown after a guest action (`{ step }`). */
   'onvb-step'?: (event: CustomEvent<VenueBookingEventDetails['vb-step']>) => void;
-  /** The guest chose a value. */
+  /** The guest chose a value (`{ field, value }`). */
   'onvb-change'?: (event: CustomEvent<VenueBookingEventDetails['vb-change']>) => void;
-  /** The booking was sent (no personal data). */
+  /** The booking was sent (`{ booking }`, no personal data). */
   'onvb-submit'?: (event: CustomEvent<VenueBookingEventDetails['vb-submit']>) => void;
   /**
-   * The booking is stored (no personal data); after a reload that shows a kept confirmation it
-   * fires again with `restored: true`.
+   * The booking is stored (`{ reference, status, booking, restored }`, no personal data); after a
+   * reload that shows a kept confirmation it fires again with `restored: true`.
    */
   'onvb-complete'?: (event: CustomEvent<VenueBookingEventDetails['vb-complete']>) => void;
-  /** Cancelable; the guest is about to leave for the booking site. */
+  /** Cancelable; the guest is about to leave for the booking site (`{ url, booking }`). */
   'onvb-redirect'?: (event: CustomEvent<VenueBookingEventDetails['vb-redirect']>) => void;
   /**
-   * A call failed (the guest sees a message and can retry), a ready booking cannot be sent from
-   * here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind:
-   * 'locale'`).
+   * `{ kind, status, during }`: a call failed (the guest sees a message and can retry), a ready
+   * booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load
+   * and English stays (`kind: 'locale'`).
    */
   'onvb-error'?: (event: CustomEvent<VenueBookingEventDetails['vb-error']>) => void;
 }

@@ -5,7 +5,8 @@ import type { GuestPrefill } from './element-types.js';
  * The public API of `<venue-booking>` in one place: its attributes and properties with their
  * defaults, its methods, events, slot, parts and custom properties, documented here for
  * `custom-elements.json` (and from it the README's API tables and the React typings). The element
- * (`VenueBooking`) adds its behaviour.
+ * (`VenueBooking`) adds its behaviour. Each `@fires` names the type of its event's `detail` (a
+ * `CustomEvent` of it), as manifest-driven generators expect, exported from the package entry.
  *
  * @attr venue - The venue id, or a comma-separated list of ids (a venue picker comes first).
  * @attr venue-group - A venue group id: its venues (`GET /venues?venue_group=`) are offered in a picker.
@@ -29,12 +30,12 @@ import type { GuestPrefill } from './element-types.js';
  * @prop {Date | null} now - The clock (default real time): "today" is London's date at this instant.
  * @prop {GuestPrefill | null} guest - Prefills the guest's name, email and phone (property only).
  *
- * @fires {CustomEvent<{step}>} vb-step - A new step is shown after a guest action.
- * @fires {CustomEvent<{field, value}>} vb-change - The guest chose a value.
- * @fires {CustomEvent<{booking}>} vb-submit - The booking was sent (no personal data).
- * @fires {CustomEvent<{reference, status, booking, restored}>} vb-complete - The booking is stored (no personal data); after a reload that shows a kept confirmation it fires again with `restored: true`.
- * @fires {CustomEvent<{url, booking}>} vb-redirect - Cancelable; the guest is about to leave for the booking site.
- * @fires {CustomEvent<{kind, status, during}>} vb-error - A call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
+ * @fires {VenueBookingStepDetail} vb-step - A new step is shown after a guest action (`{ step }`).
+ * @fires {VenueBookingChangeDetail} vb-change - The guest chose a value (`{ field, value }`).
+ * @fires {VenueBookingSubmitDetail} vb-submit - The booking was sent (`{ booking }`, no personal data).
+ * @fires {VenueBookingCompleteDetail} vb-complete - The booking is stored (`{ reference, status, booking, restored }`, no personal data); after a reload that shows a kept confirmation it fires again with `restored: true`.
+ * @fires {VenueBookingRedirectDetail} vb-redirect - Cancelable; the guest is about to leave for the booking site (`{ url, booking }`).
+ * @fires {VenueBookingErrorDetail} vb-error - `{ kind, status, during }`: a call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
  *
  * @slot - The venue's own way to book (a link, a phone number): the no-script fallback, shown again under an error and when a booking cannot be made here.
  *

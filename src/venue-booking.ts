@@ -23,6 +23,14 @@ import * as state from './booking-state.js';
 export type { ShownStep } from './view.js';
 
 export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails };
+export type {
+  VenueBookingChangeDetail,
+  VenueBookingCompleteDetail,
+  VenueBookingErrorDetail,
+  VenueBookingRedirectDetail,
+  VenueBookingStepDetail,
+  VenueBookingSubmitDetail,
+} from './element-types.js';
 
 /**
  * `<venue-booking>`: steps a guest through a booking at a venue, on the availability answers of
@@ -111,7 +119,10 @@ export class VenueBooking extends VenueBookingApi {
   // --- lifecycle ---
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    const prefill = prefillChoices(this, (name) => changed.has(name));
+    // The journey follows the venue as the host sets it; a new venue is a new journey, on the host's prefill.
+    const restart = this._session.follow() === 'new';
+    if (restart) this._restart();
+    const prefill = prefillChoices(this, (name) => restart || changed.has(name));
     this._apply({ type: 'prefill', choices: prefill, over: this.hasUpdated });
     // Choices served by the answer in hand: it may leave the next step one value (`held`).
     const before = (changed as PropertyValues).get('_state') as BookingState | undefined;
@@ -166,6 +177,18 @@ export class VenueBooking extends VenueBookingApi {
   }
 
   // --- internals ---
+
+  /**
+   * A new journey, as the host changed the proxy, venue or group: nothing the guest chose for the
+   * old one carries over (the details typed stay, as on booking again), and no event fires until
+   * the guest acts.
+   */
+  private _restart(): void {
+    this._interacted = this._focusPending = this._wantPreferences = false;
+    this._state = state.initialState();
+    this._data.forget();
+    this._form.reset();
+  }
 
   private _apply(event: BookingEvent): void {
     this._state = state.transition(this._state, event);

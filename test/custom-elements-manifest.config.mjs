@@ -29,11 +29,41 @@ function publicSurfaceOnly() {
   };
 }
 
+/**
+ * Makes the manifest describe the package as shipped, so that generators (Vue, Svelte, JSX typings)
+ * can use it: only the registered element (the class with a tag name) is a custom element — the
+ * API base class `VenueBookingApi` is its superclass, not a second element — and every module path
+ * names the built file in dist/lib (which the package ships, with its .d.ts), not the TypeScript
+ * source it was read from.
+ */
+function shippedPackage() {
+  const shipped = (path) => path.replace(/^\/?src\/(.*)\.(ts|js)$/, 'dist/lib/$1.js');
+  const rewrite = (value) => {
+    if (Array.isArray(value)) return value.forEach(rewrite);
+    if (!value || typeof value !== 'object') return;
+    for (const [key, item] of Object.entries(value)) {
+      if ((key === 'path' || key === 'module') && typeof item === 'string') value[key] = shipped(item);
+      else rewrite(item);
+    }
+  };
+  return {
+    name: 'venue-booking-shipped-package',
+    packageLinkPhase({ customElementsManifest }) {
+      for (const module of customElementsManifest.modules ?? []) {
+        for (const declaration of module.declarations ?? []) {
+          if (declaration.customElement && !declaration.tagName) delete declaration.customElement;
+        }
+      }
+      rewrite(customElementsManifest.modules);
+    },
+  };
+}
+
 export default {
   globs: ['src/**/*.ts'],
   exclude: ['src/**/*.test.ts', 'src/**/*.d.ts'],
   outdir: 'dist', // packed with the npm package; package.json `customElements` points here
   litelement: true,
   packagejson: false, // package.json already names the manifest; the analyzer must not rewrite it
-  plugins: [publicSurfaceOnly()],
+  plugins: [publicSurfaceOnly(), shippedPackage()],
 };

@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { sharedStateTimings, type ProxyConfig } from '../config.js';
@@ -28,6 +28,7 @@ const HELP = `Usage: venue-booking-proxy [flags]
 
 Flags (each overrides the environment variable in brackets):
   --port N                 port to listen on [PORT, default 8080]
+  --host ADDRESS           address to listen on, e.g. 127.0.0.1 [HOST, default every interface]
   --upstream URL           service base URL ending in /v4 [VENUE_BOOKING_UPSTREAM]
   --venues IDS             comma list of venue ids [VENUE_BOOKING_VENUES]
   --venue-groups IDS       comma list of venue group ids [VENUE_BOOKING_VENUE_GROUPS]
@@ -57,6 +58,7 @@ VENUE_BOOKING_METRICS_TOKEN as a bearer token. VENUE_BOOKING_METRICS=off turns /
 
 const FLAGS: Record<string, string> = {
   port: 'PORT',
+  host: 'HOST',
   upstream: 'VENUE_BOOKING_UPSTREAM',
   venues: 'VENUE_BOOKING_VENUES',
   'venue-groups': 'VENUE_BOOKING_VENUE_GROUPS',
@@ -145,10 +147,46 @@ async function redisState(redis: RedisSettings, settings: Partial<ProxyConfig>) 
   });
 }
 
+/** The `HOST` to listen on (undefined: every interface, Node's default): an IP address or a host name. */
+function listenHost(raw: string | undefined): string | undefined {
+  const host = raw?.trim().replace(/^\[(.*)\]$/, '$1');
+  if (!host) return undefined;
+  if (
+    isIP(host) ||
+    /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(host)
+  )
+    return host;
+  fail('HOST must be an IP address or a host name, e.g. 127.0.0.1, ::1 or localhost');
+}
+
+/** How the proxy's own address is written in its messages: `localhost` when it listens everywhere. */
+function shownHost(host: string | undefined): string {
+  if (!host || host === '0.0.0.0' || host === '::') return 'localhost';
+  return isIP(host) === 6 ? `[${host}]` : host;
+}
+
+/** One line for a failed listen, naming the setting to change. */
+function listenProblem(error: NodeJS.ErrnoException, port: number, host: string | undefined): string {
+  const where = host ? `${host} port ${port}` : `port ${port}`;
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `Port ${port} is already in use${host ? ` on ${host}` : ''}: stop what listens there, or choose another port with PORT or --port.`;
+    case 'EACCES':
+      return `Not allowed to listen on ${where}: choose a port above 1023 with PORT or --port.`;
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `Cannot listen on ${host}: this machine has no such address; change HOST or --host.`;
+    default:
+      return `Cannot listen on ${where}: ${error.message} (check PORT/--port and HOST/--host).`;
+  }
+}
+
 async function start() {
   const env = readEnv();
   const port = Number(env.PORT ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT must be a port number from 0 to 65535');
+  const host = listenHost(env.HOST);
   let config;
   let server;
   try {
@@ -202,21 +240,28 @@ async function start() {
     },
     (req, res) => listener!(req, res),
   );
-  listening.listen(port, async () => {
+  // A port taken (or an address this machine does not have) ends the start with one line saying
+  // which setting to change, not a stack trace.
+  listening.once('error', (error: NodeJS.ErrnoException) => fail(listenProblem(error, port, host)));
+  listening.listen({ port, host }, async () => {
     const info = listening.address() as AddressInfo;
-    const origin = config.settings.publicUrl ?? `http://localhost:${info.port}`;
+    const origin = config.settings.publicUrl ?? `http://${shownHost(host)}:${info.port}`;
     listener = nodeListener(handlerFor(config, extra, origin));
     const mode = config.embedded
       ? 'on the embedded sandbox (no VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY set): bookings are not real'
       : `upstream ${config.settings.upstream}`;
     console.log(
-      JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }),
+      JSON.stringify({
+        level: 'info',
+        msg: `venue-booking-proxy listening on http://${shownHost(host)}:${info.port}`,
+        mode,
+      }),
     );
     const pages = config.settings.operatorPages;
     const open = [pages?.metrics === false ? '' : 'status', pages?.studio === false ? '' : 'embed'].filter(Boolean);
     if (open.length)
       console.log(
-        `Operator pages (from this machine${pages?.token ? ', or with VENUE_BOOKING_METRICS_TOKEN' : ''}): ${open.map((page) => `http://localhost:${info.port}/${page}`).join(' ')}`,
+        `Operator pages (from this machine${pages?.token ? ', or with VENUE_BOOKING_METRICS_TOKEN' : ''}): ${open.map((page) => `http://${shownHost(host)}:${info.port}/${page}`).join(' ')}`,
       );
     if (script) {
       const snippet = widgetSnippet(`${origin}/venue-booking.js`, await integrityOf(script));

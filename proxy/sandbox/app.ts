@@ -195,7 +195,7 @@ function refusal(rt: Runtime, x: Exchange): ApiError | null {
  * against the rate limit, read the parameters, run, envelope.
  */
 async function serve(rt: Runtime, c: HonoContext, x: Exchange, run: Handler, now: number): Promise<Response> {
-  const app = authenticate(rt.store, c.req.header('authorization') ?? null);
+  const app = authenticate(rt.store, c.req.header('authorization') ?? null, rt.dialect);
   x.app = app.id;
   x.applied = scenarioOf(c.req.header('prefer') ?? null, rt.scenario);
   x.rate = rt.limiter.hit(app.id, now, false).headers;

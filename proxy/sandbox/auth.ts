@@ -7,7 +7,7 @@
 
 import { ApiError } from './http.js';
 import type { Store } from './store.js';
-import type { App } from './types.js';
+import type { App, Dialect } from './types.js';
 
 /** What a request may need to be allowed to do. */
 export type Permission =
@@ -66,10 +66,27 @@ export function parseCapability(cap: unknown): { prefix: string; target: string;
   return def ? { prefix: m[1]!, target: m[2]!, scope: def.scope } : null;
 }
 
-/** Parses `Authorization: APPID:KEY` (a `Bearer `/`Basic ` prefix is not part of the spec and is refused). */
-export function authenticate(store: Store, header: string | null): App {
-  if (!header || !header.trim())
+/**
+ * The caller without credentials in the live dialect. The live service answers availability and
+ * creates bookings without an Authorization header (observed with a partner's client that has live
+ * traffic on record) and refuses with 403 what needs more than public access (a status change):
+ * this app has public access only, `see` and `create_bookings` at every venue, and shares one
+ * rate-limit window.
+ */
+export const ANONYMOUS: App = { id: 'anonymous', key: '', capabilities: [], name: 'Anonymous (live dialect)' };
+
+/** What the anonymous caller may do. */
+const PUBLIC_ACCESS: ReadonlySet<Permission> = new Set(['see', 'create_bookings']);
+
+/**
+ * Parses `Authorization: APPID:KEY` (a `Bearer `/`Basic ` prefix is not part of the spec and is
+ * refused). Without the header: 401 in the spec dialect, the {@link ANONYMOUS} caller in the live one.
+ */
+export function authenticate(store: Store, header: string | null, dialect: Dialect = 'spec'): App {
+  if (!header || !header.trim()) {
+    if (dialect === 'live') return ANONYMOUS;
     throw new ApiError(401, 'Credentials required: send Authorization: <APP_ID>:<API_KEY>');
+  }
   const value = header.trim();
   const colon = value.indexOf(':');
   if (colon <= 0 || colon === value.length - 1) {
@@ -95,6 +112,7 @@ export class Access {
 
   /** True when the app holds a capability granting `perm` over the venue (directly or via its group). */
   can(perm: Permission, venueId: string): boolean {
+    if (this.app === ANONYMOUS) return PUBLIC_ACCESS.has(perm) && this.store.venues.has(venueId);
     if (this.app.capabilities === 'all') return true;
     const venue = this.store.venues.get(venueId);
     const group = venue?.venue_group;
@@ -109,6 +127,7 @@ export class Access {
 
   /** True when the app may do `perm` across a whole venue group (group-scoped capability or 'all'). */
   canGroup(perm: Permission, groupId: string): boolean {
+    if (this.app === ANONYMOUS) return PUBLIC_ACCESS.has(perm);
     if (this.app.capabilities === 'all') return true;
     return this.caps.some((parsed) => {
       return (

@@ -233,6 +233,11 @@ export class BookingData implements ReactiveController {
     this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }
 
+  /** Forgets the answer in hand: a new journey reads its own. */
+  forget(): void {
+    this._held = null;
+  }
+
   /** The proxy's client for `api`, made once per base (bookings are sent through it too). */
   clientFor(api: string): ApiClient {
     if (!this._client || this._clientBase !== api) {

@@ -1,10 +1,11 @@
 /**
- * What survives a reload and the trip to the booking site, as a reactive controller: on connect it
- * reads the guest's return (and cleans the address bar) and the saved booking; it saves the booking
- * as it changes, keeps the Idempotency-Key of a booking being sent, and sends the guest to the
- * booking site with the right return address (`src/session.ts` holds the storage rules).
+ * What survives a reload and the trip to the booking site: once the element's venue is set
+ * (`follow`, at the start of each update, as a framework may set properties after the element is
+ * attached) it reads the guest's return (and cleans the address bar) and the saved booking; it
+ * saves the booking as it changes, keeps the Idempotency-Key of a booking being sent, and sends
+ * the guest to the booking site with the right return address (`src/session.ts` holds the
+ * storage rules).
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import {
   clearPendingBookingKey,
   loadBooking,
@@ -18,7 +19,7 @@ import {
 } from '../session.js';
 
 /** The element as this controller sees it. */
-export interface SessionHost extends ReactiveControllerHost {
+export interface SessionHost {
   readonly id: string;
   readonly api: string;
   readonly venue: string;
@@ -29,21 +30,22 @@ export interface SessionHost extends ReactiveControllerHost {
 }
 
 /** The booking's life across reloads and the booking site. */
-export class Session implements ReactiveController {
+export class Session {
   /**
    * Names this widget on the page (and in the return URL): its id, else its venue (or group) and,
    * past the first instance for it, its place among them (`~2`, `~3`…), so that two instances for
-   * one venue (inline and in a footer, say) keep their own journeys. Set when connected: a
-   * journey keeps its key while the page changes around it.
+   * one venue (inline and in a footer, say) keep their own journeys. Set when the venue settles
+   * (`follow`): a journey keeps its key while the page changes around it.
    */
   private _returnKey = '';
+  /** The proxy, venue and group of the journey ('' until a venue or group is set), and the id it was keyed with. */
+  private _journey = '';
+  private _id = '';
 
   constructor(
     private readonly _host: SessionHost,
     private readonly _restore: (restored: Restored) => void,
-  ) {
-    _host.addController(this);
-  }
+  ) {}
 
   /**
    * The key of a widget on the page without its place. Widgets before this one in the page are
@@ -58,14 +60,33 @@ export class Session implements ReactiveController {
     return `${this._host.api}|${this._returnKey}`;
   }
 
-  hostConnected(): void {
-    if (typeof location === 'undefined') return;
-    const key = this._keyOf(this._host)!;
+  /**
+   * Follows the element's `api`, `venue`, `venue-group` and `id` at the start of an update:
+   * `first` when they settle (a venue or group is set for the first time: the journey is keyed,
+   * and the guest's return or saved booking restored), `new` when the host changed the proxy, venue
+   * or group after that (a new journey, under its own key), else null.
+   */
+  follow(): 'first' | 'new' | null {
+    const host = this._host;
+    if (typeof location === 'undefined' || !(host.venue || host.venueGroup)) return null;
+    const journey = JSON.stringify([host.api, host.venue, host.venueGroup]);
+    if (journey === this._journey && host.id === this._id) return null;
+    const first = !this._journey;
+    const changed = journey !== this._journey;
+    this._journey = journey;
+    this._id = host.id;
+    const key = this._keyOf(host)!;
     // An id is unique: it keys the one widget that has it, and widgets without one keep apart.
     const place = [...document.querySelectorAll<HTMLElement>('venue-booking')]
       .filter((element) => this._keyOf(element as Partial<SessionHost>) === key)
-      .indexOf(this._host as unknown as HTMLElement);
+      .indexOf(host as unknown as HTMLElement);
     this._returnKey = place > 0 ? `${key}~${place + 1}` : key;
+    if (first) this._restoreSaved();
+    return first ? 'first' : changed ? 'new' : null;
+  }
+
+  /** Reads the guest's return from the booking site (cleaning the address bar) and the saved booking. */
+  private _restoreSaved(): void {
     const saved = loadBooking(this._key);
     const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
     if (back) {

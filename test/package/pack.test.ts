@@ -1,7 +1,11 @@
 /**
  * The npm package as an adopter gets it: `npm pack`, then install the tarball into an empty
- * project and use it there — import in Node (server rendering, no `window`), type-check a strict
- * TypeScript consumer and the README's React 19 snippet, start both bins.
+ * project and use it there — import in Node (server rendering, no `window`, with and without the
+ * `browser` condition), type-check a strict TypeScript consumer under node10, node16 and bundler
+ * resolution, the README's React 19 snippet and each framework's typings (React with tsc, Vue with
+ * vue-tsc, Svelte with svelte-check: correct use passes, wrong props, values and event fields
+ * fail), run a manifest-driven generator over the packed custom-elements.json, start both bins.
+ * The tarball is packed once for all of these.
  *
  * The tarball is built in a copy of the checkout (sharing node_modules through a symlink), so
  * this test never rewrites the `dist/` that other tests and engineers are using at the same time.
@@ -33,6 +37,13 @@ import { elementOf, type Manifest } from '../support/api-tables.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TYPESCRIPT = join(root, 'node_modules/typescript/bin/tsc');
+const VUE_TSC = join(root, 'node_modules/vue-tsc/bin/vue-tsc.js');
+const SVELTE_CHECK = join(root, 'node_modules/svelte-check/bin/svelte-check');
+/** The framework consumers' files (Vue and Svelte components), copied into the consumer project. */
+const CONSUMERS = join(root, 'test/package/consumers');
+/** A dev dependency's version in this checkout, so the consumer installs it from the npm cache. */
+const versionOf = (name: string) =>
+  JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
 /** What the checkout copy needs to build: everything but the bulky and the generated. */
 const SKIP = new Set(['node_modules', '.git', 'dist', '.test-results', 'test']);
 
@@ -147,6 +158,33 @@ function typecheck(project: string): string {
   return result.status === 0 ? '' : `${result.stdout}${result.stderr}` || `tsc exited ${result.status}`;
 }
 
+/** Writes a tsconfig into the consumer: strict, DOM, no ambient types, with `options` over that. */
+function writeConfig(name: string, options: Record<string, unknown>, files: { files?: string[]; include?: string[] }) {
+  const compilerOptions = {
+    strict: true,
+    noEmit: true,
+    target: 'ES2022',
+    lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+    types: [],
+    skipLibCheck: true,
+    ...options,
+  };
+  writeFileSync(join(consumer, name), JSON.stringify({ compilerOptions, ...files }));
+}
+
+/** Runs a checker's script with Node in the consumer: its output, and whether it exited 0. */
+function check(script: string, args: string[]): { ok: boolean; output: string } {
+  const result = spawnSync(process.execPath, [script, ...args], { cwd: consumer, encoding: 'utf8' });
+  return { ok: result.status === 0, output: `${result.stdout}${result.stderr}` };
+}
+
+/** The lines of a Svelte file that follow an `expect-error` comment (1-based). */
+function expectedErrorLines(file: string): number[] {
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .flatMap((line, index) => (line.includes('<!-- expect-error:') ? [index + 2] : []));
+}
+
 /** The first fenced block of `lang` under the README heading that contains `heading`. */
 function readmeSnippet(heading: RegExp, lang: string): string {
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -212,9 +250,11 @@ describe('the packed npm package, installed into an empty project', () => {
     install([tarball]);
     frontEnd = inventory(join(consumer, 'node_modules'));
     // The React types come after the inventory: they are the partner's own dependency, not ours.
-    const reactTypes = JSON.parse(readFileSync(join(root, 'node_modules/@types/react/package.json'), 'utf8'))
-      .version as string;
-    install([`@types/react@${reactTypes}`]);
+    install([`@types/react@${versionOf('@types/react')}`, `vue@${versionOf('vue')}`, `svelte@${versionOf('svelte')}`]);
+    cpSync(CONSUMERS, join(consumer, 'frameworks'), { recursive: true });
+    // The README's Vue and Svelte snippets are checked with the components (they must pass).
+    writeFileSync(join(consumer, 'frameworks/Readme.vue'), readmeSnippet(/^### Vue/, 'vue'));
+    writeFileSync(join(consumer, 'frameworks/Readme.svelte'), readmeSnippet(/^### Svelte/, 'svelte'));
   });
 
   after(() => rmSync(work, { recursive: true, force: true }));
@@ -344,6 +384,159 @@ void typed; void found;
       }),
     );
     assert.equal(typecheck('tsconfig.react.json'), '');
+  });
+
+  it('imports in Node with the browser condition too, and every typings entry, without throwing', () => {
+    const script = `
+      const module = await import('venue-booking');
+      for (const entry of ['venue-booking/react', 'venue-booking/vue', 'venue-booking/svelte']) await import(entry);
+      console.log(typeof module.VenueBooking);`;
+    const run = (conditions: string[]) =>
+      sh(process.execPath, [...conditions, '--input-type=module', '-e', script], consumer).trim();
+    assert.equal(run([]), 'function', "plain Node loads the class on Lit's server build");
+    // Lit's browser build needs a DOM at import: without one the class is undefined, and nothing throws.
+    assert.equal(run(['--conditions=browser']), 'undefined');
+  });
+
+  it('resolves the types of every entry under node10, node16 and bundler resolution', () => {
+    writeFileSync(
+      join(consumer, 'resolve.ts'),
+      `import type { VenueBooking, VenueBookingPropertyValues, VenueBookingStepDetail } from 'venue-booking';
+import type { VenueBookingProps } from 'venue-booking/react';
+import type { VenueBookingVueProps } from 'venue-booking/vue';
+import type { VenueBookingSvelteAttributes } from 'venue-booking/svelte';
+import type { ProxyConfig } from 'venue-booking/proxy';
+import type { SandboxOptions } from 'venue-booking/sandbox';
+export type All = [VenueBooking, VenueBookingPropertyValues, VenueBookingStepDetail, VenueBookingProps,
+  VenueBookingVueProps, VenueBookingSvelteAttributes, ProxyConfig, SandboxOptions];
+// @ts-expect-error a theme the element does not have
+export const wrong: VenueBookingPropertyValues = { theme: 'blue' };
+`,
+    );
+    for (const [resolution, module] of [
+      ['node10', 'CommonJS'],
+      ['node16', 'Node16'],
+      ['bundler', 'ESNext'],
+    ]) {
+      writeConfig(`tsconfig.${resolution}.json`, { module, moduleResolution: resolution }, { files: ['resolve.ts'] });
+      assert.equal(typecheck(`tsconfig.${resolution}.json`), '', resolution);
+    }
+  });
+
+  it('React: wrong props, values and event fields fail to compile', () => {
+    writeFileSync(
+      join(consumer, 'wrong.tsx'),
+      `import type {} from 'venue-booking/react';
+export const uses = [
+  // @ts-expect-error a theme the element does not have
+  <venue-booking theme="blue" />,
+  // @ts-expect-error a venue id is a string
+  <venue-booking venue={42} />,
+  // @ts-expect-error a guest's names are strings
+  <venue-booking guest={{ first_name: 1 }} />,
+  // @ts-expect-error vb-step's detail has no reference
+  <venue-booking onvb-step={(event) => event.detail.reference} />,
+  <venue-booking theme="dark" onvb-step={(event) => event.detail.step} />,
+];
+`,
+    );
+    writeConfig(
+      'tsconfig.react-wrong.json',
+      { module: 'ESNext', moduleResolution: 'Bundler', jsx: 'react-jsx', skipLibCheck: false },
+      { files: ['wrong.tsx'] },
+    );
+    assert.equal(typecheck('tsconfig.react-wrong.json'), '');
+  });
+
+  it('Vue: vue-tsc (strictTemplates) passes correct use and fails each wrong prop, value and event field', () => {
+    writeConfig(
+      'tsconfig.vue.json',
+      { module: 'ESNext', moduleResolution: 'Bundler', jsx: 'preserve' },
+      { include: ['frameworks/*.vue'] },
+    );
+    const config = JSON.parse(readFileSync(join(consumer, 'tsconfig.vue.json'), 'utf8'));
+    writeFileSync(
+      join(consumer, 'tsconfig.vue.json'),
+      JSON.stringify({ ...config, vueCompilerOptions: { strictTemplates: true } }),
+    );
+    // Wrong.vue marks each wrong use with @vue-expect-error: a use that type-checks fails the run.
+    const result = check(VUE_TSC, ['-p', 'tsconfig.vue.json', '--pretty', 'false']);
+    assert.equal(result.output.trim(), '');
+    assert.ok(result.ok);
+  });
+
+  it('Svelte: svelte-check passes correct use and reports each wrong prop, value and event field', () => {
+    writeConfig(
+      'tsconfig.svelte.json',
+      { module: 'ESNext', moduleResolution: 'Bundler', verbatimModuleSyntax: true },
+      { include: ['frameworks/*.svelte'] },
+    );
+    const { output } = check(SVELTE_CHECK, ['--tsconfig', './tsconfig.svelte.json', '--output', 'machine']);
+    const errors = [...output.matchAll(/ ERROR "([^"]+)" (\d+):\d+ "(.*)"$/gm)].map(([, file, line, text]) => ({
+      file: file!,
+      line: Number(line),
+      text: text!,
+    }));
+    assert.ok(/COMPLETED/.test(output), output);
+    assert.deepEqual(
+      errors.filter((error) => !error.file.endsWith('Wrong.svelte')),
+      [],
+      'correct use passes',
+    );
+    const reported = [...new Set(errors.map((error) => error.line))].sort((a, b) => a - b);
+    assert.deepEqual(reported, expectedErrorLines(join(CONSUMERS, 'Wrong.svelte')), output);
+  });
+
+  it('the packed manifest drives a generator: custom-element-vuejs-integration output type-checks', async () => {
+    const manifest = JSON.parse(
+      readFileSync(join(consumer, 'node_modules/venue-booking/dist/custom-elements.json'), 'utf8'),
+    ) as Manifest;
+    const declarations = manifest.modules.flatMap((module) => module.declarations ?? []);
+    assert.deepEqual(
+      declarations.filter((declaration) => declaration.customElement).map((declaration) => declaration.name),
+      ['VenueBooking'],
+      'one custom element',
+    );
+    const paths = JSON.stringify(manifest).match(/"(path|module)":"[^"]+"/g) ?? [];
+    for (const entry of paths) {
+      const path = entry.split('"')[3]!;
+      if (!path.startsWith('.')) assert.ok(packed.includes(path), `${path} is in the package`);
+    }
+    const entry = readFileSync(join(consumer, 'node_modules/venue-booking/dist/lib/index.d.ts'), 'utf8');
+    for (const event of elementOf(manifest).events ?? []) {
+      assert.match(event.type?.text ?? '', /^VenueBooking\w+Detail$/, `${event.name}: a named detail type`);
+      assert.ok(entry.includes(event.type!.text), `${event.type!.text} is exported`);
+    }
+    const specifier = join(root, 'node_modules/custom-element-vuejs-integration/index.js');
+    const { generateVuejsTypes } = (await import(specifier)) as {
+      generateVuejsTypes: (manifest: unknown, options: Record<string, unknown>) => void;
+    };
+    generateVuejsTypes(manifest, {
+      outdir: join(consumer, 'generated'),
+      fileName: 'venue-booking-vue.d.ts',
+      globalTypePath: 'venue-booking',
+      hideLogs: true,
+    });
+    // Checked as a source file (not skipped as a library's .d.ts), without checking Vue's own declarations.
+    const generated = join(consumer, 'generated/venue-booking-vue');
+    writeFileSync(`${generated}.ts`, readFileSync(`${generated}.d.ts`));
+    writeFileSync(
+      join(consumer, 'generated/use.ts'),
+      `import type { CustomElements } from './venue-booking-vue.js';
+type Props = CustomElements['venue-booking'] extends new (...args: never[]) => { $props: infer P } ? P : never;
+export const ok: Props = { venue: 'x', theme: 'dark', 'onvb-step': (event) => event.detail.step };
+// @ts-expect-error a theme the element does not have
+export const wrong: Props = { theme: 'blue' };
+// @ts-expect-error vb-step's detail has no reference
+export const field: Props = { 'onvb-step': (event) => event.detail.reference };
+`,
+    );
+    writeConfig(
+      'tsconfig.generated.json',
+      { module: 'ESNext', moduleResolution: 'Bundler', noImplicitAny: true },
+      { files: ['generated/venue-booking-vue.ts', 'generated/use.ts'] },
+    );
+    assert.equal(typecheck('tsconfig.generated.json'), '');
   });
 
   it("gives a front-end only the widget's runtime: small, no native binary, no loader, no server framework", () => {

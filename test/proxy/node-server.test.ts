@@ -6,7 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { addressKey, clientKeyFor, forwardedClient } from '../../proxy/guards/client-ip.js';
 import { freePort, runBin } from './node-bin.js';
@@ -216,5 +217,68 @@ describe('kept-alive connections on the Node entry', { timeout: 60_000 }, () => 
     } finally {
       agent.destroy();
     }
+  });
+});
+
+/** Whether a TCP connection to `host:port` is accepted. */
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+describe('the listen address and port of the Node entry', { timeout: 60_000 }, () => {
+  test('HOST (or --host) chooses the address; by default every interface, as --help says', async () => {
+    const help = await runBin({}, ['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.out, /--host ADDRESS .*\[HOST, default every interface\]/);
+
+    // 127.0.0.2 is this machine too: a listener on every interface answers there, one on 127.0.0.1 does not.
+    const everywhere = await start({});
+    try {
+      assert.equal(await reachable('127.0.0.2', everywhere.port), true, 'the default is unchanged');
+    } finally {
+      everywhere.stop();
+    }
+    const port = await freePort();
+    const local = await runBin({ PORT: String(port) }, ['--host', '127.0.0.1'], LISTENING);
+    try {
+      assert.match(local.out, new RegExp(`listening on http://127\\.0\\.0\\.1:${port}`));
+      assert.equal(await readAs(`http://127.0.0.1:${port}`, {}), 200);
+      assert.equal(await reachable('127.0.0.2', port), false);
+    } finally {
+      local.stop();
+    }
+  });
+
+  test('a port in use: one line naming the port and the setting to change, a non-zero exit, no stack', async () => {
+    const port = await freePort();
+    const taken = createServer().listen(port);
+    await once(taken, 'listening');
+    try {
+      const { out, code } = await runBin({ PORT: String(port) }, []);
+      assert.ok(code !== null && code !== 0, `exit code ${code}`);
+      const lines = out.trim().split('\n');
+      assert.equal(lines.length, 1, out);
+      assert.match(lines[0]!, new RegExp(`Port ${port} is already in use.*PORT or --port`));
+      assert.doesNotMatch(out, /EADDRINUSE|\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  });
+
+  test('a HOST that is no address: a clear error before listening', async () => {
+    const bad = await runBin({ PORT: '0', HOST: 'not an address!' }, []);
+    assert.equal(bad.code, 2);
+    assert.match(bad.out, /^HOST must be an IP address or a host name/);
+    const absent = await runBin({ PORT: '0', HOST: '192.0.2.1' }, []);
+    assert.ok(absent.code !== null && absent.code !== 0);
+    assert.equal(absent.out.trim().split('\n').length, 1, absent.out);
+    assert.match(absent.out, /Cannot listen on 192\.0\.2\.1: .*HOST or --host/);
   });
 });

@@ -126,9 +126,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(missing.body.params, []);
     });
 
-    it('keeps: 401 without credentials, and what real clients send that the spec does not show', async () => {
-      const { get, request, sandbox } = setup({ dialect });
-      assert.equal((await get(avail(V1), null)).status, 401);
+    it('keeps: what real clients send that the spec does not show', async () => {
+      const { request, sandbox } = setup({ dialect });
 
       // A JSON body without Content-Type.
       const bare = await request('POST', '/v4/bookings', JSON.stringify(bookingBody()));
@@ -158,3 +157,42 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+/**
+ * Without an Authorization header the live service answers availability and creates bookings
+ * (a partner's client with live traffic on record does both) and refuses a status change with 403;
+ * the spec dialect answers 401 to all three (§5).
+ */
+describe('calls without credentials', () => {
+  it('live dialect: availability and a booking answer 200, a status change 403', async () => {
+    const { get, post, sandbox } = setup({ dialect: 'live' }, null);
+    const read = await get(avail(V1, { type: T.table }));
+    assert.equal(read.status, 200, JSON.stringify(read.payload));
+    assert.equal(typeof read.payload.action, 'string');
+    const created = await post('/v4/bookings', bookingBody());
+    assert.equal(created.status, 200, JSON.stringify(created.payload));
+    const id = created.payload.booking._id;
+    assert.ok(sandbox.store.findBooking(id), 'the booking is stored');
+    const change = await post(`/v4/bookings/${id}`, { status: 'deleted' });
+    assert.equal(change.status, 403);
+    assert.equal(typeof change.payload.message, 'string');
+    assert.notEqual(sandbox.store.findBooking(id)!.status, 'deleted', 'nothing applied');
+    // An unknown venue is still unknown, not forbidden.
+    assert.equal((await get(avail('64a1f0c2e4b0a1b2c3d4eaaa'))).status, 404);
+  });
+
+  it('spec dialect: 401 for each of them', async () => {
+    const { get, post } = setup({ dialect: 'spec' }, null);
+    assert.equal((await get(avail(V1, { type: T.table }))).status, 401);
+    assert.equal((await post('/v4/bookings', bookingBody())).status, 401);
+    const booked = await setup({ dialect: 'spec' }).post('/v4/bookings', bookingBody());
+    assert.equal(booked.status, 200);
+    assert.equal((await post(`/v4/bookings/${booked.payload.booking._id}`, { status: 'deleted' })).status, 401);
+  });
+
+  it('live dialect: a malformed or wrong header is still refused', async () => {
+    const { request } = setup({ dialect: 'live' }, null);
+    assert.equal((await request('GET', avail(V1), undefined, { authorization: 'just-a-key' })).status, 401);
+    assert.equal((await request('GET', avail(V1), undefined, { authorization: 'nobody:nothing' })).status, 403);
+  });
+});

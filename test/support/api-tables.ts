@@ -163,7 +163,7 @@ export function renderTables(manifest: Manifest, tag = 'venue-booking'): string 
       : '',
     table(
       'Events',
-      ['Event', 'Type', 'Description'],
+      ['Event', 'Detail', 'Description'],
       (element.events ?? []).map((event) => [code(event.name), code(event.type?.text), describe(event)]),
       'None.',
     ),
