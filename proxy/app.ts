@@ -21,6 +21,7 @@ import { urlOf } from './core/url.js';
 import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
 import { availabilityRelay, CacheKeys, FastPath, rememberSent, type FastRead } from './fast-path.js';
 import { UpstreamBudget } from './guards/budget.js';
+import { TokenThrottle } from './guards/operator.js';
 import type { GuardSettings } from './guards/request.js';
 import { siteRule } from './guards/request-site.js';
 import { apiCors, bodySize, guards, limits, requestLog, securityHeaders } from './middleware.js';
@@ -116,7 +117,12 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   app.use('*', securityHeaders);
   app.use(
     '*',
-    guards(guardSettings, logger, { metrics: config.metrics, recentOrigins, peerAddress: config.peerAddress }),
+    guards(guardSettings, logger, {
+      metrics: config.metrics,
+      recentOrigins,
+      peerAddress: config.peerAddress,
+      clientOf: ctx.clientOf,
+    }),
   );
   app.use('/api/*', apiCors(allowOrigin));
   app.use('/api/*', limits(config, state, ctx.clientOf, stored));
@@ -149,7 +155,12 @@ export function createProxy(input: ProxyConfig): ProxyApp {
     files: new Set(routes.filter((route) => route.methods.includes('HEAD')).map((route) => route.path)),
     publicUrl: config.publicOrigin !== null,
     siteAllowed: site.siteAllowed,
-    operator: { paths: new Set(operatorRoutes(config).map((route) => route.path)), token, loopback },
+    operator: {
+      paths: new Set(operatorRoutes(config).map((route) => route.path)),
+      token,
+      loopback,
+      throttle: new TokenThrottle(config.now),
+    },
   };
   const recentOrigins = new RecentOrigins(config.now);
   sampleGauges(config, upstream, state);

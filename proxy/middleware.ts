@@ -73,13 +73,15 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
 };
 
 /** A `Request` as the guards read it, with the peer address the host passed along. */
-function guardRequestOf(request: Request, peer?: string): GuardRequest {
+function guardRequestOf(request: Request, peer?: string, client?: string): GuardRequest {
   return {
     href: request.url,
     url: urlOf(request),
     method: request.method,
     header: (name) => request.headers.get(name),
+    headerNames: () => request.headers.keys(),
     ...(peer === undefined ? {} : { peer }),
+    ...(client === undefined ? {} : { client }),
   };
 }
 
@@ -89,6 +91,8 @@ export interface GuardWatch {
   recentOrigins: RecentOrigins;
   /** The peer address of a request, from the host's per-request context. */
   peerAddress?: (env: unknown) => string | undefined;
+  /** The client's rate-limit key (throttles wrong operator tokens). */
+  clientOf?: (c: Context) => string;
 }
 
 /**
@@ -98,7 +102,7 @@ export interface GuardWatch {
  */
 export function guards(settings: GuardSettings, logger: Logger, watch: GuardWatch): MiddlewareHandler {
   return async (c, next) => {
-    const request = guardRequestOf(c.req.raw, watch.peerAddress?.(c.env));
+    const request = guardRequestOf(c.req.raw, watch.peerAddress?.(c.env), watch.clientOf?.(c));
     noteSite(request, settings, watch.recentOrigins);
     const refusal = firstRefusal(request, settings);
     if (!refusal) return next();

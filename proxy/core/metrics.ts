@@ -82,7 +82,7 @@ export const METRICS = {
   },
   refusals_total: {
     type: 'counter',
-    help: 'Requests refused by the proxy itself, by reason (a guard, a per-client limit, the upstream budget).',
+    help: 'Requests refused by the proxy itself, by reason (a guard, a wrong or throttled operator token, a per-client limit, the upstream budget).',
     labels: ['reason'],
   },
   cache_reads_total: {
@@ -119,6 +119,8 @@ export type RefusalReason =
   | 'unknown_host'
   | 'forbidden_origin'
   | 'unauthorized'
+  | 'bad_token'
+  | 'token_throttled'
   | 'body_too_large'
   | 'rate_limit'
   | 'booking_rate_limit'
