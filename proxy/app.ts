@@ -25,7 +25,7 @@ import { TokenThrottle } from './guards/operator.js';
 import type { GuardSettings } from './guards/request.js';
 import { siteRule } from './guards/request-site.js';
 import { apiCors, bodySize, guards, limits, requestLog, securityHeaders } from './middleware.js';
-import { storedBefore } from './routes/bookings.js';
+import { bookingValid, storedBefore } from './routes/bookings.js';
 import { asProxyError, createRouteContext, type ProxyContext } from './routes/context.js';
 import { operatorRoutes } from './routes/operator.js';
 import { handlerOf, methodsByPath, routeTable, type Route } from './routes/table.js';
@@ -125,8 +125,9 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
     }),
   );
   app.use('/api/*', apiCors(allowOrigin));
-  app.use('/api/*', limits(config, state, ctx.clientOf, stored));
+  // The body's size is checked first: the limits read a booking's body to tell an invalid one.
   app.use('/api/*', bodySize(config.bodyLimit, stored, config.metrics));
+  app.use('/api/*', limits(config, state, ctx.clientOf, stored, (c) => bookingValid(ctx, c)));
   for (const route of routes) {
     const handler = handlerOf(route, ctx);
     for (const method of route.methods) if (method !== 'HEAD') app.on(method, route.path, handler);

@@ -121,17 +121,19 @@ type StoredBefore = (request: Request) => Promise<false | 'unknown'>;
 /**
  * The per-client limits (guards/limits.ts) on every API request but a preflight, with their
  * `X-RateLimit-*` headers on the answer; a refusal is a 429. A request the Node fast path refused
- * has been counted there already (`COUNTED`).
+ * has been counted there already (`COUNTED`). A booking the route will refuse as invalid
+ * (`bookingValid` false: a 400) counts as a request only, never against the client's bookings.
  */
 export function limits(
   config: ResolvedConfig,
   state: Pick<ProxyState, 'hit'>,
   clientOf: (c: Context) => string,
   storedBefore: StoredBefore,
+  bookingValid: (c: Context) => Promise<boolean> = async () => true,
 ): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const booking = isBooking(c);
+    const booking = isBooking(c) && (await bookingValid(c));
     const counted = (c.env as CountedEnv | undefined)?.[COUNTED];
     const decision = await clientLimit(state, config, clientOf(c), booking, counted);
     const headers = { ...decision.headers, ...quotaFields(decision, config, booking, config.now()) };

@@ -107,6 +107,21 @@ async function bookingBody(ctx: ProxyContext, c: Context): Promise<Record<string
 }
 
 /**
+ * Whether a booking request is one the route would send (a valid key, valid fields, a venue served
+ * here): the client limits count only those against the client's bookings, so an invalid one (400)
+ * never spends a booking slot.
+ */
+export async function bookingValid(ctx: ProxyContext, c: Context): Promise<boolean> {
+  try {
+    idempotencyKey(c);
+    const { errors, values } = readFields(await jsonBody(c), BOOKING, { drop: ECHOED });
+    return errors.length === 0 && (await ctx.venueAllowed(values.venue_id as string));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether a created booking is confirmed, as the widget reads it: the service's `bookingStatus`
  * (`confirmed`; an enquiry is `received`), else the booking's own status (`complete`).
  */
