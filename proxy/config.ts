@@ -8,6 +8,7 @@
  */
 import { consoleLogger, redactingLogger, type Logger } from './core/log.js';
 import { Metrics } from './core/metrics.js';
+import { canonicalOrigin } from './core/url.js';
 import type { BudgetSettings } from './guards/budget.js';
 import type { LimitRule, ProxyState } from './state/types.js';
 import type { Transport } from './upstream/transport.js';
@@ -177,7 +178,8 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     staticTtlMs: config.staticTtlMs ?? DEFAULTS.staticTtlMs,
     bodyLimit: config.bodyLimit ?? DEFAULTS.bodyLimit,
     venueGroups: config.venueGroups ?? [],
-    origins: config.origins ?? [],
+    // One spelling of each origin, the one browsers send (an unreadable one is kept: it matches nothing).
+    origins: (config.origins ?? []).map((origin) => canonicalOrigin(origin) ?? origin),
     logger: redactingLogger(config.logger ?? consoleLogger, [config.apiKey, `${config.appId}:${config.apiKey}`]),
     now: config.now ?? (() => Date.now()),
     upstreamBase: config.upstream.replace(/\/+$/, ''),

@@ -6,6 +6,7 @@
  */
 import type { ProxyConfig } from './config.js';
 import { ID_RE, isLoopback } from './guards/validate.js';
+import { canonicalOrigin } from './core/url.js';
 
 /** Environment variables the proxy reads (all optional; see the README's settings table). */
 export interface ProxyEnv {
@@ -112,10 +113,15 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   const venueGroups = ids('VENUE_BOOKING_VENUE_GROUPS');
   if (venues.length) settings.venues = venues;
   if (venueGroups.length) settings.venueGroups = venueGroups;
-  const origins = list(text(env, 'VENUE_BOOKING_ORIGINS'));
-  for (const origin of origins)
-    if (httpUrl(origin)?.origin !== origin)
+  // Any spelling of an origin is taken (case, a default port, a trailing slash) and kept in the
+  // canonical form browsers send, which the origin rule and the studio's site list compare.
+  const origins: string[] = [];
+  for (const origin of list(text(env, 'VENUE_BOOKING_ORIGINS'))) {
+    const canonical = canonicalOrigin(origin);
+    if (canonical === null || canonical === 'null')
       problems.push(`VENUE_BOOKING_ORIGINS: "${origin}" is not an origin like https://example.com`);
+    else if (!origins.includes(canonical)) origins.push(canonical);
+  }
   if (origins.length) settings.origins = origins;
   settings.bookingSite = url('VENUE_BOOKING_BOOKING_SITE');
   settings.publicUrl = url('VENUE_BOOKING_PUBLIC_URL');
