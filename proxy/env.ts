@@ -36,6 +36,7 @@ export interface ProxyEnv {
   VENUE_BOOKING_METRICS?: string;
   VENUE_BOOKING_METRICS_TOKEN?: string;
   VENUE_BOOKING_STUDIO?: string;
+  VENUE_BOOKING_RETURN_SECRET?: string;
   [name: string]: unknown;
 }
 
@@ -165,6 +166,13 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   const bridge = text(env, 'VENUE_BOOKING_RETURN_BRIDGE');
   if (bridge === 'off') settings.returnBridge = false;
   else if (bridge && bridge !== 'on') problems.push('VENUE_BOOKING_RETURN_BRIDGE must be on (default) or off');
+  // The key of the hand-off ids (routes/handoff.ts): shared by every instance and kept over restarts.
+  const returnSecret = text(env, 'VENUE_BOOKING_RETURN_SECRET');
+  if (returnSecret && !/^[A-Za-z0-9._~+/=-]{32,200}$/.test(returnSecret))
+    problems.push(
+      'VENUE_BOOKING_RETURN_SECRET must be 32 to 200 letters, digits or . _ ~ + / = - (e.g. from `openssl rand -hex 32`)',
+    );
+  else if (returnSecret) settings.returnSecret = returnSecret;
   const operatorPages = operatorPagesOf(env, problems);
   if (operatorPages) settings.operatorPages = operatorPages;
   for (const key of Object.keys(settings) as (keyof ProxyConfig)[])

@@ -53,7 +53,10 @@ Several instances share their state through Redis: VENUE_BOOKING_REDIS_URL (redi
 VENUE_BOOKING_REDIS_PREFIX, VENUE_BOOKING_REDIS_TIMEOUT_MS (environment only).
 The operator's pages /metrics, /status and /embed open from this machine; elsewhere with
 VENUE_BOOKING_METRICS_TOKEN as a bearer token. VENUE_BOOKING_METRICS=off turns /metrics and
-/status off, VENUE_BOOKING_STUDIO=off the embed studio (environment only).`;
+/status off, VENUE_BOOKING_STUDIO=off the embed studio (environment only).
+Returns from the booking site count only with the hand-off id the proxy signed: set
+VENUE_BOOKING_RETURN_SECRET (32+ characters, environment only) to keep it valid across restarts
+and instances without Redis; with Redis the instances agree on a random key.`;
 
 const FLAGS: Record<string, string> = {
   port: 'PORT',
