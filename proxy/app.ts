@@ -127,7 +127,10 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   app.use('/api/*', apiCors(allowOrigin));
   // The body's size is checked first: the limits read a booking's body to tell an invalid one.
   app.use('/api/*', bodySize(config.bodyLimit, stored, config.metrics));
-  app.use('/api/*', limits(config, state, ctx.clientOf, stored, (c) => bookingValid(ctx, c)));
+  app.use(
+    '/api/*',
+    limits(config, state, ctx.clientOf, stored, (c) => bookingValid(ctx, c)),
+  );
   for (const route of routes) {
     const handler = handlerOf(route, ctx);
     for (const method of route.methods) if (method !== 'HEAD') app.on(method, route.path, handler);

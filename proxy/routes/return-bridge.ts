@@ -120,7 +120,14 @@ async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchPa
   const validStatus = STATUS_RE.test(status) ? status : null;
   const strings = pageStrings(query.get('lang'), request.headers.get('accept-language'));
   if (!REFERENCE_RE.test(reference)) {
-    ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'GET', venue, status: validStatus, landed: false });
+    ctx.logger.log({
+      level: 'info',
+      msg: 'booking returned',
+      method: 'GET',
+      venue,
+      status: validStatus,
+      landed: false,
+    });
     return returnPageResponse({ reference: null, confirmed: false, back: target, strings });
   }
   const proof = await proven(ctx, query, reference);
@@ -197,7 +204,15 @@ export async function returnPost(ctx: ProxyContext, c: Context): Promise<Respons
   // A booking the widget handed off to the booking site (a deposit, a pre-order), made there; only
   // a return with the proxy's hand-off id lands with its reference and status.
   const proof = await proven(ctx, query, reference);
-  ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'POST', venue, status, landed: proof, proven: proof });
+  ctx.logger.log({
+    level: 'info',
+    msg: 'booking returned',
+    method: 'POST',
+    venue,
+    status,
+    landed: proof,
+    proven: proof,
+  });
   if (proof) return landed(landingOf(target, reference, status));
   const strings = pageStrings(query.get('lang'), c.req.header('accept-language') ?? null);
   return returnPageResponse({ reference, confirmed: false, unproven: true, back: target, strings });

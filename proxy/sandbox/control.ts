@@ -190,9 +190,7 @@ function journalFilter(params: Params) {
 /** Whether a host name is this machine's: `localhost` (and `*.localhost`), 127/8, `::1`. */
 function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return (
-    host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '::1'
-  );
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '::1';
 }
 
 /** Why a control request is refused (a cross-site form, a foreign Host), or null. */
@@ -204,7 +202,8 @@ function controlRefusal(request: Request, publicHost: string): ApiError | null {
   }
   const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (request.method === 'POST' && type !== 'application/json' && request.headers.get('x-sandbox-control') === null) {
-    const message = 'Send sandbox controls as JSON (Content-Type: application/json) or with an X-Sandbox-Control header';
+    const message =
+      'Send sandbox controls as JSON (Content-Type: application/json) or with an X-Sandbox-Control header';
     return new ApiError(415, message, [{ code: 'json_required', message, fields: ['Content-Type'] }]);
   }
   return null;

@@ -159,7 +159,12 @@ describe('/metrics of the Node entry', { timeout: 60_000 }, () => {
       }
     // The headers a browser or a scraper sends on its own still open them.
     const browser = await fetch(`${base}/status`, {
-      headers: { 'accept-language': 'en', 'sec-fetch-site': 'none', 'user-agent': 'Mozilla/5.0', 'cache-control': 'no-cache' },
+      headers: {
+        'accept-language': 'en',
+        'sec-fetch-site': 'none',
+        'user-agent': 'Mozilla/5.0',
+        'cache-control': 'no-cache',
+      },
     });
     assert.equal(browser.status, 200);
   });

@@ -340,7 +340,13 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
 
   it('a forged confirmation says “confirmed” in no language and shows no reference', async () => {
     const { send } = recordingProxy();
-    const words = { en: 'will confirm your booking by email', fr: 'par e-mail', de: 'per E-Mail', es: 'por correo', nl: 'per e-mail' };
+    const words = {
+      en: 'will confirm your booking by email',
+      fr: 'par e-mail',
+      de: 'per E-Mail',
+      es: 'por correo',
+      nl: 'per e-mail',
+    };
     for (const [lang, byEmail] of Object.entries(words)) {
       const response = await send(`/api/return?reference=FORGED-X&status=complete&lang=${lang}`);
       const html = await response.text();

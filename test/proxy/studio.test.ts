@@ -200,9 +200,14 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
 
   test('the settings take any spelling of an origin and keep the canonical one', () => {
     const { settings } = configFromEnv({
-      VENUE_BOOKING_ORIGINS: 'HTTPS://Venue.Example:443/, http://shop.example:80,https://venue.example,https://bücher.example',
+      VENUE_BOOKING_ORIGINS:
+        'HTTPS://Venue.Example:443/, http://shop.example:80,https://venue.example,https://bücher.example',
     });
-    assert.deepEqual(settings.origins, ['https://venue.example', 'http://shop.example', 'https://xn--bcher-kva.example']);
+    assert.deepEqual(settings.origins, [
+      'https://venue.example',
+      'http://shop.example',
+      'https://xn--bcher-kva.example',
+    ]);
     for (const bad of ['https://venue.example/path', 'ftp://venue.example', 'https://user@venue.example', 'null'])
       assert.throws(() => configFromEnv({ VENUE_BOOKING_ORIGINS: bad }), /is not an origin/, bad);
   });
@@ -222,13 +227,21 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
     for (let i = 0; i < MAX_ORIGINS * 2; i++)
       await local(`/api/venues/${VENUE}/offers`, { headers: { origin: `https://forged-${i}.example` } });
     const rows = rowsOf(await (await local('/embed')).text());
-    assert.deepEqual(rows.find(([origin]) => origin === ORIGIN), [ORIGIN, 'allowed', 1]);
+    assert.deepEqual(
+      rows.find(([origin]) => origin === ORIGIN),
+      [ORIGIN, 'allowed', 1],
+    );
     assert.equal(rows.filter(([, kind]) => kind === 'refused').length, MAX_ORIGINS);
   });
 
   test('every suggested settings line starts the proxy (the real bin, started with it)', async () => {
     const { local } = studioProxy();
-    const claimed = ['HTTP://Evil.Example:80', 'https://bücher.example', 'http://[::1]:8080', 'https://trailing.example.'];
+    const claimed = [
+      'HTTP://Evil.Example:80',
+      'https://bücher.example',
+      'http://[::1]:8080',
+      'https://trailing.example.',
+    ];
     for (const origin of claimed) await local(`/api/venues/${VENUE}/offers`, { headers: { origin } });
     const html = await (await local('/embed')).text();
     assert.deepEqual(
@@ -241,7 +254,11 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
       lines.map(async (line) => {
         const port = await freePort();
         const value = line.slice(line.indexOf('=') + 1);
-        const run = await runBin({ PORT: String(port), VENUE_BOOKING_ORIGINS: value }, [], /(Add the widget|not built)[^\n]*\n/);
+        const run = await runBin(
+          { PORT: String(port), VENUE_BOOKING_ORIGINS: value },
+          [],
+          /(Add the widget|not built)[^\n]*\n/,
+        );
         run.stop();
         return { line, code: run.code, out: run.out };
       }),

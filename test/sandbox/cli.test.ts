@@ -159,9 +159,14 @@ describe('venue-booking-sandbox CLI', () => {
       assert.equal(local.status, 200);
       assert.match(local.text, /\/v4\/venues/);
 
-      const clock = async () => JSON.parse((await raw('GET', '/__sandbox/clock', { host: '127.0.0.1' })).text).payload.now;
+      const clock = async () =>
+        JSON.parse((await raw('GET', '/__sandbox/clock', { host: '127.0.0.1' })).text).payload.now;
       const before = await clock();
-      const form = { host: '127.0.0.1', origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' };
+      const form = {
+        host: '127.0.0.1',
+        origin: 'https://evil.example',
+        'content-type': 'application/x-www-form-urlencoded',
+      };
       assert.equal((await raw('POST', '/__sandbox/clock', form, 'advance=P1D')).status, 415);
       assert.equal((await raw('POST', '/__sandbox/reset', form)).status, 415);
       const plain = { host: '127.0.0.1', 'content-type': 'text/plain' };

@@ -117,7 +117,10 @@ describe('the controls are off unless the sandbox runs as a sandbox', () => {
     for (const host of ['evil.example', 'localhost.evil.example', '192.168.1.20', '127.0.0.1.nip.io'])
       assert.equal(await status(`http://${host}/__sandbox/requests`), 403, host);
     const form = { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' };
-    assert.equal(await status('http://localhost/__sandbox/clock', { method: 'POST', headers: form, body: 'advance=P1D' }), 415);
+    assert.equal(
+      await status('http://localhost/__sandbox/clock', { method: 'POST', headers: form, body: 'advance=P1D' }),
+      415,
+    );
     assert.equal(await status('http://localhost/__sandbox/reset', { method: 'POST', headers: form }), 415);
     assert.equal(await status('http://localhost/__sandbox/reset', { method: 'POST' }), 415);
     assert.equal((await sandbox.fetch(new Request('http://localhost/__sandbox/clock'))).status, 200);
@@ -126,7 +129,10 @@ describe('the controls are off unless the sandbox runs as a sandbox', () => {
       await status('http://localhost/__sandbox/clock', { method: 'POST', headers: json, body: '{"advance":"P1D"}' }),
       200,
     );
-    assert.equal(await status('http://localhost/__sandbox/reset', { method: 'POST', headers: { 'x-sandbox-control': '1' } }), 200);
+    assert.equal(
+      await status('http://localhost/__sandbox/reset', { method: 'POST', headers: { 'x-sandbox-control': '1' } }),
+      200,
+    );
   });
 
   it('answer an index and 404 for anything else', async () => {
