@@ -73,7 +73,7 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
 };
 
 /** A `Request` as the guards read it, with the peer address the host passed along. */
-function guardRequestOf(request: Request, peer?: string, client?: string): GuardRequest {
+function guardRequestOf(request: Request, peer?: string, client?: () => string): GuardRequest {
   return {
     href: request.url,
     url: urlOf(request),
@@ -102,7 +102,8 @@ export interface GuardWatch {
  */
 export function guards(settings: GuardSettings, logger: Logger, watch: GuardWatch): MiddlewareHandler {
   return async (c, next) => {
-    const request = guardRequestOf(c.req.raw, watch.peerAddress?.(c.env), watch.clientOf?.(c));
+    const { clientOf } = watch;
+    const request = guardRequestOf(c.req.raw, watch.peerAddress?.(c.env), clientOf && (() => clientOf(c)));
     noteSite(request, settings, watch.recentOrigins);
     const refusal = firstRefusal(request, settings);
     if (!refusal) return next();
@@ -133,10 +134,11 @@ export function limits(
 ): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const booking = isBooking(c) && (await bookingValid(c));
+    const booking = isBooking(c);
+    const countedAsBooking = booking && (await bookingValid(c));
     const counted = (c.env as CountedEnv | undefined)?.[COUNTED];
-    const decision = await clientLimit(state, config, clientOf(c), booking, counted);
-    const headers = { ...decision.headers, ...quotaFields(decision, config, booking, config.now()) };
+    const decision = await clientLimit(state, config, clientOf(c), countedAsBooking, counted);
+    const headers = { ...decision.headers, ...quotaFields(decision, config, countedAsBooking, config.now()) };
     if (!decision.allowed) {
       config.metrics.refused(decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit');
       return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {

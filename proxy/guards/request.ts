@@ -43,8 +43,8 @@ export interface GuardRequest {
   peer?: string;
   /** The names of every header, where the host can list them (guards/operator.ts: none, not local). */
   headerNames?: () => Iterable<string>;
-  /** The client's rate-limit key, where the host knows it (throttles wrong operator tokens). */
-  client?: string;
+  /** The client's rate-limit key, where the host knows it (throttles wrong operator tokens; read on operator paths only). */
+  client?: () => string;
 }
 
 /** Why a guard refuses: the answer (in the service's envelope) and, when the operator must act, a log line. */
@@ -193,7 +193,7 @@ function isGetReturn(request: GuardRequest): boolean {
 const operatorGuard: Guard = (request, settings): Refusal | null => {
   const { operator } = settings;
   if (!operator.paths.has(request.url.pathname)) return null;
-  const client = request.client ?? request.peer ?? 'unknown';
+  const client = request.client?.() ?? request.peer ?? 'unknown';
   const retryAfterS = operator.throttle?.retryAfterS(client) ?? 0;
   if (retryAfterS > 0) {
     const message = 'Too many wrong operator tokens: try again later';
