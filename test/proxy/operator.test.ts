@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { Metrics, memoryBackend, total } from '../../proxy/core/metrics.js';
 import { configFromEnv, ConfigError } from '../../proxy/env.js';
@@ -167,6 +168,45 @@ describe('/metrics of the Node entry', { timeout: 60_000 }, () => {
       },
     });
     assert.equal(browser.status, 200);
+  });
+});
+
+describe('an operator port of its own (VENUE_BOOKING_OPERATOR_PORT)', { timeout: 60_000 }, () => {
+  test('serves the pages on 127.0.0.1 only, and nothing else; the public port then needs the token', async () => {
+    const [port, operatorPort] = [await freePort(), await freePort()];
+    const run = await runBin(
+      { PORT: String(port), VENUE_BOOKING_OPERATOR_PORT: String(operatorPort), VENUE_BOOKING_METRICS_TOKEN: TOKEN },
+      [],
+      /Operator port[^\n]*\n/,
+    );
+    try {
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/livez`).catch(() => null))?.ok === true, 'live');
+      const operator = `http://127.0.0.1:${operatorPort}`;
+      for (const path of ['/metrics', '/status', '/embed'])
+        assert.equal((await fetch(`${operator}${path}`)).status, 200, path);
+      assert.equal((await fetch(`${operator}/api/venues/${VENUE}`)).status, 404, 'the API is not on it');
+      assert.equal((await fetch(`${operator}/status`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status, 401);
+      // The public port, even from this machine, opens them with the token only.
+      const public_ = `http://127.0.0.1:${port}`;
+      assert.equal((await fetch(`${public_}/status`)).status, 401);
+      const scrape = await fetch(`${public_}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(scrape.status, 200);
+      assert.equal((await fetch(`${public_}/api/venues/${VENUE}/booking-availability?num_people=2`)).status, 200);
+      const outward = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+      if (outward)
+        assert.equal(
+          await fetch(`http://${outward}:${operatorPort}/status`).then(
+            (response) => response.status,
+            () => null,
+          ),
+          null,
+          'not listening elsewhere',
+        );
+    } finally {
+      run.stop();
+    }
   });
 });
 
