@@ -45,6 +45,7 @@ class HandoffKeys {
   private previous: Promise<CryptoKey> | null = null;
   private readAt = -Infinity;
   private configuredKey: Promise<CryptoKey> | undefined;
+  private reading: Promise<void> = Promise.resolve();
 
   constructor(private readonly ctx: ProxyContext) {}
 
@@ -66,11 +67,20 @@ class HandoffKeys {
     return keys;
   }
 
-  /** Agrees on a secret with the other instances through the state (once a minute at most). */
-  private async refresh(): Promise<void> {
+  /**
+   * Agrees on a secret with the other instances through the state (once a minute at most; callers
+   * meanwhile share the read in flight).
+   */
+  private refresh(): Promise<void> {
     const now = this.ctx.config.now();
-    if (now - this.readAt < SECRET_REREAD_MS) return;
-    this.readAt = now;
+    if (now - this.readAt >= SECRET_REREAD_MS) {
+      this.readAt = now;
+      this.reading = this.read();
+    }
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
     const secret = await this.ctx.state.claim('return-secret', randomText(32), SECRET_TTL_MS).catch(() => null);
     if (secret === null || secret === this.shared?.secret) return;
     if (this.shared) this.previous = this.shared.key;
