@@ -21,10 +21,11 @@ import { urlOf } from './core/url.js';
 import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
 import { availabilityRelay, CacheKeys, FastPath, rememberSent, type FastRead } from './fast-path.js';
 import { UpstreamBudget } from './guards/budget.js';
+import { TokenThrottle } from './guards/operator.js';
 import type { GuardSettings } from './guards/request.js';
 import { siteRule } from './guards/request-site.js';
 import { apiCors, bodySize, guards, limits, requestLog, securityHeaders } from './middleware.js';
-import { storedBefore } from './routes/bookings.js';
+import { bookingValid, storedBefore } from './routes/bookings.js';
 import { asProxyError, createRouteContext, type ProxyContext } from './routes/context.js';
 import { operatorRoutes } from './routes/operator.js';
 import { handlerOf, methodsByPath, routeTable, type Route } from './routes/table.js';
@@ -116,11 +117,20 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   app.use('*', securityHeaders);
   app.use(
     '*',
-    guards(guardSettings, logger, { metrics: config.metrics, recentOrigins, peerAddress: config.peerAddress }),
+    guards(guardSettings, logger, {
+      metrics: config.metrics,
+      recentOrigins,
+      peerAddress: config.peerAddress,
+      clientOf: ctx.clientOf,
+    }),
   );
   app.use('/api/*', apiCors(allowOrigin));
-  app.use('/api/*', limits(config, state, ctx.clientOf, stored));
+  // The body's size is checked first: the limits read a booking's body to tell an invalid one.
   app.use('/api/*', bodySize(config.bodyLimit, stored, config.metrics));
+  app.use(
+    '/api/*',
+    limits(config, state, ctx.clientOf, stored, (c) => bookingValid(ctx, c)),
+  );
   for (const route of routes) {
     const handler = handlerOf(route, ctx);
     for (const method of route.methods) if (method !== 'HEAD') app.on(method, route.path, handler);
@@ -149,7 +159,12 @@ export function createProxy(input: ProxyConfig): ProxyApp {
     files: new Set(routes.filter((route) => route.methods.includes('HEAD')).map((route) => route.path)),
     publicUrl: config.publicOrigin !== null,
     siteAllowed: site.siteAllowed,
-    operator: { paths: new Set(operatorRoutes(config).map((route) => route.path)), token, loopback },
+    operator: {
+      paths: new Set(operatorRoutes(config).map((route) => route.path)),
+      token,
+      loopback,
+      throttle: new TokenThrottle(config.now),
+    },
   };
   const recentOrigins = new RecentOrigins(config.now);
   sampleGauges(config, upstream, state);

@@ -8,6 +8,7 @@
  */
 import { consoleLogger, redactingLogger, type Logger } from './core/log.js';
 import { Metrics } from './core/metrics.js';
+import { canonicalOrigin } from './core/url.js';
 import type { BudgetSettings } from './guards/budget.js';
 import type { LimitRule, ProxyState } from './state/types.js';
 import type { Transport } from './upstream/transport.js';
@@ -40,6 +41,12 @@ export interface ProxyConfig {
    * false leaves only `returnPages` and the widgets fall back to a GET return.
    */
   returnBridge?: boolean;
+  /**
+   * The key that signs the hand-off ids of returns (routes/handoff.ts), at least 32 characters.
+   * Default: a random key agreed through the shared state, or this process's own with the memory
+   * state (hand-offs then end with a restart, and differ between Worker isolates): set it there.
+   */
+  returnSecret?: string;
   /** `partner_source` sent with every booking; when unset the widget's value is passed on. */
   partnerSource?: string;
   /** Upstream timeout in milliseconds (default 10 000). */
@@ -177,8 +184,13 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     staticTtlMs: config.staticTtlMs ?? DEFAULTS.staticTtlMs,
     bodyLimit: config.bodyLimit ?? DEFAULTS.bodyLimit,
     venueGroups: config.venueGroups ?? [],
-    origins: config.origins ?? [],
-    logger: redactingLogger(config.logger ?? consoleLogger, [config.apiKey, `${config.appId}:${config.apiKey}`]),
+    // One spelling of each origin, the one browsers send (an unreadable one is kept: it matches nothing).
+    origins: (config.origins ?? []).map((origin) => canonicalOrigin(origin) ?? origin),
+    logger: redactingLogger(config.logger ?? consoleLogger, [
+      config.apiKey,
+      `${config.appId}:${config.apiKey}`,
+      ...(config.returnSecret ? [config.returnSecret] : []),
+    ]),
     now: config.now ?? (() => Date.now()),
     upstreamBase: config.upstream.replace(/\/+$/, ''),
     publicOrigin: config.publicUrl ? new URL(config.publicUrl).origin : null,

@@ -6,6 +6,7 @@
  */
 import type { ProxyConfig } from './config.js';
 import { ID_RE, isLoopback } from './guards/validate.js';
+import { canonicalOrigin } from './core/url.js';
 
 /** Environment variables the proxy reads (all optional; see the README's settings table). */
 export interface ProxyEnv {
@@ -35,6 +36,7 @@ export interface ProxyEnv {
   VENUE_BOOKING_METRICS?: string;
   VENUE_BOOKING_METRICS_TOKEN?: string;
   VENUE_BOOKING_STUDIO?: string;
+  VENUE_BOOKING_RETURN_SECRET?: string;
   /** Node only: the port and address to listen on (validated in node/main.ts). */
   PORT?: string;
   HOST?: string;
@@ -115,10 +117,15 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   const venueGroups = ids('VENUE_BOOKING_VENUE_GROUPS');
   if (venues.length) settings.venues = venues;
   if (venueGroups.length) settings.venueGroups = venueGroups;
-  const origins = list(text(env, 'VENUE_BOOKING_ORIGINS'));
-  for (const origin of origins)
-    if (httpUrl(origin)?.origin !== origin)
+  // Any spelling of an origin is taken (case, a default port, a trailing slash) and kept in the
+  // canonical form browsers send, which the origin rule and the studio's site list compare.
+  const origins: string[] = [];
+  for (const origin of list(text(env, 'VENUE_BOOKING_ORIGINS'))) {
+    const canonical = canonicalOrigin(origin);
+    if (canonical === null || canonical === 'null')
       problems.push(`VENUE_BOOKING_ORIGINS: "${origin}" is not an origin like https://example.com`);
+    else if (!origins.includes(canonical)) origins.push(canonical);
+  }
   if (origins.length) settings.origins = origins;
   settings.bookingSite = url('VENUE_BOOKING_BOOKING_SITE');
   settings.publicUrl = url('VENUE_BOOKING_PUBLIC_URL');
@@ -162,6 +169,13 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
   const bridge = text(env, 'VENUE_BOOKING_RETURN_BRIDGE');
   if (bridge === 'off') settings.returnBridge = false;
   else if (bridge && bridge !== 'on') problems.push('VENUE_BOOKING_RETURN_BRIDGE must be on (default) or off');
+  // The key of the hand-off ids (routes/handoff.ts): shared by every instance and kept over restarts.
+  const returnSecret = text(env, 'VENUE_BOOKING_RETURN_SECRET');
+  if (returnSecret && !/^[A-Za-z0-9._~+/=-]{32,200}$/.test(returnSecret))
+    problems.push(
+      'VENUE_BOOKING_RETURN_SECRET must be 32 to 200 letters, digits or . _ ~ + / = - (e.g. from `openssl rand -hex 32`)',
+    );
+  else if (returnSecret) settings.returnSecret = returnSecret;
   const operatorPages = operatorPagesOf(env, problems);
   if (operatorPages) settings.operatorPages = operatorPages;
   for (const key of Object.keys(settings) as (keyof ProxyConfig)[])

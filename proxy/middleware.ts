@@ -73,13 +73,15 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
 };
 
 /** A `Request` as the guards read it, with the peer address the host passed along. */
-function guardRequestOf(request: Request, peer?: string): GuardRequest {
+function guardRequestOf(request: Request, peer?: string, client?: () => string): GuardRequest {
   return {
     href: request.url,
     url: urlOf(request),
     method: request.method,
     header: (name) => request.headers.get(name),
+    headerNames: () => request.headers.keys(),
     ...(peer === undefined ? {} : { peer }),
+    ...(client === undefined ? {} : { client }),
   };
 }
 
@@ -89,6 +91,8 @@ export interface GuardWatch {
   recentOrigins: RecentOrigins;
   /** The peer address of a request, from the host's per-request context. */
   peerAddress?: (env: unknown) => string | undefined;
+  /** The client's rate-limit key (throttles wrong operator tokens). */
+  clientOf?: (c: Context) => string;
 }
 
 /**
@@ -98,7 +102,8 @@ export interface GuardWatch {
  */
 export function guards(settings: GuardSettings, logger: Logger, watch: GuardWatch): MiddlewareHandler {
   return async (c, next) => {
-    const request = guardRequestOf(c.req.raw, watch.peerAddress?.(c.env));
+    const { clientOf } = watch;
+    const request = guardRequestOf(c.req.raw, watch.peerAddress?.(c.env), clientOf && (() => clientOf(c)));
     noteSite(request, settings, watch.recentOrigins);
     const refusal = firstRefusal(request, settings);
     if (!refusal) return next();
@@ -117,20 +122,23 @@ type StoredBefore = (request: Request) => Promise<false | 'unknown'>;
 /**
  * The per-client limits (guards/limits.ts) on every API request but a preflight, with their
  * `X-RateLimit-*` headers on the answer; a refusal is a 429. A request the Node fast path refused
- * has been counted there already (`COUNTED`).
+ * has been counted there already (`COUNTED`). A booking the route will refuse as invalid
+ * (`bookingValid` false: a 400) counts as a request only, never against the client's bookings.
  */
 export function limits(
   config: ResolvedConfig,
   state: Pick<ProxyState, 'hit'>,
   clientOf: (c: Context) => string,
   storedBefore: StoredBefore,
+  bookingValid: (c: Context) => Promise<boolean> = async () => true,
 ): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
     const booking = isBooking(c);
+    const countedAsBooking = booking && (await bookingValid(c));
     const counted = (c.env as CountedEnv | undefined)?.[COUNTED];
-    const decision = await clientLimit(state, config, clientOf(c), booking, counted);
-    const headers = { ...decision.headers, ...quotaFields(decision, config, booking, config.now()) };
+    const decision = await clientLimit(state, config, clientOf(c), countedAsBooking, counted);
+    const headers = { ...decision.headers, ...quotaFields(decision, config, countedAsBooking, config.now()) };
     if (!decision.allowed) {
       config.metrics.refused(decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit');
       return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {

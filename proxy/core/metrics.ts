@@ -82,7 +82,7 @@ export const METRICS = {
   },
   refusals_total: {
     type: 'counter',
-    help: 'Requests refused by the proxy itself, by reason (a guard, a per-client limit, the upstream budget).',
+    help: 'Requests refused by the proxy itself, by reason (a guard, a wrong or throttled operator token, a per-client limit, the upstream budget).',
     labels: ['reason'],
   },
   cache_reads_total: {
@@ -92,7 +92,7 @@ export const METRICS = {
   },
   bookings_total: {
     type: 'counter',
-    help: 'Bookings by outcome: confirmed, enquiry, handed_off (returned from the booking site), replayed, refused, failed.',
+    help: 'Bookings by outcome: confirmed, enquiry, handed_off (returned from the booking site with its hand-off id), replayed, refused, failed; unproven_return counts returns without a valid hand-off id (no booking is proven).',
     labels: ['outcome'],
   },
   store_state: {
@@ -119,6 +119,8 @@ export type RefusalReason =
   | 'unknown_host'
   | 'forbidden_origin'
   | 'unauthorized'
+  | 'bad_token'
+  | 'token_throttled'
   | 'body_too_large'
   | 'rate_limit'
   | 'booking_rate_limit'
@@ -128,7 +130,8 @@ export type RefusalReason =
   | 'upstream_backoff';
 
 /** What became of a booking attempt. */
-export type BookingOutcome = 'confirmed' | 'enquiry' | 'handed_off' | 'replayed' | 'refused' | 'failed';
+export type BookingOutcome =
+  'confirmed' | 'enquiry' | 'handed_off' | 'unproven_return' | 'replayed' | 'refused' | 'failed';
 
 /** How an upstream call ended: `ok` (2xx), `refused` (another answer it meant), or the fault. */
 export type UpstreamOutcome =

@@ -14,3 +14,24 @@ export function urlOf(request: Request): URL {
   }
   return url;
 }
+
+/**
+ * An origin in its one canonical form, as browsers send it (`URL.origin`: scheme and host in lower
+ * case, the default port dropped, an internationalised name in punycode), so that settings, the
+ * origin rule and the studio's site list compare and show one spelling. `null` (an opaque origin)
+ * stays `null`; anything that is not an http(s) origin (a path, credentials, another scheme) is
+ * null.
+ */
+export function canonicalOrigin(value: string): string | null {
+  if (value === 'null') return 'null';
+  if (value.length > 300) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return null;
+  if (url.pathname !== '/' || url.search || url.hash) return null;
+  return url.origin;
+}

@@ -7,6 +7,8 @@
  * same answer as POSTs from the first call.
  */
 
+import { canonicalOrigin } from '../core/url.js';
+
 /**
  * The page's origin (`Origin`, else the origin of `Referer`); `'same-origin'` when only
  * `Sec-Fetch-Site` speaks and says so; `'hidden'` when a browser says the request is from another
@@ -47,6 +49,10 @@ export interface SiteSettings {
  * `Referrer-Policy: no-referrer` (as the booking site's are) sends the opaque `Origin: null`. The
  * bridge makes no upstream call and only redirects to an allowed page with a reference and a
  * status, so that opaque origin may reach it (and nothing else).
+ *
+ * Origins are compared in their canonical form (core/url.ts `canonicalOrigin`): the settings are
+ * kept in it, and a request's other spelling of an allowed origin (`HTTPS://VENUE.EXAMPLE:443`)
+ * is that origin.
  */
 export function siteRule(settings: SiteSettings): {
   siteAllowed(origin: string, url: URL): boolean;
@@ -54,11 +60,20 @@ export function siteRule(settings: SiteSettings): {
 } {
   const origins = new Set(settings.origins);
   const { publicOrigin, bookingSiteOrigin } = settings;
+  // Browsers send the canonical form: only another spelling (a non-browser client's) pays the parse.
+  const allowed = (origin: string) => origins.has(origin) || origins.has(canonicalOrigin(origin) ?? '');
   return {
-    siteAllowed: (origin, url) =>
-      origins.has(origin) ||
-      origin === (publicOrigin ?? url.origin) ||
-      ((origin === bookingSiteOrigin || origin === 'null') && url.pathname === '/api/return'),
-    allowOrigin: (origin) => (origins.has(origin) ? origin : null),
+    siteAllowed: (given, url) => {
+      const own = publicOrigin ?? url.origin;
+      if (origins.has(given) || given === own) return true;
+      const origin = canonicalOrigin(given);
+      return (
+        origin !== null &&
+        (origins.has(origin) ||
+          origin === own ||
+          ((origin === bookingSiteOrigin || origin === 'null') && url.pathname === '/api/return'))
+      );
+    },
+    allowOrigin: (origin) => (allowed(origin) ? origin : null),
   };
 }

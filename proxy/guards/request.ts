@@ -13,7 +13,7 @@ import type { ErrorOptions } from '../core/envelope.js';
 import type { LogEntry } from '../core/log.js';
 import type { RefusalReason } from '../core/metrics.js';
 import type { RecentOrigins } from '../state/recent-origins.js';
-import { operatorAllowed, type OperatorSettings } from './operator.js';
+import { operatorAllowed, presentedToken, type OperatorSettings } from './operator.js';
 import { requestSite } from './request-site.js';
 import { isLoopback } from './validate.js';
 
@@ -41,6 +41,10 @@ export interface GuardRequest {
   header(name: string): string | null;
   /** The peer's address as the host saw it (the socket's), where the host can tell (guards/operator.ts). */
   peer?: string;
+  /** The names of every header, where the host can list them (guards/operator.ts: none, not local). */
+  headerNames?: () => Iterable<string>;
+  /** The client's rate-limit key, where the host knows it (throttles wrong operator tokens; read on operator paths only). */
+  client?: () => string;
 }
 
 /** Why a guard refuses: the answer (in the service's envelope) and, when the operator must act, a log line. */
@@ -182,15 +186,35 @@ function isGetReturn(request: GuardRequest): boolean {
  * Refuses the operator's pages (`/metrics`, `/status`, `/embed`) to a client that is neither on this
  * machine nor holding the operator token (401). The challenge asks a browser for the token as a
  * password on the pages, and names the bearer scheme on `/metrics`, which scrapers use; the answer
- * says nothing of the token or of the pages.
+ * says nothing of the token or of the pages. A client that sent too many wrong tokens gets 429
+ * with `Retry-After` for a while (guards/operator.ts `TokenThrottle`), and every wrong token is
+ * counted (`bad_token`).
  */
-const operatorGuard: Guard = (request, settings) => {
+const operatorGuard: Guard = (request, settings): Refusal | null => {
   const { operator } = settings;
-  if (!operator.paths.has(request.url.pathname) || operatorAllowed(request, operator)) return null;
+  if (!operator.paths.has(request.url.pathname)) return null;
+  const client = request.client?.() ?? request.peer ?? 'unknown';
+  const retryAfterS = operator.throttle?.retryAfterS(client) ?? 0;
+  if (retryAfterS > 0) {
+    const message = 'Too many wrong operator tokens: try again later';
+    const refusal: Refusal = {
+      status: 429,
+      reason: 'token_throttled',
+      message,
+      options: {
+        headers: { 'retry-after': String(retryAfterS) },
+        errors: [{ code: 'rate_limited', message, fields: [] }],
+      },
+    };
+    return refusal;
+  }
+  if (operatorAllowed(request, operator)) return null;
+  const wrongToken = operator.token !== null && presentedToken(request.header('authorization')) !== null;
+  if (wrongToken) operator.throttle?.failed(client);
   const message = 'This page is for the operator: send the operator token';
   return {
     status: 401,
-    reason: 'unauthorized',
+    reason: wrongToken ? 'bad_token' : 'unauthorized',
     message,
     options: {
       headers: {

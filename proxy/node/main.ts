@@ -48,13 +48,18 @@ Flags (each overrides the environment variable in brackets):
   --request-timeout-ms N   time to receive a whole request [VENUE_BOOKING_REQUEST_TIMEOUT_MS, default 30000]
   --keep-alive-timeout-ms N  idle keep-alive connection lifetime [VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS, default 5000]
   --max-connections N      open connections at most [VENUE_BOOKING_MAX_CONNECTIONS, default 1000]
+  --operator-port N        serve /metrics, /status and /embed on 127.0.0.1:N only; the public port
+                           then opens them with the token alone [VENUE_BOOKING_OPERATOR_PORT]
 Credentials come only from the environment: VENUE_BOOKING_APP_ID, VENUE_BOOKING_API_KEY.
 With neither set the proxy runs on the embedded sandbox (no real bookings).
 Several instances share their state through Redis: VENUE_BOOKING_REDIS_URL (redis:// or rediss://),
 VENUE_BOOKING_REDIS_PREFIX, VENUE_BOOKING_REDIS_TIMEOUT_MS (environment only).
 The operator's pages /metrics, /status and /embed open from this machine; elsewhere with
 VENUE_BOOKING_METRICS_TOKEN as a bearer token. VENUE_BOOKING_METRICS=off turns /metrics and
-/status off, VENUE_BOOKING_STUDIO=off the embed studio (environment only).`;
+/status off, VENUE_BOOKING_STUDIO=off the embed studio (environment only).
+Returns from the booking site count only with the hand-off id the proxy signed: set
+VENUE_BOOKING_RETURN_SECRET (32+ characters, environment only) to keep it valid across restarts
+and instances without Redis; with Redis the instances agree on a random key.`;
 
 const FLAGS: Record<string, string> = {
   port: 'PORT',
@@ -76,6 +81,7 @@ const FLAGS: Record<string, string> = {
   'request-timeout-ms': 'VENUE_BOOKING_REQUEST_TIMEOUT_MS',
   'keep-alive-timeout-ms': 'VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS',
   'max-connections': 'VENUE_BOOKING_MAX_CONNECTIONS',
+  'operator-port': 'VENUE_BOOKING_OPERATOR_PORT',
 };
 
 function fail(message: string): never {
@@ -217,7 +223,13 @@ async function start() {
     // The counters in prom-client's registry, which /metrics renders (with the process's own);
     // with the metrics off, nothing is counted at all.
     metrics: new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend()),
-    peerAddress: (hostEnv) => (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
+    // With an operator port, only requests that came in on it may be "this machine" (operatorListener).
+    peerAddress: (hostEnv) => {
+      const socket = (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
+      return server.operatorPort === undefined || socket?.localPort === server.operatorPort
+        ? socket?.remoteAddress
+        : undefined;
+    },
     // Behind a declared reverse proxy every request comes from it: only the token opens the pages.
     operatorPages: { ...config.settings.operatorPages, loopback: !server.clientIp.header },
     // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
@@ -247,6 +259,7 @@ async function start() {
     const info = listening.address() as AddressInfo;
     const origin = config.settings.publicUrl ?? `http://${shownHost(host)}:${info.port}`;
     listener = nodeListener(handlerFor(config, extra, origin));
+    if (server.operatorPort !== undefined) operatorListener(server.operatorPort, listener);
     const mode = config.embedded
       ? 'on the embedded sandbox (no VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY set): bookings are not real'
       : `upstream ${config.settings.upstream}`;
@@ -259,7 +272,8 @@ async function start() {
     );
     const pages = config.settings.operatorPages;
     const open = [pages?.metrics === false ? '' : 'status', pages?.studio === false ? '' : 'embed'].filter(Boolean);
-    if (open.length)
+    // With an operator port, that listener says where the pages are.
+    if (open.length && server.operatorPort === undefined)
       console.log(
         `Operator pages (from this machine${pages?.token ? ', or with VENUE_BOOKING_METRICS_TOKEN' : ''}): ${open.map((page) => `http://${shownHost(host)}:${info.port}/${page}`).join(' ')}`,
       );
@@ -275,6 +289,29 @@ async function start() {
     }
   });
   listening.maxConnections = server.maxConnections;
+}
+
+/** The operator's pages' own paths. */
+const OPERATOR_PATH_RE = /^\/(?:metrics|status|embed)(?:[/?]|$)/;
+
+/**
+ * The operator's own listener (`VENUE_BOOKING_OPERATOR_PORT`), as Envoy's admin and Kong's status
+ * listeners: on 127.0.0.1 only, it serves the operator's pages and nothing else (404). Only a
+ * request that came in on it counts as "this machine" (`peerAddress` above); the guards' other
+ * checks (a loopback Host, no forwarding header) still apply.
+ */
+function operatorListener(port: number, handle: RequestListener): void {
+  const operator = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
+    if (OPERATOR_PATH_RE.test(req.url ?? '')) return handle(req, res);
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Only the operator pages are served on this port: /metrics, /status, /embed\n');
+  });
+  operator.on('error', (error) => fail(`VENUE_BOOKING_OPERATOR_PORT ${port}: ${error.message}`));
+  operator.listen(port, '127.0.0.1', () =>
+    console.log(
+      `Operator port (this machine only): http://127.0.0.1:${port}/status http://127.0.0.1:${port}/embed http://127.0.0.1:${port}/metrics`,
+    ),
+  );
 }
 
 void start();

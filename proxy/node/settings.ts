@@ -18,6 +18,11 @@ export interface NodeSettings {
   keepAliveTimeoutMs: number;
   /** Open connections at most; more are refused at accept (`maxConnections`). */
   maxConnections: number;
+  /**
+   * A port of its own for the operator's pages, on 127.0.0.1 only (as Envoy's admin listener):
+   * then only it opens them without the token, and the public port needs the token.
+   */
+  operatorPort?: number;
 }
 
 /** Defaults: generous for a guest on a slow phone, far below Node's own. */
@@ -51,6 +56,8 @@ export function nodeSettingsFromEnv(env: ProxyEnv): NodeSettings {
     maxConnections:
       wholeNumber(env, 'VENUE_BOOKING_MAX_CONNECTIONS', 1, 1_000_000, problems) ?? NODE_DEFAULTS.maxConnections,
   };
+  const operatorPort = wholeNumber(env, 'VENUE_BOOKING_OPERATOR_PORT', 1, 65_535, problems);
+  if (operatorPort !== undefined) settings.operatorPort = operatorPort;
   if (settings.headersTimeoutMs > settings.requestTimeoutMs)
     problems.push('VENUE_BOOKING_HEADERS_TIMEOUT_MS must not exceed VENUE_BOOKING_REQUEST_TIMEOUT_MS');
   if (problems.length) throw new ConfigError(problems);

@@ -15,7 +15,7 @@ import { LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
 import { bookingAnswer } from './booking-answer.js';
 import type { ProxyContext } from './context.js';
 import { jsonBody } from './input.js';
-import { bookingReconciler } from './reconcile.js';
+import { bookingReconciler, claimReference } from './reconcile.js';
 import { bookedScope, dateScope } from './read-through.js';
 
 /** The documented fields of `POST /bookings`, with their forms. */
@@ -107,6 +107,21 @@ async function bookingBody(ctx: ProxyContext, c: Context): Promise<Record<string
 }
 
 /**
+ * Whether a booking request is one the route would send (a valid key, valid fields, a venue served
+ * here): the client limits count only those against the client's bookings, so an invalid one (400)
+ * never spends a booking slot.
+ */
+export async function bookingValid(ctx: ProxyContext, c: Context): Promise<boolean> {
+  try {
+    idempotencyKey(c);
+    const { errors, values } = readFields(await jsonBody(c), BOOKING, { drop: ECHOED });
+    return errors.length === 0 && (await ctx.venueAllowed(values.venue_id as string));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether a created booking is confirmed, as the widget reads it: the service's `bookingStatus`
  * (`confirmed`; an enquiry is `received`), else the booking's own status (`complete`).
  */
@@ -170,10 +185,16 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   // The fingerprint binds the key to the details and to the client that sent them (its key goes
   // into the hash, never into the store), so another address with the same key and details gets
   // 409, not the first guest's answer.
+  // The reference a key books is its own: no other key's reconciliation may adopt it (reconcile.ts).
+  const workClaimed = async () => {
+    const answer = await work();
+    await claimReference(ctx, key, answer);
+    return answer;
+  };
   const result = await ctx.state.idempotent(
     key,
     await fingerprintOf(`${ctx.clientOf(c)}\n${JSON.stringify(body, Object.keys(body).sort())}`),
-    work,
+    workClaimed,
     bookingReconciler(ctx, key, path, body),
   );
   if ('conflict' in result) {

@@ -21,20 +21,27 @@
  * is known, never the API's JSON.
  *
  * `GET /api/return` with no query is the widget's probe: it answers which return methods this
- * proxy offers (`{methods: ['post', 'get']}`), without any upstream call; the widget then asks the
- * booking site for `return_method=post`.
+ * proxy offers (`{methods: ['post', 'get'], handoff}`), without any upstream call; the widget then
+ * asks the booking site for `return_method=post`, and puts `handoff`, a signed, expiring hand-off
+ * id (routes/handoff.ts), in the return URL.
+ *
+ * Returns prove themselves: anyone can send a return, so only one that carries a valid hand-off id
+ * counts as a booking (`handed_off`, once per hand-off) and lands with its reference and status.
+ * Any other lands on the readable page, which confirms nothing and says that the booking site will
+ * confirm by email, and is counted apart (`unproven_return`).
  */
 import type { Context } from 'hono';
 import { envelopeResponse, ProxyError } from '../core/envelope.js';
 import { urlOf } from '../core/url.js';
 import type { ProxyContext } from './context.js';
 import { ID_RE } from '../guards/validate.js';
+import { checkHandoff, issueHandoff } from './handoff.js';
 import { pageStrings, returnPageResponse } from './return-page.js';
 
 const REFERENCE_RE = /^[A-Za-z0-9-]{1,40}$/;
 const STATUS_RE = /^[a-z_]{1,20}$/;
 /** Query keys of a return that the target page must not keep from the page the guest left. */
-const RETURN_VALUES = ['reference', 'status', 'first_name', 'last_name', 'email', 'phone', 'dob'];
+const RETURN_VALUES = ['reference', 'status', 'first_name', 'last_name', 'email', 'phone', 'dob', 'handoff'];
 
 /**
  * The page to send the guest back to: the venue's configured page (for a venue this proxy serves),
@@ -100,9 +107,10 @@ const landed = (landing: URL) =>
   });
 
 /**
- * A GET return: the same 303 as the POST when the venue, its page and the reference are known,
- * else the readable page. Only the reference and the status are read from the query; the log line
- * says whether the guest landed, never what else the booking site sent.
+ * A GET return: the same 303 as the POST when its hand-off id is valid and the venue, its page and
+ * the reference are known, else the readable page. Only the reference, the status and the hand-off
+ * id are read from the query; the log line says whether the guest landed, never what else the
+ * booking site sent. A return without a valid hand-off id confirms nothing (routes/handoff.ts).
  */
 async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchParams): Promise<Response> {
   const venue = await servedVenue(ctx, query);
@@ -110,18 +118,50 @@ async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchPa
   const reference = query.get('reference')?.trim() ?? '';
   const status = query.get('status')?.trim() ?? '';
   const validStatus = STATUS_RE.test(status) ? status : null;
-  const landing = target && REFERENCE_RE.test(reference) ? landingOf(target, reference, validStatus) : null;
+  const strings = pageStrings(query.get('lang'), request.headers.get('accept-language'));
+  if (!REFERENCE_RE.test(reference)) {
+    ctx.logger.log({
+      level: 'info',
+      msg: 'booking returned',
+      method: 'GET',
+      venue,
+      status: validStatus,
+      landed: false,
+    });
+    return returnPageResponse({ reference: null, confirmed: false, back: target, strings });
+  }
+  const proof = await proven(ctx, query, reference);
+  const landing = target && proof ? landingOf(target, reference, validStatus) : null;
   const lands = Boolean(venue && landing);
-  ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'GET', venue, status: validStatus, landed: lands });
-  // A booking the widget handed off to the booking site, made there (the page shows it too).
-  if (REFERENCE_RE.test(reference)) ctx.config.metrics.booking('handed_off');
+  ctx.logger.log({
+    level: 'info',
+    msg: 'booking returned',
+    method: 'GET',
+    venue,
+    status: validStatus,
+    landed: lands,
+    proven: proof,
+  });
   if (lands) return landed(landing!);
   return returnPageResponse({
-    reference: REFERENCE_RE.test(reference) ? reference : null,
+    reference,
     confirmed: validStatus === 'complete',
+    unproven: !proof,
     back: landing ?? target,
-    strings: pageStrings(query.get('lang'), request.headers.get('accept-language')),
+    strings,
   });
+}
+
+/**
+ * Whether a return proves the proxy handed the guest off (a valid hand-off id for this reference),
+ * counted: once as `handed_off` when it does (never again for the same return), else as
+ * `unproven_return`, apart from the bookings.
+ */
+async function proven(ctx: ProxyContext, query: URLSearchParams, reference: string): Promise<boolean> {
+  const check = await checkHandoff(ctx, query.get('handoff'), reference);
+  if (check === 'first') ctx.config.metrics.booking('handed_off');
+  if (check === 'invalid') ctx.config.metrics.booking('unproven_return');
+  return check !== 'invalid';
 }
 
 /** `GET /api/return`: the widget's probe (no query: which return methods this proxy offers), or a GET return. */
@@ -129,7 +169,13 @@ export function returnGet(ctx: ProxyContext, c: Context): Response | Promise<Res
   const url = urlOf(c.req.raw);
   if (url.search) return getReturn(ctx, c.req.raw, url.searchParams);
   if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
-  return envelopeResponse(c.req.raw, 200, { methods: ['post', 'get'] }, { 'cache-control': 'public, max-age=3600' });
+  return returnProbe(ctx, c.req.raw);
+}
+
+/** The probe's answer: the methods, and a fresh hand-off id for the return URL (never cached). */
+async function returnProbe(ctx: ProxyContext, request: Request): Promise<Response> {
+  const handoff = await issueHandoff(ctx);
+  return envelopeResponse(request, 200, { methods: ['post', 'get'], handoff }, { 'cache-control': 'no-store' });
 }
 
 /** `POST /api/return`: the booking site's return, answered with 303 to the guest's page. */
@@ -155,8 +201,19 @@ export async function returnPost(ctx: ProxyContext, c: Context): Promise<Respons
       ],
     });
   }
-  ctx.logger.log({ level: 'info', msg: 'booking returned', method: 'POST', venue, status, landed: true });
-  // A booking the widget handed off to the booking site (a deposit, a pre-order), made there.
-  ctx.config.metrics.booking('handed_off');
-  return landed(landingOf(target, reference, status));
+  // A booking the widget handed off to the booking site (a deposit, a pre-order), made there; only
+  // a return with the proxy's hand-off id lands with its reference and status.
+  const proof = await proven(ctx, query, reference);
+  ctx.logger.log({
+    level: 'info',
+    msg: 'booking returned',
+    method: 'POST',
+    venue,
+    status,
+    landed: proof,
+    proven: proof,
+  });
+  if (proof) return landed(landingOf(target, reference, status));
+  const strings = pageStrings(query.get('lang'), c.req.header('accept-language') ?? null);
+  return returnPageResponse({ reference, confirmed: false, unproven: true, back: target, strings });
 }

@@ -23,6 +23,8 @@ interface PageStrings {
   kept: string;
   /** Without a reference: where the guest learns how the booking went. */
   noReference: string;
+  /** A return without a valid hand-off id: the booking site, not this page, confirms. */
+  byEmail: string;
   /** Why the guest is on this page rather than the venue's. */
   notBack: string;
   back: (host: string) => string;
@@ -38,6 +40,7 @@ const STRINGS: Record<string, PageStrings> = {
     kept: 'Keep this reference: the venue knows your booking by it.',
     noReference:
       'The booking site sent no booking reference back. If you completed your booking, its confirmation is on its way to your email.',
+    byEmail: 'The booking site will confirm your booking by email.',
     notBack: 'We could not take you back to the venue’s page automatically.',
     back: (host) => `Back to ${host}`,
   },
@@ -50,6 +53,7 @@ const STRINGS: Record<string, PageStrings> = {
     kept: 'Conservez cette référence : l’établissement connaît votre réservation sous ce nom.',
     noReference:
       'Le site de réservation n’a renvoyé aucune référence. Si vous avez terminé votre réservation, sa confirmation arrive par e-mail.',
+    byEmail: 'Le site de réservation vous confirmera votre réservation par e-mail.',
     notBack: 'Nous n’avons pas pu vous ramener automatiquement à la page de l’établissement.',
     back: (host) => `Retour à ${host}`,
   },
@@ -62,6 +66,7 @@ const STRINGS: Record<string, PageStrings> = {
     kept: 'Bewahren Sie diese Referenz auf: Unter ihr kennt das Lokal Ihre Reservierung.',
     noReference:
       'Die Buchungsseite hat keine Referenz zurückgeschickt. Wenn Sie Ihre Reservierung abgeschlossen haben, kommt die Bestätigung per E-Mail.',
+    byEmail: 'Die Buchungsseite bestätigt Ihre Reservierung per E-Mail.',
     notBack: 'Wir konnten Sie nicht automatisch zur Seite des Lokals zurückbringen.',
     back: (host) => `Zurück zu ${host}`,
   },
@@ -74,6 +79,7 @@ const STRINGS: Record<string, PageStrings> = {
     kept: 'Guarde esta referencia: el local conoce su reserva por ella.',
     noReference:
       'La web de reservas no devolvió ninguna referencia. Si completó su reserva, la confirmación le llegará por correo electrónico.',
+    byEmail: 'La web de reservas le confirmará su reserva por correo electrónico.',
     notBack: 'No hemos podido llevarle de vuelta a la página del local automáticamente.',
     back: (host) => `Volver a ${host}`,
   },
@@ -86,6 +92,7 @@ const STRINGS: Record<string, PageStrings> = {
     kept: 'Bewaar deze referentie: de locatie kent uw reservering eronder.',
     noReference:
       'De reserveringssite stuurde geen referentie terug. Als u uw reservering hebt afgerond, komt de bevestiging per e-mail.',
+    byEmail: 'De reserveringssite bevestigt uw reservering per e-mail.',
     notBack: 'We konden u niet automatisch terugbrengen naar de pagina van de locatie.',
     back: (host) => `Terug naar ${host}`,
   },
@@ -128,23 +135,29 @@ const styleHash = () =>
 export interface ReturnPage {
   reference: string | null;
   confirmed: boolean;
+  /**
+   * The return carried no valid hand-off id (routes/handoff.ts): anyone could have sent it, so the
+   * page shows no reference and confirms nothing; the booking site's email will.
+   */
+  unproven?: boolean;
   /** The venue's page to offer as a link (on an origin the proxy serves), when one is known. */
   back: URL | null;
   strings: PageStrings;
 }
 
 /**
- * The readable page: 200 when it shows a reference (the booking stands, only the way back failed),
- * 400 when the return had none. No script, no referrer, not stored, not framed elsewhere.
+ * The readable page: 200 when it shows a reference (the booking stands, only the way back failed)
+ * or an unproven return (the booking site confirms by email), 400 when the return had no reference. No script, no referrer, not stored, not framed elsewhere.
  */
 export async function returnPageResponse(page: ReturnPage): Promise<Response> {
-  const { strings: s, reference, back } = page;
+  const { strings: s, back } = page;
+  const reference = page.unproven ? null : page.reference;
   const title = reference ? (page.confirmed ? s.confirmedTitle : s.enquiryTitle) : s.unknownTitle;
   const body =
     `<h1>${escapeHtml(title)}</h1>` +
     (reference
       ? `<p>${escapeHtml(s.reference)}: <strong>${escapeHtml(reference)}</strong></p><p>${escapeHtml(s.kept)}</p>`
-      : `<p>${escapeHtml(s.noReference)}</p>`) +
+      : `<p>${escapeHtml(page.unproven ? s.byEmail : s.noReference)}</p>`) +
     `<p>${escapeHtml(s.notBack)}</p>` +
     (back ? `<p><a href="${escapeHtml(back.href)}">${escapeHtml(s.back(back.host))}</a></p>` : '');
   const html =
@@ -152,7 +165,7 @@ export async function returnPageResponse(page: ReturnPage): Promise<Response> {
     `<meta name="viewport" content="width=device-width,initial-scale=1"><title>${escapeHtml(title)}</title>` +
     `<style>${STYLE}</style></head><body><main>${body}</main></body></html>`;
   return new Response(html, {
-    status: reference ? 200 : 400,
+    status: reference || page.unproven ? 200 : 400,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'content-security-policy': `default-src 'none'; style-src ${await styleHash()}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,

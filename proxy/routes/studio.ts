@@ -301,7 +301,11 @@ ${text('phone', 'Your phone number', choices.phone, 'tel', ' placeholder="+44 20
 </form>`;
 }
 
-/** The sites that recently loaded the widget, and what to do about a refused one. */
+/**
+ * The sites requests recently claimed to come from (state/recent-origins.ts: canonical origins,
+ * each kind bounded apart), and what to do about a refused one: a settings line the proxy starts
+ * with, since every origin listed is canonical, as the settings keep theirs.
+ */
 function originsOf(ctx: ProxyContext): string {
   const sites = ctx.recentOrigins.list();
   const configured = ctx.config.origins;
@@ -312,14 +316,14 @@ function originsOf(ctx: ProxyContext): string {
   const fix = (origin: string) =>
     origin === 'null'
       ? 'A page in a sandboxed frame or opened from a file has no origin: serve the page from its website.'
-      : `Add it to <code>VENUE_BOOKING_ORIGINS</code> and restart the proxy: <code>VENUE_BOOKING_ORIGINS=${escapeHtml([...configured, origin].join(','))}</code>`;
+      : `If it is your site, add it to <code>VENUE_BOOKING_ORIGINS</code> and restart the proxy: <code>VENUE_BOOKING_ORIGINS=${escapeHtml([...configured, origin].join(','))}</code>`;
   const rows = sites
     .map(
       (site) =>
         `<tr><th scope="row"><code>${escapeHtml(site.origin)}</code></th><td class="${site.allowed ? 'allowed' : 'refused'}">${site.allowed ? 'Allowed' : 'Refused'}</td><td>${site.requests}</td><td>${escapeHtml(when.format(site.lastSeen))}</td><td>${site.allowed ? '' : fix(site.origin)}</td></tr>`,
     )
     .join('');
-  return `${current}<table id="origins-table"><caption class="note">Seen by this instance (per instance, the latest ${sites.length}).</caption><thead><tr><th scope="col">Site</th><th scope="col">Widget</th><th scope="col">Requests</th><th scope="col">Last seen (London)</th><th scope="col">Fix</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `${current}<table id="origins-table"><caption class="note">What requests to this instance claimed (their Origin or Referer header, which any client can write: an entry is a claim, not proof of a visit; the latest ${sites.length}, refused ones never push out allowed ones).</caption><thead><tr><th scope="col">Site</th><th scope="col">Widget</th><th scope="col">Requests</th><th scope="col">Last seen (London)</th><th scope="col">Fix</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 /** Short steps per site builder. */

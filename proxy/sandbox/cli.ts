@@ -2,12 +2,13 @@
  * `venue-booking-sandbox`: serves the sandbox on a port for partner developers and manual testing.
  * The only sandbox module that touches process, files and sockets; everything else is runtime-free.
  *
- *   venue-booking-sandbox [--port 8787] [--now ISO] [--app APPID:KEY]... [--rate-limit N]
+ *   venue-booking-sandbox [--port 8787] [--host 127.0.0.1] [--now ISO] [--app APPID:KEY]... [--rate-limit N]
  *                         [--seed FILE] [--dialect spec|live] [--public-url URL]
  *                         [--scenario NAME] [--latency MS] [--print-openapi]
  *
  * As a sandbox for partners it serves the controls under /__sandbox (journal, clock, reset), and
- * says where they and the OpenAPI document are. `--print-openapi` writes the document to stdout
+ * says where they and the OpenAPI document are. It listens on loopback unless `--host` says
+ * otherwise: the journal holds guests' details and the controls need no credentials. `--print-openapi` writes the document to stdout
  * (the package build ships it as dist/server/openapi.json).
  */
 
@@ -22,6 +23,8 @@ import type { Seed } from './types.js';
 
 const USAGE = `Usage: venue-booking-sandbox [options]
   --port N            port to listen on (default 8787)
+  --host ADDRESS      address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 for every
+                      interface: the controls still answer only a localhost or --public-url Host)
   --now ISO           fix the clock, e.g. 2026-03-20T10:00:00Z (zone-less = London time)
   --app APPID:KEY     add a full-access app (repeatable)
   --rate-limit N      requests per App ID per hour (default 5000)
@@ -42,6 +45,8 @@ function fail(message: string): never {
 /** What the command line asks for. */
 interface Cli {
   port: number;
+  /** The address to listen on. */
+  host: string;
   options: SandboxOptions;
   /** `--public-url` was given (else the URL follows the port actually listened on). */
   publicUrlGiven: boolean;
@@ -94,6 +99,7 @@ export function parseCli(argv: string[]): Cli {
       args: argv,
       options: {
         port: { type: 'string' },
+        host: { type: 'string' },
         app: { type: 'string', multiple: true },
         'print-openapi': { type: 'boolean' },
         help: { type: 'boolean' },
@@ -110,8 +116,11 @@ export function parseCli(argv: string[]): Cli {
   }
   const port = values.port === undefined ? 8787 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be a port number, got ${values.port}`);
+  const host = values.host ?? '127.0.0.1';
+  if (!/^[A-Za-z0-9.:[\]-]{1,253}$/.test(host)) fail(`--host must be an address or a host name, got ${host}`);
   const cli: Cli = {
     port,
+    host,
     // A sandbox run as a sandbox: the partner controls are on.
     options: { publicUrl: `http://localhost:${port}`, control: true },
     publicUrlGiven: false,
@@ -141,9 +150,10 @@ function sandboxOf(options: SandboxOptions): Sandbox {
 }
 
 /** What the partner needs to start: where everything is, and a request that works. */
-function banner(sandbox: Sandbox, options: SandboxOptions, port: number): void {
+function banner(sandbox: Sandbox, options: SandboxOptions, port: number, host: string): void {
   const url = sandbox.publicUrl;
-  console.log(`venue-booking-sandbox (${sandbox.dialect} dialect) listening on http://localhost:${port}`);
+  const where = host === '127.0.0.1' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  console.log(`venue-booking-sandbox (${sandbox.dialect} dialect) listening on http://${where}:${port}`);
   console.log(`  API:  ${url}/v4/...   hosted booking page: ${url}/book`);
   console.log(`  OpenAPI document: ${url}/v4/openapi.json`);
   console.log(`  Request journal:  ${url}${CONTROL_PREFIX}/requests   (clock, reset: ${url}${CONTROL_PREFIX})`);
@@ -163,11 +173,11 @@ if (cli.printOpenApi) {
   process.stdout.write(`${JSON.stringify(openApiDocument(cli.options.publicUrl), null, 2)}\n`);
 } else {
   let sandbox = sandboxOf(cli.options);
-  const server = serve({ fetch: (request) => sandbox.fetch(request), port: cli.port }, (info) => {
+  const server = serve({ fetch: (request) => sandbox.fetch(request), port: cli.port, hostname: cli.host }, (info) => {
     // With --port 0 the address is known only now; no request has arrived yet.
     if (!cli.publicUrlGiven && info.port !== cli.port)
       sandbox = sandboxOf({ ...cli.options, publicUrl: `http://localhost:${info.port}` });
-    banner(sandbox, cli.options, info.port);
+    banner(sandbox, cli.options, info.port, cli.host);
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
 }

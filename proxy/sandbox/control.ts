@@ -5,7 +5,12 @@
  * Off unless the sandbox runs as a sandbox: the CLI turns them on, `createSandbox({ control: true })`
  * does in a partner's tests, and the proxy's embedded sandbox never has them (the proxy's allow-list
  * would not pass `/__sandbox` anyway). They need no credentials: whoever can reach them owns the
- * sandbox. Answers use the v4 envelope, so a client parses one thing.
+ * sandbox, so they are closed to pages on other sites. They answer only a request addressed to a
+ * loopback host (`localhost`, `127.0.0.1`, `[::1]`) or to the host of the sandbox's public URL, so
+ * that a DNS-rebinding page cannot read the journal (guests' names, emails, phone numbers); and a
+ * POST must carry a JSON body (`Content-Type: application/json`) or the `X-Sandbox-Control` header,
+ * which no cross-site form can send (a page's script would need a CORS preflight, which the
+ * controls never grant). Answers use the v4 envelope, so a client parses one thing.
  */
 
 import { Hono, type Context as HonoContext } from 'hono';
@@ -182,10 +187,40 @@ function journalFilter(params: Params) {
   return { path: str(params, 'path'), method: str(params, 'method'), limit };
 }
 
+/** Whether a host name is this machine's: `localhost` (and `*.localhost`), 127/8, `::1`. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(?:\.\d{1,3}){3}$/.test(host) || host === '::1';
+}
+
+/** Why a control request is refused (a cross-site form, a foreign Host), or null. */
+function controlRefusal(request: Request, publicHost: string): ApiError | null {
+  const { hostname } = new URL(request.url);
+  if (!isLoopbackHost(hostname) && hostname !== publicHost) {
+    const message = 'The sandbox controls answer only requests addressed to localhost or to the sandbox public URL';
+    return new ApiError(403, message, [{ code: 'forbidden_host', message, fields: ['Host'] }]);
+  }
+  const type = (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (request.method === 'POST' && type !== 'application/json' && request.headers.get('x-sandbox-control') === null) {
+    const message =
+      'Send sandbox controls as JSON (Content-Type: application/json) or with an X-Sandbox-Control header';
+    return new ApiError(415, message, [{ code: 'json_required', message, fields: ['Content-Type'] }]);
+  }
+  return null;
+}
+
 /** The control routes, as a Hono app to mount under {@link CONTROL_PREFIX}. */
 export function controlRoutes(target: ControlTarget): Hono {
   const app = new Hono();
   const base = `${target.publicUrl}${CONTROL_PREFIX}`;
+  const publicHost = new URL(target.publicUrl).hostname;
+  app.use('*', async (c, next) => {
+    const refusal = controlRefusal(c.req.raw, publicHost);
+    if (!refusal) return next();
+    return answer(target, c, () => {
+      throw refusal;
+    });
+  });
   app.get('/', (c) =>
     answer(target, c, () => ({
       openapi: `${target.publicUrl}/v4/openapi.json`,

@@ -23,6 +23,7 @@ export class MemoryState implements ProxyState {
   readonly keys: IdempotencyStore;
   private readonly limiters = new Map<string, RateLimiter>();
   private readonly generations = new Map<string, string>();
+  private readonly claims = new Map<string, { holder: string; expires: number }>();
 
   constructor(private readonly options: MemoryStateOptions) {
     this.reads = new ReadCache<Relayed>({ ...options, maxEntries: 5000 });
@@ -71,6 +72,17 @@ export class MemoryState implements ProxyState {
     let limiter = this.limiters.get(bucket);
     if (!limiter) this.limiters.set(bucket, (limiter = new RateLimiter({ ...rule, now: this.options.now })));
     return limiter;
+  }
+
+  async claim(name: string, holder: string, ttlMs: number) {
+    const now = this.options.now();
+    const held = this.claims.get(name);
+    if (held && held.expires > now) return held.holder;
+    this.claims.delete(name);
+    this.claims.set(name, { holder, expires: now + ttlMs });
+    // Bounded: the oldest claims go first (a reference's claim outlives the answers it guards: 24 h).
+    if (this.claims.size > 20_000) this.claims.delete(this.claims.keys().next().value!);
+    return holder;
   }
 
   async loadQuota() {

@@ -4,60 +4,68 @@
  * `VENUE_BOOKING_ORIGINS` shows up as refused, with its fix, instead of as a widget that never
  * loads.
  *
- * Per instance and in memory only (several instances each know their own visitors), bounded (the
- * least recently seen site is forgotten first), and kept only for values shaped like an origin:
- * the `Origin` header is the client's to write, so a hostile one can push real sites out of the
- * list but cannot grow it or put markup in it.
+ * An entry is what requests claimed (their `Origin` or `Referer` header), never proof of a visit:
+ * any client can write any value. So the list is honest about it and hard to abuse:
+ *
+ * - every origin is kept in its canonical form (core/url.ts), the form the settings keep, so
+ *   `HTTPS://VENUE.EXAMPLE:443` is `https://venue.example` (allowed, when that is) and a
+ *   lookalike internationalised name shows as the punycode it is; a value that is not an origin is
+ *   ignored, so no markup or unusable settings line can get in;
+ * - allowed and refused sites are bounded apart (`MAX_ORIGINS` each, the least recently seen
+ *   forgotten first): forged refused origins can push out other refused ones, never an allowed one.
+ *
+ * Per instance and in memory only (several instances each know their own visitors).
  */
+import { canonicalOrigin } from '../core/url.js';
 
 /** One site as the proxy saw it. */
 export interface OriginSighting {
-  /** `scheme://host[:port]`, or `null` for an opaque origin (a sandboxed frame, a file). */
+  /** `scheme://host[:port]` in canonical form, or `null` for an opaque origin (a sandboxed frame, a file). */
   origin: string;
   /** Whether the origin rule lets this site call the API. */
   allowed: boolean;
-  /** Requests seen from it: the widget's script and the API's calls. */
+  /** Requests that claimed it: the widget's script and the API's calls. */
   requests: number;
   /** Epoch ms of the first and of the latest request. */
   firstSeen: number;
   lastSeen: number;
 }
 
-/** What an origin looks like: an http(s) scheme, a host name or address, an optional port; or `null`. */
-const ORIGIN_RE = /^(?:https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?|null)$/i;
-
-/** The most sites kept. */
+/** The most sites kept of each kind (allowed, refused). */
 export const MAX_ORIGINS = 50;
 
 /** The recent sites of one proxy instance. */
 export class RecentOrigins {
-  private readonly sites = new Map<string, OriginSighting>();
+  /** Each kind's sites, with the order of their latest sighting across both kinds. */
+  private readonly allowed = new Map<string, OriginSighting & { seq: number }>();
+  private readonly refused = new Map<string, OriginSighting & { seq: number }>();
+  private seq = 0;
 
   constructor(
     private readonly now: () => number,
     private readonly max = MAX_ORIGINS,
   ) {}
 
-  /** Notes a request from `origin`; values not shaped like an origin are ignored. */
-  note(origin: string, allowed: boolean): void {
-    if (origin.length > 200 || !ORIGIN_RE.test(origin)) return;
+  /** Notes a request that claimed `origin`; values that are not an origin are ignored. */
+  note(given: string, allowed: boolean): void {
+    const origin = canonicalOrigin(given);
+    if (origin === null) return;
     const now = this.now();
-    const seen = this.sites.get(origin);
-    if (seen) {
-      seen.requests++;
-      seen.lastSeen = now;
-      seen.allowed = allowed;
-      // Re-inserted, so the map's order is the order of last sight.
-      this.sites.delete(origin);
-      this.sites.set(origin, seen);
-      return;
-    }
-    this.sites.set(origin, { origin, allowed, requests: 1, firstSeen: now, lastSeen: now });
-    if (this.sites.size > this.max) this.sites.delete(this.sites.keys().next().value!);
+    const kind = allowed ? this.allowed : this.refused;
+    const seen = this.allowed.get(origin) ?? this.refused.get(origin);
+    this.allowed.delete(origin);
+    this.refused.delete(origin);
+    // Re-inserted, so each map's order is the order of last sight.
+    const seq = ++this.seq;
+    if (seen) kind.set(origin, { ...seen, allowed, requests: seen.requests + 1, lastSeen: now, seq });
+    else kind.set(origin, { origin, allowed, requests: 1, firstSeen: now, lastSeen: now, seq });
+    if (kind.size > this.max) kind.delete(kind.keys().next().value!);
   }
 
   /** The sites, most recently seen first. */
   list(): OriginSighting[] {
-    return [...this.sites.values()].reverse().map((site) => ({ ...site }));
+    return [...this.allowed.values(), ...this.refused.values()]
+      .sort((a, b) => b.seq - a.seq)
+      .map(({ seq: _seq, ...site }) => site);
   }
 }

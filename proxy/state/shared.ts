@@ -17,8 +17,9 @@
  * What goes into the store: cached read answers (venue data, no guest data), per booking key the
  * SHA-256 of the client key and details, when its booking was sent and (once answered) the answer
  * kept for replays (24 hours at most), a random lease holder id per key being worked on (seconds),
- * the epoch, the quota, the upstream budget's counters, and counters keyed by a hash of the client
- * key. Nothing else personal.
+ * the epoch, the quota, the upstream budget's counters, counters keyed by a hash of the client
+ * key, and claims (`claim:`: a booking reference and the Idempotency-Key that holds it, the
+ * return-signing secret). Nothing else personal.
  */
 import { fingerprintOf, type IdempotentResult, type Reconciler, type StoredAnswer } from './idempotency.js';
 import type { Logger } from '../core/log.js';
@@ -280,6 +281,22 @@ export class SharedState implements ProxyState {
     await this.link.call(
       () => this.store.set('quota', JSON.stringify(quota), ttlMs),
       () => false,
+    );
+  }
+
+  async claim(name: string, holder: string, ttlMs: number): Promise<string | null> {
+    const key = `claim:${name}`;
+    return this.link.call<string | null>(
+      async () => {
+        // Set only when free; else the holder it has (free again in between: try once more).
+        for (let tries = 0; tries < 2; tries++) {
+          if (await this.store.set(key, holder, ttlMs, true)) return holder;
+          const held = await this.store.get(key);
+          if (held !== null) return held;
+        }
+        return null;
+      },
+      () => null,
     );
   }
 

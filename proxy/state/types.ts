@@ -90,6 +90,13 @@ export interface ProxyState {
   loadQuota(): Promise<QuotaState | null>;
   /** Tells other instances what this one learnt of the upstream's quota. */
   saveQuota(quota: QuotaState): Promise<void>;
+  /**
+   * Claims `name` for `holder` for `ttlMs`, once across every instance: the holder it belongs to
+   * now (`holder` when it was free, or already its), or null when the store cannot tell now. A
+   * booking reference adopted by one Idempotency-Key can never be adopted by another; instances
+   * agree on one secret.
+   */
+  claim(name: string, holder: string, ttlMs: number): Promise<string | null>;
   health(): StoreHealth;
   /** Lets go of connections and timers (tests, shutdown). */
   close(): Promise<void>;

@@ -109,7 +109,7 @@ export class BookingData implements ReactiveController {
   readonly preferences: Read<readonly [string, string, boolean], WireMarketingPreference[]>;
   readonly offers: Read<readonly [string, string, boolean], WireOffer[]>;
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
-  readonly bridge: Read<readonly [string, boolean], boolean>;
+  readonly bridge: Read<readonly [string, boolean], string | false>;
   readonly calendar: Read<readonly [boolean], CalendarLinks | null>;
 
   constructor(
@@ -199,7 +199,9 @@ export class BookingData implements ReactiveController {
     );
     // Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
     // when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
-    // details to the bridge instead of putting them in the venue page's URL.
+    // details to the bridge instead of putting them in the venue page's URL. The answer's signed
+    // hand-off id ('' from a proxy without one) goes into the return URL: the proxy counts and
+    // confirms only a return that carries it.
     this.bridge = new Read(
       host,
       () => {
@@ -209,9 +211,9 @@ export class BookingData implements ReactiveController {
       async ([api, wanted], signal) => {
         if (!wanted) return false;
         const payload = await this.clientFor(api)
-          .get<{ methods?: unknown }>('return', {}, signal)
+          .get<{ methods?: unknown; handoff?: unknown }>('return', {}, signal)
           .catch(() => null);
-        return Array.isArray(payload?.methods) && payload.methods.includes('post');
+        return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );
     // The add-to-calendar links' code: an on-demand chunk, pinned by its integrity like the locale
@@ -281,9 +283,9 @@ export class BookingData implements ReactiveController {
     return task.status === TaskStatus.PENDING ? task.taskComplete.catch(() => false) : null;
   }
 
-  /** Whether the proxy offers its return bridge. */
-  get bridged(): boolean {
-    return this.bridge.task.value === true;
+  /** The proxy's hand-off id when it offers its return bridge ('' without an id), else false. */
+  get bridged(): string | false {
+    return this.bridge.task.value ?? false;
   }
 
   /**

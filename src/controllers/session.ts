@@ -121,15 +121,16 @@ export class Session {
   /**
    * Where the booking site sends the guest back: through the proxy's bridge (POST) when it offers
    * one and the page is on this origin, else to the page itself with the details in its URL
-   * (`venue`: the venue booked, for the bridge).
+   * (`venue`: the venue booked, for the bridge; `bridge`: the proxy's hand-off id when it offers
+   * its bridge, else false).
    */
-  returnTo(venue: string, bridge: boolean): { returnUrl: string; returnMethod?: 'post' } {
+  returnTo(venue: string, bridge: string | false): { returnUrl: string; returnMethod?: 'post' } {
     const page = returnUrlFor(this._host.returnUrl, location.href, this._returnKey);
     // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
     // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
-    const post = this._host.returnMethod !== 'get' && bridge && new URL(page).origin === location.origin;
+    const post = this._host.returnMethod !== 'get' && bridge !== false && new URL(page).origin === location.origin;
     return post
-      ? { returnUrl: bridgeUrl(this._host.api, venue, page, this._host.locale), returnMethod: 'post' }
+      ? { returnUrl: bridgeUrl(this._host.api, venue, page, this._host.locale, bridge), returnMethod: 'post' }
       : { returnUrl: page };
   }
 
@@ -145,10 +146,11 @@ export class Session {
  * accepts it only on an origin it serves) and the widget's language (for the page the proxy shows
  * if it cannot send the guest back).
  */
-function bridgeUrl(api: string, venue: string, page: string, lang: string): string {
+function bridgeUrl(api: string, venue: string, page: string, lang: string, handoff: string): string {
   const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
   url.searchParams.set('venue', venue);
   url.searchParams.set('page', page);
   url.searchParams.set('lang', lang);
+  if (handoff) url.searchParams.set('handoff', handoff);
   return url.href;
 }

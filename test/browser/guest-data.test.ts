@@ -248,6 +248,8 @@ describe('privacy on the hand-off', () => {
     const bridge = new URL(handOff.searchParams.get('return_url')!);
     expect(bridge.pathname).to.equal(`${stack.api}/return`);
     expect(bridge.searchParams.get('venue')).to.equal(DEMO_VENUE);
+    // The signed hand-off id the probe gave: the proxy confirms only a return that carries it.
+    expect(bridge.searchParams.get('handoff')).to.match(/^[0-9a-z]+\.[\w-]{16}\.[\w-]{43}$/);
     const left = new URL(bridge.searchParams.get('page')!);
     expect(left.origin + left.pathname).to.equal(location.origin + location.pathname);
     expect(left.searchParams.get('vb_return')).to.equal('brunch-post');

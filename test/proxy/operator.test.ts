@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { Metrics, memoryBackend, total } from '../../proxy/core/metrics.js';
 import { configFromEnv, ConfigError } from '../../proxy/env.js';
@@ -133,6 +134,80 @@ describe('/metrics of the Node entry', { timeout: 60_000 }, () => {
     assert.equal(forwarded.status, 401);
     assert.equal(forwarded.headers.get('www-authenticate'), 'Bearer realm="venue-booking"');
   });
+
+  test('any header of the forwarding families means "not this machine" (fails closed)', async () => {
+    const families = [
+      'Forwarded',
+      'Via',
+      'X-Forwarded-For',
+      'X-Forwarded-Host',
+      'X-Forwarded-Proto',
+      'X-Real-IP',
+      'X-Client-IP',
+      'Fastly-Client-IP',
+      'X-Cluster-Client-IP',
+      'True-Client-IP',
+      'CF-Connecting-IP',
+      'X-Original-Forwarded-For',
+      'X-Original-URL',
+      'X-Envoy-External-Address',
+      'X-Amzn-Trace-Id',
+    ];
+    for (const name of families)
+      for (const path of ['/metrics', '/status', '/embed']) {
+        const response = await fetch(`${base}${path}`, { headers: { [name]: '203.0.113.9' } });
+        assert.equal(response.status, 401, `${name} on ${path}`);
+      }
+    // The headers a browser or a scraper sends on its own still open them.
+    const browser = await fetch(`${base}/status`, {
+      headers: {
+        'accept-language': 'en',
+        'sec-fetch-site': 'none',
+        'user-agent': 'Mozilla/5.0',
+        'cache-control': 'no-cache',
+      },
+    });
+    assert.equal(browser.status, 200);
+  });
+});
+
+describe('an operator port of its own (VENUE_BOOKING_OPERATOR_PORT)', { timeout: 60_000 }, () => {
+  test('serves the pages on 127.0.0.1 only, and nothing else; the public port then needs the token', async () => {
+    const [port, operatorPort] = [await freePort(), await freePort()];
+    const run = await runBin(
+      { PORT: String(port), VENUE_BOOKING_OPERATOR_PORT: String(operatorPort), VENUE_BOOKING_METRICS_TOKEN: TOKEN },
+      [],
+      /Operator port[^\n]*\n/,
+    );
+    try {
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/livez`).catch(() => null))?.ok === true, 'live');
+      const operator = `http://127.0.0.1:${operatorPort}`;
+      for (const path of ['/metrics', '/status', '/embed'])
+        assert.equal((await fetch(`${operator}${path}`)).status, 200, path);
+      assert.equal((await fetch(`${operator}/api/venues/${VENUE}`)).status, 404, 'the API is not on it');
+      assert.equal((await fetch(`${operator}/status`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status, 401);
+      // The public port, even from this machine, opens them with the token only.
+      const public_ = `http://127.0.0.1:${port}`;
+      assert.equal((await fetch(`${public_}/status`)).status, 401);
+      const scrape = await fetch(`${public_}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(scrape.status, 200);
+      assert.equal((await fetch(`${public_}/api/venues/${VENUE}/booking-availability?num_people=2`)).status, 200);
+      const outward = Object.values(networkInterfaces())
+        .flat()
+        .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+      if (outward)
+        assert.equal(
+          await fetch(`http://${outward}:${operatorPort}/status`).then(
+            (response) => response.status,
+            () => null,
+          ),
+          null,
+          'not listening elsewhere',
+        );
+    } finally {
+      run.stop();
+    }
+  });
 });
 
 describe('the operator pages off loopback', { timeout: 60_000 }, () => {
@@ -156,14 +231,18 @@ describe('the operator pages off loopback', { timeout: 60_000 }, () => {
   after(() => stop());
 
   test('need the token: none or a wrong one gets 401 and learns nothing; the right one opens them', async () => {
-    for (const path of ['/metrics', '/status', '/embed', '/embed/studio.js']) {
+    for (const [index, path] of ['/metrics', '/status', '/embed', '/embed/studio.js'].entries()) {
+      // One client per page: wrong tokens are throttled per client (the next test).
+      const client = `198.51.100.${index + 1}`;
       for (const authorization of [
         undefined,
         'Bearer wrong-token-0123456789',
         `Bearer ${TOKEN}x`,
         `Basic ${btoa('op:nope')}`,
       ]) {
-        const response = await fetch(`${base}${path}`, { headers: authorization ? { authorization } : {} });
+        const headers: Record<string, string> = { 'x-forwarded-for': client };
+        if (authorization) headers.authorization = authorization;
+        const response = await fetch(`${base}${path}`, { headers });
         assert.equal(response.status, 401, `${path} ${authorization}`);
         const body = await response.text();
         assert.ok(!body.includes(TOKEN) && !body.includes('venue_booking_') && !body.includes(VENUE), body);
@@ -181,6 +260,24 @@ describe('the operator pages off loopback', { timeout: 60_000 }, () => {
     assert.match(await page.text(), /Upstream calls left/);
     // The API itself is not behind the token.
     assert.equal((await fetch(`${base}/api/venues/${VENUE}/booking-availability?num_people=2`)).status, 200);
+  });
+
+  test('wrong tokens are throttled per client: 429 with Retry-After, counted; other clients still get in', async () => {
+    const guess = (client: string, token: string) =>
+      fetch(`${base}/metrics`, { headers: { 'x-forwarded-for': client, authorization: `Bearer ${token}` } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) statuses.push((await guess('203.0.113.77', `guess-${i}-0123456789`)).status);
+    assert.deepEqual(statuses.slice(0, 10), Array(10).fill(401));
+    assert.deepEqual(statuses.slice(10), Array(30).fill(429));
+    const throttled = await guess('203.0.113.77', TOKEN);
+    assert.equal(throttled.status, 429, 'even the right token waits: the guesser learns nothing');
+    const retryAfter = Number(throttled.headers.get('retry-after'));
+    assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+    const other = await guess('203.0.113.78', TOKEN);
+    assert.equal(other.status, 200);
+    const text = await other.text();
+    assert.ok((sample(text, 'venue_booking_refusals_total{reason="bad_token"}') ?? 0) >= 10, 'wrong tokens counted');
+    assert.ok((sample(text, 'venue_booking_refusals_total{reason="token_throttled"}') ?? 0) >= 31, 'throttled counted');
   });
 });
 

@@ -72,6 +72,29 @@ describe('RateLimit-Policy and RateLimit (draft-ietf-httpapi-ratelimit-headers)'
   });
 });
 
+describe('invalid bookings spend no booking slot (issue 24, finding 6)', () => {
+  test('400s for bad fields, a bad key or an unknown venue leave the one booking of the limit for the real one', async () => {
+    const { send, calls } = recordingProxy({ now: () => NOW, bookingRateLimit: { limit: 1, windowMs: 600_000 } }, () =>
+      upstreamJson({ booking: { reference: 'ABC123', status: 'complete' }, bookingStatus: 'confirmed' }, 201),
+    );
+    const invalid: [Record<string, unknown>, Record<string, string>][] = [
+      [{ ...booking, email: 'not an email' }, {}],
+      [{ ...booking, num_people: 'many' }, {}],
+      [{ ...booking, venue_id: '64a1f0c2e4b0a1b2c3d4e5ff' }, {}],
+      [booking, { 'idempotency-key': 'bad key!' }],
+    ];
+    for (const [body, headers] of invalid) {
+      const refused = await send('/api/bookings', postJson(body, { origin: ORIGIN, ...headers }));
+      assert.equal(refused.status, 400, JSON.stringify(body));
+      assert.equal(refused.headers.get('ratelimit-policy'), '"requests";q=100000;w=60', 'counted as a request only');
+    }
+    const booked = await send('/api/bookings', postJson(booking, { origin: ORIGIN }));
+    assert.equal(booked.status, 201);
+    assert.equal(booked.headers.get('ratelimit'), '"bookings";r=0;t=585');
+    assert.equal(calls.filter((call) => call.method === 'POST').length, 1);
+  });
+});
+
 describe('Retry-After on every 429 and 503 the proxy makes', () => {
   test('the miss limit, the upstream budget and a spared upstream', async () => {
     const metrics = new Metrics();

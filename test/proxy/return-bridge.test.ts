@@ -6,6 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { Metrics, total } from '../../proxy/core/metrics.js';
+import { configFromEnv } from '../../proxy/env.js';
+import { HANDOFF_TTL_S } from '../../proxy/routes/handoff.js';
 import { freePort, runBin } from './node-bin.js';
 import { BASE, FOREIGN_VENUE, ORIGIN, OTHER_VENUE, recordingProxy, VENUE } from './support.js';
 
@@ -15,6 +18,12 @@ async function until(ready: () => boolean): Promise<void> {
     assert.ok(waited < 2000, 'timed out');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** A hand-off id, as the widget gets it from the probe before it sends the guest away. */
+async function handoffOf(send: (path: string, init?: RequestInit) => Promise<Response>): Promise<string> {
+  const response = await send('/api/return', { headers: { origin: ORIGIN } });
+  return ((await response.json()) as { payload: { handoff: string } }).payload.handoff;
 }
 
 const RETURNED =
@@ -45,7 +54,10 @@ describe('return bridge', () => {
       const { send, calls, logger } = recordingProxy();
       // A stale return on the page the guest left from is replaced, never kept.
       const left = `${page}&email=old%40example.com&reference=OLD#step`;
-      const { path, ...init } = post(`/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(left)}`);
+      const handoff = await handoffOf(send);
+      const { path, ...init } = post(
+        `/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(left)}&handoff=${handoff}`,
+      );
       const response = await send(path, init);
       assert.equal(response.status, 303);
       const location = new URL(response.headers.get('location')!);
@@ -64,8 +76,9 @@ describe('return bridge', () => {
 
   it('takes the POST from a no-referrer booking page (Origin: null), and that opaque origin nowhere else', async () => {
     const { send, calls } = recordingProxy();
+    const handoff = await handoffOf(send);
     const { path, ...init } = post(
-      `/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(`${ORIGIN}/book?vb_return=w1`)}`,
+      `/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(`${ORIGIN}/book?vb_return=w1`)}&handoff=${handoff}`,
       'null',
     );
     const response = await send(path, init);
@@ -76,18 +89,24 @@ describe('return bridge', () => {
     assert.equal(calls.length, 0);
   });
 
-  it('with the bridge off, the probe says 404 and only configured pages are targets', async () => {
+  it('with the bridge off, the probe says 404 (no hand-off id) and only configured pages are targets', async () => {
     const { send } = recordingProxy({ returnBridge: false });
     assert.equal((await send('/api/return', { headers: { origin: ORIGIN } })).status, 404);
     const left = post(`/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(`${ORIGIN}/book`)}`);
     assert.equal((await send(left.path, left)).status, 404);
+    // A return to a configured page without a hand-off id proves nothing: the page, not a landing.
     const configured = post(`/api/return?venue=${VENUE}`);
-    assert.equal((await send(configured.path, configured)).status, 303);
+    const unproven = await send(configured.path, configured);
+    assert.equal(unproven.status, 200);
+    assert.match(await unproven.text(), /The booking site will confirm your booking by email/);
   });
 
   it('a configured page still wins over the page the widget names', async () => {
     const { send } = recordingProxy();
-    const { path, ...init } = post(`/api/return?venue=${VENUE}&page=${encodeURIComponent(`${ORIGIN}/elsewhere`)}`);
+    const handoff = await handoffOf(send);
+    const { path, ...init } = post(
+      `/api/return?venue=${VENUE}&page=${encodeURIComponent(`${ORIGIN}/elsewhere`)}&handoff=${handoff}`,
+    );
     const response = await send(path, init);
     assert.equal(response.status, 303);
     assert.match(response.headers.get('location')!, /^https:\/\/venue\.example\/thanks\?reference=/);
@@ -121,6 +140,7 @@ describe('the GET return', () => {
         venue: OTHER_VENUE,
         page: leftFrom,
         lang: 'en-GB',
+        handoff: await handoffOf(send),
         reference: 'DMN-12345678901',
         status: 'complete',
         ...extra,
@@ -151,8 +171,9 @@ describe('the GET return', () => {
 
   it('goes where the POST goes: a configured page wins over the page named', async () => {
     const { send } = recordingProxy();
+    const handoff = await handoffOf(send);
     const response = await send(
-      getReturn({ venue: VENUE, page: `${ORIGIN}/elsewhere`, reference: 'DMN-1', status: 'in_progress' }),
+      getReturn({ venue: VENUE, page: `${ORIGIN}/elsewhere`, handoff, reference: 'DMN-1', status: 'in_progress' }),
     );
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), 'https://venue.example/thanks?reference=DMN-1&status=in_progress');
@@ -160,9 +181,11 @@ describe('the GET return', () => {
 
   it('a status it cannot read is dropped (the widget then shows an enquiry), never copied', async () => {
     const { send } = recordingProxy();
-    const response = await send(`/api/return?venue=${VENUE}&reference=DMN-1&status=complete%0d%0aSet-Cookie:%20x=1`, {
-      headers: NAVIGATION,
-    });
+    const handoff = await handoffOf(send);
+    const response = await send(
+      `/api/return?venue=${VENUE}&handoff=${handoff}&reference=DMN-1&status=complete%0d%0aSet-Cookie:%20x=1`,
+      { headers: NAVIGATION },
+    );
     assert.equal(response.status, 303);
     assert.equal(response.headers.get('location'), 'https://venue.example/thanks?reference=DMN-1');
     assert.equal(response.headers.get('set-cookie'), null);
@@ -174,13 +197,14 @@ describe('the GET return', () => {
     try {
       // The embedded stack's own origin (its public URL) names `localhost`.
       const base = `http://localhost:${port}`;
+      const handoff = await handoffOf((path, init) => fetch(`${base}${path}`, init));
       const response = await fetch(
-        `${base}${getReturn({ venue: VENUE, page: `${base}/venue?vb_return=w1`, reference: 'DMN-1', status: 'complete', ...GUEST })}`,
+        `${base}${getReturn({ venue: VENUE, page: `${base}/venue?vb_return=w1`, handoff, reference: 'DMN-1', status: 'complete', ...GUEST })}`,
         { redirect: 'manual', headers: NAVIGATION },
       );
       assert.equal(response.status, 303);
       assert.equal(response.headers.get('location'), `${base}/venue?vb_return=w1&reference=DMN-1&status=complete`);
-      await until(() => run.output().includes('"path":"/api/return"'));
+      await until(() => run.output().includes('"msg":"booking returned"'));
       assert.match(run.output(), /"msg":"booking returned"[^\n]*"landed":true/);
       assertNoGuestData(run.output(), 'the Node entry’s output');
     } finally {
@@ -203,6 +227,7 @@ describe('the GET return', () => {
           venue: FOREIGN_VENUE,
           page: 'https://evil.example/landing',
           lang: 'fr',
+          handoff: await handoffOf(send),
           reference: 'DMN-12345678901',
           status: 'complete',
           ...GUEST,
@@ -223,8 +248,9 @@ describe('the GET return', () => {
 
     it('an unknown venue on an allowed page: a link back that shows the booking there', async () => {
       const { send } = recordingProxy();
+      const handoff = await handoffOf(send);
       const response = await send(
-        getReturn({ venue: FOREIGN_VENUE, page: leftFrom, reference: 'DMN-1', status: 'in_progress' }),
+        getReturn({ venue: FOREIGN_VENUE, page: leftFrom, handoff, reference: 'DMN-1', status: 'in_progress' }),
         { headers: { 'accept-language': 'nl-NL,nl;q=0.9,en;q=0.5' } },
       );
       assert.equal(response.status, 200);
@@ -282,12 +308,101 @@ describe('the GET return', () => {
 
     it('with the bridge off, only configured pages are landed on', async () => {
       const { send } = recordingProxy({ returnBridge: false });
+      // The probe is off: these returns carry no hand-off id and confirm nothing; the configured
+      // page is still the way back.
       const off = await send(getReturn({ venue: OTHER_VENUE, page: leftFrom, reference: 'DMN-1', status: 'complete' }));
       assert.equal(off.status, 200);
-      assert.match(await page(off), /Booking confirmed/);
+      assert.doesNotMatch(await page(off), /Booking confirmed|<a /);
       const configured = await send(getReturn({ venue: VENUE, reference: 'DMN-1', status: 'complete' }));
-      assert.equal(configured.status, 303);
+      assert.equal(configured.status, 200);
+      assert.match(await page(configured), /<a href="https:\/\/venue\.example\/thanks">/);
     });
+  });
+});
+
+describe('returns that prove themselves (issue 24, finding 3)', () => {
+  const counted = async (metrics: Metrics, outcome: string) =>
+    total(await metrics.snapshot(), 'bookings_total', { outcome });
+
+  it('50 returns without a hand-off id count no booking, apart, and /status carries none of them', async () => {
+    const metrics = new Metrics();
+    const { send } = recordingProxy({ metrics, peerAddress: () => '127.0.0.1' });
+    for (let i = 0; i < 50; i++) {
+      const response = await send(`/api/return?reference=FAKE${i}`);
+      assert.equal(response.status, 200);
+      assert.match(await response.text(), /The booking site will confirm your booking by email/);
+    }
+    assert.equal(await counted(metrics, 'handed_off'), 0);
+    assert.equal(await counted(metrics, 'unproven_return'), 50);
+    const status = await (await send('http://localhost:8080/status')).text();
+    assert.match(status, /unproven_return<\/th><td>50<\/td>/);
+  });
+
+  it('a forged confirmation says “confirmed” in no language and shows no reference', async () => {
+    const { send } = recordingProxy();
+    const words = {
+      en: 'will confirm your booking by email',
+      fr: 'par e-mail',
+      de: 'per E-Mail',
+      es: 'por correo',
+      nl: 'per e-mail',
+    };
+    for (const [lang, byEmail] of Object.entries(words)) {
+      const response = await send(`/api/return?reference=FORGED-X&status=complete&lang=${lang}`);
+      const html = await response.text();
+      assert.ok(html.includes(byEmail), `${lang}: ${html}`);
+      assert.doesNotMatch(html, /FORGED-X|confirm(ed|ée)|bestätigt<|confirmada|bevestigd</, lang);
+    }
+    // With the guest's page known, the way back is offered without a reference or a status.
+    const html = await (
+      await send(getReturn({ venue: OTHER_VENUE, page: leftFrom, reference: 'FORGED-X', status: 'complete' }))
+    ).text();
+    assert.ok(html.includes('<a href="https://venue.example/book?table=1&#38;vb_return=w1">'), html);
+  });
+
+  it('forged, tampered, foreign, expired and reused ids prove nothing; the same return twice counts once', async () => {
+    let now = Date.UTC(2030, 0, 1, 12);
+    const metrics = new Metrics();
+    const { send } = recordingProxy({ metrics, now: () => now });
+    const other = recordingProxy();
+    const valid = await handoffOf(send);
+    const tampered = `${valid.slice(0, -2)}${valid.endsWith('AA') ? 'BB' : 'AA'}`;
+    const ret = (handoff: string, reference: string) =>
+      send(getReturn({ venue: OTHER_VENUE, page: leftFrom, handoff, reference, status: 'complete' }));
+    for (const handoff of ['', 'abc', tampered, await handoffOf(other.send)])
+      assert.equal((await ret(handoff, 'DMN-1')).status, 200, handoff);
+    assert.equal((await ret(valid, 'DMN-1')).status, 303);
+    assert.equal((await ret(valid, 'DMN-1')).status, 303, 'the same return again still lands');
+    assert.equal((await ret(valid, 'DMN-2')).status, 200, 'one hand-off, one booking');
+    assert.equal(await counted(metrics, 'handed_off'), 1);
+    assert.equal(await counted(metrics, 'unproven_return'), 5);
+    const late = await handoffOf(send);
+    now += (HANDOFF_TTL_S + 1) * 1000;
+    assert.equal((await ret(late, 'DMN-3')).status, 200, 'expired');
+  });
+
+  it('a POST return without a valid id lands on the page, not on the venue’s page', async () => {
+    const { send } = recordingProxy();
+    const { path, ...init } = post(`/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(leftFrom)}&handoff=x`);
+    const response = await send(path, init);
+    assert.equal(response.status, 200);
+    const html = await response.text();
+    assert.match(html, /will confirm your booking by email/);
+    assert.doesNotMatch(html, /DMN-12345678901|Lovelace/);
+  });
+
+  it('a configured secret makes every instance accept the others’ ids; the probe is never cached', async () => {
+    const secret = 'a-return-secret-0123456789abcdef0123';
+    const a = recordingProxy({ returnSecret: secret });
+    const b = recordingProxy({ returnSecret: secret });
+    const probe = await a.send('/api/return', { headers: { origin: ORIGIN } });
+    assert.equal(probe.headers.get('cache-control'), 'no-store');
+    const handoff = ((await probe.json()) as { payload: { handoff: string } }).payload.handoff;
+    assert.ok(!handoff.includes(secret));
+    const landed = await b.send(getReturn({ venue: OTHER_VENUE, page: leftFrom, handoff, reference: 'DMN-1' }));
+    assert.equal(landed.status, 303);
+    assert.throws(() => configFromEnv({ VENUE_BOOKING_RETURN_SECRET: 'short' }), /VENUE_BOOKING_RETURN_SECRET must be/);
+    assert.equal(configFromEnv({ VENUE_BOOKING_RETURN_SECRET: secret }).settings.returnSecret, secret);
   });
 });
 

@@ -248,7 +248,11 @@ for (const dialect of ['spec', 'live'] as const) {
 describe('around the routes', () => {
   test('the return bridge answers 303 to the venue page with only reference and status', async () => {
     const { send } = stackFor('spec');
-    const response = await send(`/api/return?venue=${VENUE}`, {
+    // The hand-off id the widget gets from the bridge's probe: without it a return proves nothing.
+    const probe = (await (await send('/api/return', { headers: { origin: ORIGIN_URL } })).json()) as {
+      payload: { handoff: string };
+    };
+    const response = await send(`/api/return?venue=${VENUE}&handoff=${probe.payload.handoff}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: ORIGIN_URL },
       body: 'reference=DMN-12345678901&status=complete&first_name=Ada&last_name=Lovelace&email=ada%40example.com',

@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { LogEntry } from '../../proxy/core/log.js';
 import type { Reconciled, Reconciler, StoredAnswer } from '../../proxy/state/idempotency.js';
+import { MemoryState } from '../../proxy/state/memory.js';
 import { SharedState } from '../../proxy/state/shared.js';
 import type { SharedStore } from '../../proxy/state/shared-store.js';
 import { StoreLink } from '../../proxy/state/store-link.js';
@@ -152,6 +153,33 @@ describe('a key whose holder was lost after sending', () => {
     const retry = await state.idempotent('late-key-1', 'F', async () => answer('REF-TWICE'), search.value);
     assert.deepEqual(retry, { answer: answer('REF-LATE'), replayed: true });
     await state.close();
+  });
+});
+
+describe('claims (a reference held by one Idempotency-Key, the return-signing key)', () => {
+  test('one holder across every instance of a store, and in the memory state; none while the store is away', async () => {
+    const one = sharedState();
+    const other = new SharedState(one.store, one.link, {
+      ttlMs: 60_000,
+      staleMs: 60_000,
+      holdMs: 15_000,
+      logger: { log: () => {} },
+      now: Date.now,
+    });
+    assert.equal(await one.state.claim('ref:R1', 'key-a', 60_000), 'key-a');
+    assert.equal(await other.claim('ref:R1', 'key-b', 60_000), 'key-a', 'the other instance sees the first holder');
+    assert.equal(await one.state.claim('ref:R1', 'key-a', 60_000), 'key-a', 'its holder may claim it again');
+    assert.ok(one.live('claim:ref:R1'), 'kept under its own prefix');
+    one.control.frozen = true;
+    assert.equal(await other.claim('ref:R2', 'key-b', 60_000), null, 'a store that cannot answer proves nothing');
+    one.control.frozen = false;
+
+    let now = 0;
+    const memory = new MemoryState({ ttlMs: 1_000, staleMs: 1_000, now: () => now });
+    assert.equal(await memory.claim('ref:R1', 'key-a', 1_000), 'key-a');
+    assert.equal(await memory.claim('ref:R1', 'key-b', 1_000), 'key-a');
+    now = 1_001;
+    assert.equal(await memory.claim('ref:R1', 'key-b', 1_000), 'key-b', 'a claim ends with its time');
   });
 });
 

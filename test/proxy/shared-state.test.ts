@@ -148,6 +148,22 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
     assert.equal(stack.sandbox.store.bookings.length, before + 1);
   });
 
+  test('a hand-off id one instance signed is accepted by the other (a key agreed through Redis), once', async () => {
+    const { a, b } = await pair(stack.upstream, redis.url);
+    const probe = await a.send('/api/return');
+    const handoff = (probe.body.payload as { handoff: string }).handoff;
+    const ret = (one: Instance, reference: string) =>
+      one.proxy.fetch(
+        new Request(
+          `http://proxy.test/api/return?${new URLSearchParams({ venue: VENUE, page: 'http://proxy.test/venue', handoff, reference, status: 'complete' })}`,
+        ),
+      );
+    const landed = await ret(b, 'DMN-7');
+    assert.equal(landed.status, 303);
+    assert.equal(landed.headers.get('location'), 'http://proxy.test/venue?reference=DMN-7&status=complete');
+    assert.equal((await ret(a, 'DMN-8')).status, 200, 'used by another reference on the other instance: unproven');
+  });
+
   test('a stored: false answer on one instance frees the key for the other', async () => {
     const { a, b } = await pair(stack.upstream, redis.url);
     const time = await bookableTime(a);

@@ -10,7 +10,9 @@ import { describe, test } from 'node:test';
 import { Metrics } from '../../proxy/core/metrics.js';
 import { integrityOf } from '../../proxy/routes/script.js';
 import { snippetOf, studioChoices } from '../../proxy/routes/studio.js';
+import { configFromEnv } from '../../proxy/env.js';
 import { MAX_ORIGINS, RecentOrigins } from '../../proxy/state/recent-origins.js';
+import { freePort, runBin } from './node-bin.js';
 import {
   okScript,
   ORIGIN,
@@ -184,6 +186,87 @@ describe('GET /embed', () => {
     });
     // The ten seen first are forgotten.
     assert.equal(list.at(-1)!.origin, 'https://site-10.example');
+  });
+});
+
+describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () => {
+  /** The site list's rows: origin, kind, requests. */
+  const rowsOf = (html: string) => {
+    const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
+    return [
+      ...table.matchAll(/<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)">\w+<\/td><td>(\d+)<\/td>/g),
+    ].map((match) => [match[1], match[2], Number(match[3])] as const);
+  };
+
+  test('the settings take any spelling of an origin and keep the canonical one', () => {
+    const { settings } = configFromEnv({
+      VENUE_BOOKING_ORIGINS:
+        'HTTPS://Venue.Example:443/, http://shop.example:80,https://venue.example,https://bücher.example',
+    });
+    assert.deepEqual(settings.origins, [
+      'https://venue.example',
+      'http://shop.example',
+      'https://xn--bcher-kva.example',
+    ]);
+    for (const bad of ['https://venue.example/path', 'ftp://venue.example', 'https://user@venue.example', 'null'])
+      assert.throws(() => configFromEnv({ VENUE_BOOKING_ORIGINS: bad }), /is not an origin/, bad);
+  });
+
+  test('another spelling of an allowed origin is that origin: allowed, listed once, canonical', async () => {
+    const { local } = studioProxy();
+    for (const origin of ['HTTPS://VENUE.EXAMPLE', 'https://venue.example:443', 'https://Venue.Example'])
+      assert.equal((await local(`/api/venues/${VENUE}/offers`, { headers: { origin } })).status, 200, origin);
+    const html = await (await local('/embed')).text();
+    assert.deepEqual(rowsOf(html), [[ORIGIN, 'allowed', 3]]);
+    assert.match(html, /an entry is a claim, not proof of a visit/);
+  });
+
+  test('forged refused origins never push out an allowed one', async () => {
+    const { local } = studioProxy();
+    await local(`/api/venues/${VENUE}/offers`, { headers: { origin: ORIGIN } });
+    for (let i = 0; i < MAX_ORIGINS * 2; i++)
+      await local(`/api/venues/${VENUE}/offers`, { headers: { origin: `https://forged-${i}.example` } });
+    const rows = rowsOf(await (await local('/embed')).text());
+    assert.deepEqual(
+      rows.find(([origin]) => origin === ORIGIN),
+      [ORIGIN, 'allowed', 1],
+    );
+    assert.equal(rows.filter(([, kind]) => kind === 'refused').length, MAX_ORIGINS);
+  });
+
+  test('every suggested settings line starts the proxy (the real bin, started with it)', async () => {
+    const { local } = studioProxy();
+    const claimed = [
+      'HTTP://Evil.Example:80',
+      'https://bücher.example',
+      'http://[::1]:8080',
+      'https://trailing.example.',
+    ];
+    for (const origin of claimed) await local(`/api/venues/${VENUE}/offers`, { headers: { origin } });
+    const html = await (await local('/embed')).text();
+    assert.deepEqual(
+      rowsOf(html).map(([origin]) => origin),
+      ['https://trailing.example.', 'http://[::1]:8080', 'https://xn--bcher-kva.example', 'http://evil.example'],
+    );
+    const lines = [...html.matchAll(/<code>(VENUE_BOOKING_ORIGINS=[^<]+)<\/code>/g)].map((match) => match[1]!);
+    assert.equal(lines.length, claimed.length);
+    const started = await Promise.all(
+      lines.map(async (line) => {
+        const port = await freePort();
+        const value = line.slice(line.indexOf('=') + 1);
+        const run = await runBin(
+          { PORT: String(port), VENUE_BOOKING_ORIGINS: value },
+          [],
+          /(Add the widget|not built)[^\n]*\n/,
+        );
+        run.stop();
+        return { line, code: run.code, out: run.out };
+      }),
+    );
+    for (const { line, code, out } of started) {
+      assert.equal(code, null, `${line}: ${out}`);
+      assert.doesNotMatch(out, /is not an origin/, line);
+    }
   });
 });
 

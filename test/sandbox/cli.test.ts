@@ -2,6 +2,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** The bin's source, run through tsx; test/package/pack.test.ts runs the compiled bin. */
@@ -17,7 +19,7 @@ function start(args: string[]): Promise<{ port: number; stop: () => void; output
     }, 15_000);
     const onData = (d: Buffer) => {
       out += d.toString();
-      const m = /listening on http:\/\/localhost:(\d+)/.exec(out);
+      const m = /listening on http:\/\/(?:localhost|[\d.]+|\[[\da-f:]+\]):(\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve({ port: Number(m[1]), stop: () => child.kill(), output: () => out });
@@ -98,6 +100,82 @@ describe('venue-booking-sandbox CLI', () => {
       const journal = await (await fetch(`${base}/__sandbox/requests?method=GET&path=/v4/venues/*`)).json();
       assert.equal(journal.payload.requests.length, 1);
       assert.equal(journal.payload.requests[0].app, 'sandbox-widget');
+    } finally {
+      server.stop();
+    }
+  });
+
+  it('listens on loopback by default; --host opens other interfaces (issue 24, finding 4)', async () => {
+    const outward = Object.values(networkInterfaces())
+      .flat()
+      .find((address) => address && !address.internal && address.family === 'IPv4')?.address;
+    assert.ok(outward, 'this machine has a non-loopback IPv4 address to try');
+    const reaches = (host: string, port: number) =>
+      fetch(`http://${host}:${port}/v4/openapi.json`, { signal: AbortSignal.timeout(5_000) }).then(
+        (response) => response.status,
+        () => null,
+      );
+    const local = await start(['--port', '0']);
+    try {
+      assert.equal(await reaches('127.0.0.1', local.port), 200);
+      assert.equal(await reaches(outward, local.port), null, `not listening on ${outward}`);
+    } finally {
+      local.stop();
+    }
+    const everywhere = await start(['--port', '0', '--host', '0.0.0.0']);
+    try {
+      assert.equal(await reaches(outward, everywhere.port), 200);
+      // Reached from another interface, the controls still answer only a localhost Host.
+      const controls = await fetch(`http://${outward}:${everywhere.port}/__sandbox/requests`);
+      assert.equal(controls.status, 403);
+    } finally {
+      everywhere.stop();
+    }
+    const { out } = await exitOf(['--help']);
+    assert.match(out, /--host ADDRESS +address to listen on \(default 127\.0\.0\.1/);
+  });
+
+  it('controls refuse a rebinding Host and a cross-site form; JSON or X-Sandbox-Control moves the clock', async () => {
+    const server = await start(['--port', '0', '--now', '2026-03-20T10:00:00Z']);
+    /** A raw request, with a Host header of our choosing (fetch would not send one). */
+    const raw = (method: string, path: string, headers: Record<string, string>, body = '') =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const sent = httpRequest({ host: '127.0.0.1', port: server.port, method, path, headers }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve({ status: response.statusCode!, text }));
+        });
+        sent.on('error', reject);
+        sent.end(body);
+      });
+    try {
+      await fetch(`http://127.0.0.1:${server.port}/v4/venues`, {
+        headers: { authorization: 'sandbox-widget:sandbox-widget-key' },
+      });
+      const rebound = await raw('GET', '/__sandbox/requests', { host: `evil.example:${server.port}` });
+      assert.equal(rebound.status, 403);
+      assert.ok(!rebound.text.includes('/v4/venues'), 'the journal is not read');
+      const local = await raw('GET', '/__sandbox/requests', { host: `localhost:${server.port}` });
+      assert.equal(local.status, 200);
+      assert.match(local.text, /\/v4\/venues/);
+
+      const clock = async () =>
+        JSON.parse((await raw('GET', '/__sandbox/clock', { host: '127.0.0.1' })).text).payload.now;
+      const before = await clock();
+      const form = {
+        host: '127.0.0.1',
+        origin: 'https://evil.example',
+        'content-type': 'application/x-www-form-urlencoded',
+      };
+      assert.equal((await raw('POST', '/__sandbox/clock', form, 'advance=P1D')).status, 415);
+      assert.equal((await raw('POST', '/__sandbox/reset', form)).status, 415);
+      const plain = { host: '127.0.0.1', 'content-type': 'text/plain' };
+      assert.equal((await raw('POST', '/__sandbox/clock', plain, '{"advance":"P1D"}')).status, 415);
+      assert.equal(await clock(), before, 'the clock did not move');
+      const json = { host: '127.0.0.1', 'content-type': 'application/json' };
+      assert.equal((await raw('POST', '/__sandbox/clock', json, '{"advance":"P1D"}')).status, 200);
+      const header = { host: '127.0.0.1', 'x-sandbox-control': '1' };
+      assert.equal((await raw('POST', '/__sandbox/reset', header)).status, 200);
     } finally {
       server.stop();
     }

@@ -4,6 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createSandbox } from '../../proxy/sandbox/app.js';
 import { createStack } from '../../proxy/stack.js';
 import { ADMIN, avail, bookingBody, NOW, setup, T, V1, WIDGET } from './helpers.js';
 
@@ -106,6 +107,32 @@ describe('the controls are off unless the sandbox runs as a sandbox', () => {
     assert.equal((await get('/__sandbox/requests', null)).status, 401, 'an unknown route behind authentication');
     assert.equal((await get('/__sandbox/requests', ADMIN)).status, 404);
     assert.equal((await get('/__sandbox/clock', ADMIN)).status, 404);
+  });
+
+  it('answer only a loopback Host or the public URL host (no DNS rebinding), and POSTs only as JSON or with X-Sandbox-Control', async () => {
+    const sandbox = createSandbox({ now: NOW, control: true, publicUrl: 'https://sandbox.example' });
+    const status = async (url: string, init?: RequestInit) => (await sandbox.fetch(new Request(url, init))).status;
+    for (const host of ['localhost:8787', '127.0.0.1', '[::1]:9', 'sandbox.example'])
+      assert.equal(await status(`http://${host}/__sandbox/requests`), 200, host);
+    for (const host of ['evil.example', 'localhost.evil.example', '192.168.1.20', '127.0.0.1.nip.io'])
+      assert.equal(await status(`http://${host}/__sandbox/requests`), 403, host);
+    const form = { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' };
+    assert.equal(
+      await status('http://localhost/__sandbox/clock', { method: 'POST', headers: form, body: 'advance=P1D' }),
+      415,
+    );
+    assert.equal(await status('http://localhost/__sandbox/reset', { method: 'POST', headers: form }), 415);
+    assert.equal(await status('http://localhost/__sandbox/reset', { method: 'POST' }), 415);
+    assert.equal((await sandbox.fetch(new Request('http://localhost/__sandbox/clock'))).status, 200);
+    const json = { 'content-type': 'application/json' };
+    assert.equal(
+      await status('http://localhost/__sandbox/clock', { method: 'POST', headers: json, body: '{"advance":"P1D"}' }),
+      200,
+    );
+    assert.equal(
+      await status('http://localhost/__sandbox/reset', { method: 'POST', headers: { 'x-sandbox-control': '1' } }),
+      200,
+    );
   });
 
   it('answer an index and 404 for anything else', async () => {

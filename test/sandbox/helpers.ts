@@ -55,7 +55,9 @@ export function setup(options: SandboxOptions = {}, as: { id: string; key: strin
         h['content-type'] ??= 'application/json';
       }
     }
-    const res = await sandbox.fetch(new Request(`http://sandbox.test${path}`, { method, headers: h, body: payload }));
+    // The controls answer a loopback Host only (control.ts).
+    const base = options.control ? 'http://localhost:8787' : 'http://sandbox.test';
+    const res = await sandbox.fetch(new Request(`${base}${path}`, { method, headers: h, body: payload }));
     const text = await res.text();
     let parsed: any;
     try {

@@ -6,7 +6,8 @@
  * - hold the answers of `POST /bookings` after the sandbox has booked, so that a `kill -9` of the
  *   instance waiting for it lands exactly between the upstream's answer and the store write;
  * - hold the next read that matches, so that an instance can be killed while it loads a read;
- * - fail the booking search (`GET /bookings`), as an upstream without it would.
+ * - fail the booking search (`GET /bookings`), as an upstream without it would;
+ * - answer `POST /bookings` with a 503 without booking, as an upstream in trouble does.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -31,6 +32,8 @@ export interface TestUpstream {
   holdNextRead: ((url: URL) => boolean) | null;
   /** Answer the booking search with a 503. */
   failSearch: boolean;
+  /** Answer every `POST /bookings` with a 503, booking nothing. */
+  failBookings: boolean;
   /** Booking searches received. */
   searches: number;
   /** Settles when a request is being held (at once if one is). */
@@ -57,6 +60,7 @@ export async function startUpstream(): Promise<TestUpstream> {
     holdBookings: false,
     holdNextRead: null,
     failSearch: false,
+    failBookings: false,
     searches: 0,
     held: () => (holding.length ? Promise.resolve() : new Promise((resolve) => onHeld.push(resolve))),
     release: () => holding.splice(0).forEach((resolve) => resolve()),
@@ -74,6 +78,8 @@ export async function startUpstream(): Promise<TestUpstream> {
       if (upstream.failSearch)
         return Response.json({ payload: { message: 'Search unavailable', errors: [] }, status: 503 }, { status: 503 });
     }
+    if (booking && request.method === 'POST' && upstream.failBookings)
+      return Response.json({ payload: { message: 'Service unavailable', errors: [] }, status: 503 }, { status: 503 });
     const holdRead = request.method === 'GET' && !booking && upstream.holdNextRead?.(url);
     if (holdRead) upstream.holdNextRead = null;
     const response = await sandbox.fetch(request);
