@@ -50,6 +50,8 @@ export class VenueBooking extends VenueBookingApi {
   private _stepHeight = 0;
   /** Whether the details form has been in sight: the marketing preferences are read from then on. */
   private _wantPreferences = false;
+  /** Whether the console has been told that the proxy refuses this site (`_fail`). */
+  private _refusalTold = false;
 
   private _locale = new Locale(this, () => fire(this, 'vb-error', { kind: 'locale', status: null, during: 'locale' }));
   private _session = new Session(this, (restored) => this._apply({ type: 'restore', ...restored }));
@@ -183,10 +185,20 @@ export class VenueBooking extends VenueBookingApi {
     if (event.type === 'again') this._form.reset();
   }
 
-  /** A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. */
+  /**
+   * A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. A refused site
+   * is told to whoever opens the console, once: the guest sees only that online booking is not
+   * available here, the site's owner needs the origin and the proxy's setting that lets it in.
+   */
   private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): ApiError {
     const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
     if (apiError.kind !== 'aborted') fire(this, 'vb-error', { kind: apiError.kind, status: apiError.status, during });
+    if (apiError.siteRefused && !this._refusalTold) {
+      this._refusalTold = true;
+      console.warn(
+        `<venue-booking>: the booking proxy refuses this site (${location.origin}). Add ${location.origin} to the proxy's VENUE_BOOKING_ORIGINS setting and restart it.`,
+      );
+    }
     return apiError;
   }
 

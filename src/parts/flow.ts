@@ -5,6 +5,7 @@
  * (`booking-state.ts`).
  */
 import { html, nothing } from 'lit';
+import { ApiError } from '../api/client.js';
 import type { Availability, Suggestion } from '../api/normalize.js';
 import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
 import { alternatives, chosenAction, type Step } from '../booking-flow.js';
@@ -180,7 +181,12 @@ function renderBody(flow: Flow, view: View) {
     case 'busy':
       return renderBusy(s.loading);
     case 'error':
-      return renderError(present.readErrorText(s, view.error), s.retry, () => flow.onRetry(view.during));
+      // A refused site: no retry (only the site's owner can change that), the venue's own way to book.
+      return renderError(
+        present.readErrorText(s, view.error),
+        view.error instanceof ApiError && view.error.siteRefused ? null : s.retry,
+        () => flow.onRetry(view.during),
+      );
     case 'empty':
       return nothing;
     case 'step':
