@@ -72,7 +72,13 @@ describe('11. web booking page', () => {
     for (const name of ['num_people', 'date', 'time']) assert.match(html, new RegExp(`name="${name}"[^>]*required`));
     assert.doesNotMatch(html, /<script/i);
     // What the browser sends for that form: the venue carried, the guest's choices added.
-    const query = new URLSearchParams({ ...formFields(html), type: T.table, num_people: '2', date: '2026-03-23', time: '19:00' });
+    const query = new URLSearchParams({
+      ...formFields(html),
+      type: T.table,
+      num_people: '2',
+      date: '2026-03-23',
+      time: '19:00',
+    });
     const details = await s.sandbox.fetch(new Request(`http://sandbox.test/book?${query}`));
     assert.equal(details.status, 200);
     const form = await details.text();
