@@ -128,18 +128,23 @@ export class VenueBooking extends VenueBookingApi {
     const view = {
       ...this._state,
       confirmed: Boolean(confirmation),
-      calendarPending: this._data.calendar.pending,
+      laterPending: this._data.laterSteps.pending,
+      laterFailed: this._data.laterSteps.task.status === TaskStatus.ERROR,
       multi: this._venue.multi,
       venue: pick.id,
     };
+    const shown = this._view;
     this._view = viewFor({ ...view, order: this._order, venues: venues.state, extrasPending }, availability.state);
+    // A placeholder keeps the height of the step it replaces, so the page below moves once, not
+    // twice. Measured here, while that step is still on screen and laid out, and only then: a
+    // height read after every render would force a layout into the render's own task.
+    if (this._view.kind === 'busy' && shown.kind !== 'busy')
+      this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
   }
 
   protected override updated(changed: PropertyValues): void {
-    // A placeholder keeps the height of the step it replaces, so the page below moves once, not twice.
     const busy = this.renderRoot.querySelector<HTMLElement>('.busy');
     if (busy) busy.style.minHeight = `${this._stepHeight}px`;
-    else this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
     const booking = this._state;
     if (this._interacted && changed.has('_state') && state.savedChanged(changed.get('_state'), booking)) this._save();
     const step = this._view.step;
@@ -274,7 +279,7 @@ export class VenueBooking extends VenueBookingApi {
       venueName: venue.name,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       form: this._form,
-      calendar: this._data.calendar.task.value ?? null,
+      later: this._data.laterSteps.task.value ?? null,
       offers: offers.task.value ?? [],
       hideOffers: this.hideOffers,
       preferences: preferences.task.value ?? [],
