@@ -3,8 +3,10 @@
  * widget preloads a chunk with that integrity before importing it. Here the real build is served
  * by the real proxy to real Chromium: the locale, once as built (French shows) and once with one
  * byte of the French chunk changed (English stays, `vb-error` says `locale`, the changed code never
-
-
+ * runs); the later steps (details form, calendar links): a guest's way to the details form, which
+ * shows as built and gives way to the cannot-book step with the chunk changed, and a confirmation
+ * kept from before a reload, which shows with its links as built and without them with the chunk
+ * changed; the changed code never runs.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
