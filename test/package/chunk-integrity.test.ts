@@ -133,7 +133,10 @@ async function visitDetails(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
         const next = step?.querySelector<HTMLButtonElement>(
           '[part~="option"]:not([disabled]), .day:not([aria-disabled="true"])',
         );
-        if (next && !next.dataset.clicked) ((next.dataset.clicked = '1'), next.click());
+        if (next && !next.dataset.clicked) {
+          next.dataset.clicked = '1';
+          next.click();
+        }
         return false;
       },
       null,

@@ -33,7 +33,7 @@ describe('viewFor: which view shows', () => {
     assert.deepEqual([view.kind, view.step], ['confirmation', 'confirmation']);
   });
 
-  it('holds the confirmation behind the placeholder while the later steps\' code (calendar links) is on its way', () => {
+  it("holds the confirmation behind the placeholder while the later steps' code (calendar links) is on its way", () => {
     const view = viewFor(state({ confirmed: true, laterPending: true }), ready);
     assert.deepEqual([view.kind, view.step, view.frame], ['busy', null, 'none']);
     assert.equal(viewFor(state({ confirmed: true, laterPending: false }), ready).kind, 'confirmation');
@@ -41,7 +41,7 @@ describe('viewFor: which view shows', () => {
     assert.equal(viewFor(state({ confirmed: true, laterFailed: true }), ready).kind, 'confirmation');
   });
 
-  it('holds the details form behind the placeholder while its code is on its way; without it, the venue\'s own way', () => {
+  it("holds the details form behind the placeholder while its code is on its way; without it, the venue's own way", () => {
     const waiting = viewFor(state({ order, choices: all, laterPending: true }), ready);
     assert.deepEqual([waiting.kind, waiting.frame], ['busy', 'flow']);
     assert.equal(viewFor(state({ order, choices: all }), ready).kind, 'details');
