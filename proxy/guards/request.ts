@@ -153,7 +153,8 @@ const siteGuard: Guard = (request, settings) => {
   const site = requestSite({ headers: { get: (name) => request.header(name) } });
   if (site === null || site === 'same-origin' || (site !== 'hidden' && settings.siteAllowed(site, request.url)))
     return null;
-  const readable = readableBy(request.header('origin'));
+  // A preflight stays unreadable: it fails on its status anyway, and says nothing the page needs.
+  const readable = request.method === 'OPTIONS' ? null : readableBy(request.header('origin'));
   return {
     status: 403,
     reason: 'forbidden_origin',
@@ -178,7 +179,7 @@ const ORIGIN_RE = /^https?:\/\/[A-Za-z0-9.\-[\]:]{1,253}$/;
  * widget there can tell the guest that online booking is not available on this site yet and tell
  * the site's owner which setting to change, where a browser would otherwise report only a generic
  * CORS failure. The refusal is the only answer such a page can read: `Access-Control-Allow-Origin`
- * for its own origin and nothing more (no credentials, no exposed headers, no preflight); the
+ * for its own origin and nothing more (no credentials, no exposed headers; a preflight gets none); the
  * answer holds nothing but the refusal. Null when the request names no origin to answer.
  */
 function readableBy(origin: string | null): Record<string, string> | null {

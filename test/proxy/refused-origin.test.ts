@@ -34,6 +34,14 @@ describe('the Hono app: a refused site may read why', () => {
     await assertReadableRefusal(await send(READ, { headers: { origin: REFUSED } }), REFUSED);
     await assertReadableRefusal(await send('/api/bookings', postJson(validBooking(), { origin: REFUSED })), REFUSED);
     assert.equal(calls.length, 0, 'nothing went upstream');
+    // A preflight is refused as before, readable by nobody: a booking from there never leaves the browser.
+    const preflight = await send('/api/bookings', {
+      method: 'OPTIONS',
+      headers: { origin: REFUSED, 'access-control-request-method': 'POST' },
+    });
+    assert.equal(preflight.status, 403);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), null);
+    assert.equal(preflight.headers.get('access-control-allow-methods'), null);
   });
 
   test('a refusal without an Origin (Referer only, or a made-up value) names no origin', async () => {
