@@ -224,7 +224,13 @@ export class BookingData implements ReactiveController {
     // gives way to the venue's own way to book, and the confirmation shows without the links.
     this.laterSteps = new Read(
       host,
-      () => [this._wantLater] as const,
+      // Wanted from the update in which a booking comes in sight (not from `hostUpdate`, which runs
+      // after the element's view is decided), so that update's view already waits for the chunk;
+      // and for good, so booking again keeps it.
+      () => {
+        const { wantPreferences, confirmed } = this._inputs();
+        return [(this._wantLater ||= wantPreferences || confirmed)] as const;
+      },
       async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../later-steps.js')) : null),
     );
   }
@@ -232,7 +238,6 @@ export class BookingData implements ReactiveController {
   hostUpdate(): void {
     const inputs = this._inputs();
     const away = this.away(inputs);
-    this._wantLater ||= inputs.wantPreferences || inputs.confirmed;
     this._wantBridge ||= away;
     this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }
