@@ -72,9 +72,9 @@ function strictCspPages(): Plugin {
 }
 
 /**
- * Pins the on-demand chunks (the locale modules, the calendar links): their sha384 is written into
+ * Pins the on-demand chunks (the locale modules, the later steps): their sha384 is written into
  * the chunk that loads them, in place of src/pinned-import.ts's sentinel, keyed by the module's file
- * name without `.ts` (`fr`, `calendar-links`); it then preloads each with that integrity before
+ * name without `.ts` (`fr`, `later-steps`); it then preloads each with that integrity before
  * importing it. Done on the finished chunks (after minifying), so the hash is of the bytes served.
  */
 function chunkIntegrity(): Plugin {

@@ -1,5 +1,5 @@
 /**
- * The script-tag bundle's on-demand chunks (the locale modules, the calendar links), each pinned by
+ * The script-tag bundle's on-demand chunks (the locale modules, the later steps), each pinned by
  * its Subresource Integrity. The page's `integrity` attribute covers the bundle only, and the
  * chunks are cached `immutable`, so the build (vite.config.ts, `chunkIntegrity`) writes each chunk's
  * path and sha384 here, in place of the sentinel, and a chunk is preloaded with that integrity

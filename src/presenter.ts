@@ -148,8 +148,9 @@ export function rejectReason(strings: Strings, order: readonly Step[], choices: 
   return order.map((field) => reasonFor(availability, field, choices[field]!)).find(Boolean) ?? strings.rejected;
 }
 
-/** The message of a failed read (a refusal or a cancelled call reads as a server fault). */
+/** The message of a failed read (a refused site says so; another refusal or a cancelled call reads as a server fault). */
 export function readErrorText(strings: Strings, error: unknown): string {
+  if (error instanceof ApiError && error.siteRefused) return strings.siteRefused;
   const kind = error instanceof ApiError ? error.kind : 'server';
   return kind === 'invalid' || kind === 'aborted' ? strings.errors.server : strings.errors[kind];
 }

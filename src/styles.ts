@@ -1,8 +1,8 @@
 /**
  * The widget's styles, isolated in its shadow root. Hosts theme it through `--vb-*` custom
- * properties and `::part()`. Type: the system font stack at 1rem with a small scale (0.8125, 1,
- * 1.25), so a serif host page does not make it look unfinished; `--vb-font` or a page rule such as
- * `venue-booking { font: inherit }` (page rules beat `:host`) hands it the host's type. Spacing
+ * properties and `::part()`. Type: the page's own font family (inherited; `--vb-font` sets another),
+ * at 1rem with a small scale (0.8125, 1, 1.25), and every control (button, input, select, textarea)
+ * takes it too, where browsers would draw their own. Spacing
  * follows one scale (`--_s1`…`--_s5`). Under `(pointer: coarse)` every control is at least 44×44
  * CSS px; a mouse gets a denser layout. It inherits the page's text colour. `theme="dark"` (or `auto` with a
  * dark preference) swaps the defaults; every animation stops under `prefers-reduced-motion`.
@@ -41,7 +41,10 @@ export const styles = css`
     --_s5: 1.5rem;
     --_tap: 2.25rem;
     --_tint: color-mix(in srgb, currentColor 8%, transparent);
-    font: 1rem/1.5 var(--vb-font, system-ui, -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif);
+    font-size: 1rem;
+    line-height: 1.5;
+    /* Unset, --vb-font makes this declaration invalid at computed-value time: the family is then inherited from the page. */
+    font-family: var(--vb-font);
     color: var(--_text);
     background: var(--_background);
   }
@@ -229,9 +232,14 @@ export const styles = css`
       opacity: 0.4;
     }
   }
-  button {
+  button,
+  input,
+  select,
+  textarea {
     font: inherit;
     color: inherit;
+  }
+  button {
     cursor: pointer;
   }
   .option {
@@ -300,7 +308,8 @@ export const styles = css`
     min-width: var(--_tap);
     border: none;
     background: none;
-    padding: 0 var(--_s1);
+    /* No inset: its words line up with the text and links above it. */
+    padding: 0;
     text-decoration: underline;
   }
   .problem {
@@ -398,15 +407,17 @@ export const styles = css`
     align-items: flex-start;
     min-height: var(--_tap);
   }
+  /* One size for every box and radio, never shrunk by a long label beside it (flex items shrink by default). */
   .check input {
+    flex: none;
     width: 1.25rem;
     height: 1.25rem;
+    min-height: 0;
     margin: 0.125rem 0 0;
+    padding: 0;
   }
   input,
   textarea {
-    font: inherit;
-    color: inherit;
     background: transparent;
     min-height: var(--_tap);
     padding: var(--_s2);

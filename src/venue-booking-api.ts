@@ -67,7 +67,7 @@ import type { GuestPrefill } from './element-types.js';
  * @cssproperty --vb-border - Colour of borders.
  * @cssproperty --vb-error - Colour of error messages.
  * @cssproperty --vb-radius - Corner radius of buttons.
- * @cssproperty --vb-font - Font family (default the system font stack; a page rule `venue-booking { font-family: inherit }` gives it the page's).
+ * @cssproperty --vb-font - Font family (default: the page's, inherited; its controls take it too).
  */
 export class VenueBookingApi extends LitElement {
   // Attributes are strings unless a `type` says otherwise (Lit's default converter reads and

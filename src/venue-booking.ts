@@ -58,6 +58,8 @@ export class VenueBooking extends VenueBookingApi {
   private _stepHeight = 0;
   /** Whether the details form has been in sight: the marketing preferences are read from then on. */
   private _wantPreferences = false;
+  /** Whether the console has been told that the proxy refuses this site (`_fail`). */
+  private _refusalTold = false;
 
   private _locale = new Locale(this, () => fire(this, 'vb-error', { kind: 'locale', status: null, during: 'locale' }));
   private _session = new Session(this, (restored) => this._apply({ type: 'restore', ...restored }));
@@ -118,6 +120,17 @@ export class VenueBooking extends VenueBookingApi {
 
   // --- lifecycle ---
 
+  /**
+   * The first update waits for a task of its own: the module's evaluation with the element's
+   * upgrade is one task, the first render (which also asks for the first availability) the next,
+   * so a phone's main thread is never held long by both at once (Lighthouse counts each task of
+   * 50 ms or more at its 4× CPU slowdown as blocking, and the two together came to some 70 ms).
+   */
+  protected override async scheduleUpdate(): Promise<unknown> {
+    if (!this.hasUpdated) await new Promise((resolve) => setTimeout(resolve));
+    return super.scheduleUpdate();
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The journey follows the venue as the host sets it; a new venue is a new journey, on the host's prefill.
     const restart = this._session.follow() === 'new';
@@ -137,18 +150,23 @@ export class VenueBooking extends VenueBookingApi {
     const view = {
       ...this._state,
       confirmed: Boolean(confirmation),
-      calendarPending: this._data.calendar.pending,
+      laterPending: this._data.laterSteps.pending,
+      laterFailed: this._data.laterSteps.task.status === TaskStatus.ERROR,
       multi: this._venue.multi,
       venue: pick.id,
     };
+    const shown = this._view;
     this._view = viewFor({ ...view, order: this._order, venues: venues.state, extrasPending }, availability.state);
+    // A placeholder keeps the height of the step it replaces, so the page below moves once, not
+    // twice. Measured here, while that step is still on screen and laid out, and only then: a
+    // height read after every render would force a layout into the render's own task.
+    if (this._view.kind === 'busy' && shown.kind !== 'busy')
+      this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
   }
 
   protected override updated(changed: PropertyValues): void {
-    // A placeholder keeps the height of the step it replaces, so the page below moves once, not twice.
     const busy = this.renderRoot.querySelector<HTMLElement>('.busy');
     if (busy) busy.style.minHeight = `${this._stepHeight}px`;
-    else this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
     const booking = this._state;
     if (this._interacted && changed.has('_state') && state.savedChanged(changed.get('_state'), booking)) this._save();
     const step = this._view.step;
@@ -206,10 +224,20 @@ export class VenueBooking extends VenueBookingApi {
     if (event.type === 'again') this._form.reset();
   }
 
-  /** A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. */
+  /**
+   * A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. A refused site
+   * is told to whoever opens the console, once: the guest sees only that online booking is not
+   * available here, the site's owner needs the origin and the proxy's setting that lets it in.
+   */
   private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): ApiError {
     const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
     if (apiError.kind !== 'aborted') fire(this, 'vb-error', { kind: apiError.kind, status: apiError.status, during });
+    if (apiError.siteRefused && !this._refusalTold) {
+      this._refusalTold = true;
+      console.warn(
+        `<venue-booking>: the booking proxy refuses this site (${location.origin}). Add ${location.origin} to the proxy's VENUE_BOOKING_ORIGINS setting and restart it.`,
+      );
+    }
     return apiError;
   }
 
@@ -285,7 +313,7 @@ export class VenueBooking extends VenueBookingApi {
       venueName: venue.name,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       form: this._form,
-      calendar: this._data.calendar.task.value ?? null,
+      later: this._data.laterSteps.task.value ?? null,
       offers: offers.task.value ?? [],
       hideOffers: this.hideOffers,
       preferences: preferences.task.value ?? [],

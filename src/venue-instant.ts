@@ -1,7 +1,7 @@
 /**
  * Instants of venue time, for the calendar links: the instant a London wall-clock date and time
  * names. Apart from venue-time.ts so that it travels with the calendar links in their on-demand
- * chunk (`calendar-links.ts`), and the bundle carries neither.
+ * chunk (`later-steps.ts`), and the bundle carries neither.
  */
 /** London's wall-clock fields at an instant (venue-time.ts's `VENUE_ZONE`, written out: this module imports nothing). */
 const londonParts = new Intl.DateTimeFormat('en-GB', {

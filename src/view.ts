@@ -23,8 +23,10 @@ export interface ReadState<T> {
 export interface ViewState {
   /** A booking is stored (or the guest came back from the booking site). */
   confirmed: boolean;
-  /** The add-to-calendar links' code is on its way (`BookingData.calendar`): the confirmation waits for it. */
-  calendarPending?: boolean;
+  /** The later steps' code is on its way (`BookingData.laterSteps`): the details form and the confirmation wait for it. */
+  laterPending?: boolean;
+  /** The later steps' code could not be loaded: the details form cannot show. */
+  laterFailed?: boolean;
   /** Whether the guest picks the venue first. */
   multi: boolean;
   /** The picked venue (multi-venue), or null. */
@@ -58,7 +60,7 @@ export type View =
 /** The view for the state and the availability answer (null: no venue to read for, or booked). */
 export function viewFor(state: ViewState, availability: ReadState<Availability | null>): View {
   if (state.confirmed)
-    return state.calendarPending
+    return state.laterPending
       ? { kind: 'busy', step: null, frame: 'none' }
       : { kind: 'confirmation', step: 'confirmation', frame: 'none' };
   if (state.multi && (!state.venue || state.editing === 'venue')) {
@@ -83,12 +85,14 @@ export function viewFor(state: ViewState, availability: ReadState<Availability |
   const step = editing ?? nextStep(state.order, state.choices);
   if (step) return { kind: 'step', step, frame: 'flow', availability: answer };
   // The form waits for its offers and preferences, so they do not push the fields down once shown.
-  if (state.extrasPending) return { kind: 'busy', step: null, frame: 'flow' };
+  if (state.extrasPending || state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };
   if (!isReady(state.order, state.choices, answer))
     return { kind: 'reject', step: null, frame: 'flow', availability: answer };
   const route = submitRoute(answer);
-  if (route === 'api') return { kind: 'details', step: 'details', frame: 'flow', availability: answer };
-  if (route) return { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: answer.depositRequired };
+  if (route === 'api' && !state.laterFailed)
+    return { kind: 'details', step: 'details', frame: 'flow', availability: answer };
+  if (route && route !== 'api')
+    return { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: answer.depositRequired };
   return { kind: 'unavailable', step: 'unavailable', frame: 'flow' };
 }
 

@@ -157,11 +157,14 @@ const siteGuard: Guard = (request, settings) => {
   const site = requestSite({ headers: { get: (name) => request.header(name) } });
   if (site === null || site === 'same-origin' || (site !== 'hidden' && settings.siteAllowed(site, request.url)))
     return null;
+  // A preflight stays unreadable: it fails on its status anyway, and says nothing the page needs.
+  const readable = request.method === 'OPTIONS' ? null : readableBy(request.header('origin'));
   return {
     status: 403,
     reason: 'forbidden_origin',
     message: 'This site may not use the booking proxy',
     options: {
+      ...(readable ? { headers: readable } : {}),
       errors: [{ code: 'forbidden_origin', message: "This site's origin is not in VENUE_BOOKING_ORIGINS", fields: [] }],
     },
     log: {
@@ -171,6 +174,22 @@ const siteGuard: Guard = (request, settings) => {
     },
   };
 };
+
+/** An origin as browsers send it: a scheme and a host (and port), nothing else. */
+const ORIGIN_RE = /^https?:\/\/[A-Za-z0-9.\-[\]:]{1,253}$/;
+
+/**
+ * The CORS header that lets a refused page read its refusal (`forbidden_origin`), so that the
+ * widget there can tell the guest that online booking is not available on this site yet and tell
+ * the site's owner which setting to change, where a browser would otherwise report only a generic
+ * CORS failure. The refusal is the only answer such a page can read: `Access-Control-Allow-Origin`
+ * for its own origin and nothing more (no credentials, no exposed headers; a preflight gets none); the
+ * answer holds nothing but the refusal. Null when the request names no origin to answer.
+ */
+function readableBy(origin: string | null): Record<string, string> | null {
+  if (!origin || !ORIGIN_RE.test(origin)) return null;
+  return { 'access-control-allow-origin': origin, vary: 'Origin' };
+}
 
 /**
  * A GET return is the booking site's top-level navigation, from a site that often names itself to

@@ -344,7 +344,7 @@ export async function renderStudio(
 ): Promise<string> {
   const offer = { venues: ctx.config.venues, groups: ctx.config.venueGroups, titles: await venueTitles(ctx) };
   const previewPart = preview
-    ? `<div id="preview" role="region" aria-label="Live preview">${preview}</div>`
+    ? `<div id="preview" role="region" aria-label="Live preview">${preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
     : '<div id="preview"><p class="problem">This proxy does not serve the widget’s script (<code>/venue-booking.js</code>), so there is nothing to preview here. From a checkout, run <code>npm run build</code> and restart the proxy.</p></div>';
   return `<header><nav aria-label="Operator pages"><a href="status">Status</a><a href="embed" aria-current="page">Embed studio</a><a href="metrics">Metrics (Prometheus)</a></nav>
 <h1>Put the booking widget on your site</h1>

@@ -20,7 +20,7 @@ import {
 import { depositPerPerson, durationMinutes, type AvailabilityContext } from './availability.js';
 import { ApiError, int, list, type Params } from './http.js';
 import type { Store } from './store.js';
-import { durationLabel, londonTimestamp, weekdayOf, type Weekday } from './time.js';
+import { durationLabel, londonDate, londonTimestamp, weekdayOf, type Weekday } from './time.js';
 import type { Booking, BookingType, Package, PreorderItem, Venue } from './types.js';
 
 /** HTML-escapes text for element content and double-quoted attributes. */
@@ -34,7 +34,7 @@ main{max-width:36rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radi
 h1{font-size:1.4rem;margin:0 0 1rem}h2{font-size:1.1rem;margin:1.5rem 0 .5rem}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dt{font-weight:600}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-input[type=text],input[type=email],input[type=tel],input[type=date],input[type=number],textarea{width:100%;padding:.5rem;border:1px solid #8a8f98;border-radius:.375rem;box-sizing:border-box;font:inherit}
+input[type=text],input[type=email],input[type=tel],input[type=date],input[type=time],input[type=number],select,textarea{width:100%;padding:.5rem;border:1px solid #8a8f98;border-radius:.375rem;box-sizing:border-box;font:inherit}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:400}
 .errors{background:#fdecea;color:#8a1c12;padding:.75rem 1rem;border-radius:.375rem}
 .note{color:#4a5160;font-size:.9rem}
@@ -218,8 +218,37 @@ function returnOrigin(params: Params): string | undefined {
   return safeReturnUrl(params.return_url)?.origin;
 }
 
-/** GET /book: the form for the details in the query. */
+/**
+ * The start of the booking site, for a link that names the venue only (`/book?venue_id=…`, as a
+ * venue's own "book online" link does): what, when and for how many, as a plain GET form whose
+ * answer is the query `next.web` carries, so the details form follows. The browser checks the
+ * fields it asks for; the booking itself is checked as every web booking is, on submit.
+ */
+function startPage(c: Context, venue: Venue, query: Params): Promise<Response> {
+  const carried = (['venue_group', 'venue_id', 'source', 'return_url', 'return_method'] as const)
+    .filter((key) => typeof query[key] === 'string' && query[key] !== '')
+    .map((key) => `<input type="hidden" name="${key}" value="${escapeHtml(query[key])}">`)
+    .join('');
+  const types = venue.booking_types
+    .map((type) => `<option value="${escapeHtml(type.id)}">${escapeHtml(type.name)}</option>`)
+    .join('');
+  return page(
+    200,
+    `Book at ${venue.title}`,
+    `<h1>Book at ${escapeHtml(venue.title)}</h1><form method="get" action="book">${carried}` +
+      `<label for="f-type">Booking</label><select id="f-type" name="type" required>${types}</select>` +
+      field('num_people', 'Guests', 'number', { num_people: '2' }, 'min="1" max="500" required') +
+      field('date', 'Date', 'date', {}, `min="${londonDate(c.now)}" required`) +
+      field('time', 'Time', 'time', {}, 'step="900" required') +
+      `<button type="submit">Continue</button></form>`,
+    returnOrigin(query),
+  );
+}
+
+/** GET /book: the form for the details in the query, or the start of a booking for a venue-only link. */
 export async function showBookingPage(c: Context, query: Params): Promise<Response> {
+  const venue = typeof query.venue_id === 'string' ? c.store.venues.get(query.venue_id) : undefined;
+  if (venue && (query.type === undefined || query.type === '')) return startPage(c, venue, query);
   const found = lookup(c.store, query);
   if (typeof found === 'string') return errorPage(400, found);
   return page(

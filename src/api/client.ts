@@ -30,6 +30,14 @@ export class ApiError extends Error {
   get retryable(): boolean {
     return this.kind !== 'invalid' && this.kind !== 'aborted';
   }
+
+  /**
+   * Whether the proxy refused the page's site (`forbidden_origin`: its origin is not in
+   * `VENUE_BOOKING_ORIGINS`): nothing the guest does helps, and the site's owner must act.
+   */
+  get siteRefused(): boolean {
+    return this.status === 403 && Boolean(this.payload?.errors?.some((error) => error.code === 'forbidden_origin'));
+  }
 }
 
 /** Options for `createApiClient`. */

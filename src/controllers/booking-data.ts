@@ -1,8 +1,8 @@
 /**
  * The booking's reads, as one reactive controller of `@lit/task` Tasks: the picker's venues, the
  * availability answer the choices call for, the venue's offers, the marketing preferences, the
- * venue's own record (its name), the proxy's return bridge and the add-to-calendar links' code (an
- * on-demand chunk). Each Task takes its inputs through `args`, from the element's inputs for this
+ * venue's own record (its name), the proxy's return bridge and the later steps' code (the details
+ * form and the add-to-calendar links, an on-demand chunk). Each Task takes its inputs through `args`, from the element's inputs for this
  * update, and never reads the element inside `task`.
  */
 import { shallowArrayEquals, Task, TaskStatus } from '@lit/task';
@@ -24,8 +24,11 @@ import { importPinned } from '../pinned-import.js';
 import type { ReadState } from '../view.js';
 import { venueIds, venueName, type VenueModel } from '../venue-model.js';
 
-/** The add-to-calendar links' code (`calendar-links.ts`), an on-demand chunk. */
-export type CalendarLinks = Pick<typeof import('../calendar-links.js'), 'icsDataUrl' | 'googleCalendarUrl'>;
+/** The later steps' code (`later-steps.ts`: the details form, the add-to-calendar links), an on-demand chunk. */
+export type LaterSteps = typeof import('../later-steps.js');
+
+/** The add-to-calendar links' code, part of the later steps' chunk. */
+export type CalendarLinks = Pick<LaterSteps, 'icsDataUrl' | 'googleCalendarUrl'>;
 
 /** What the reads depend on, as the element has it for this update. */
 export interface BookingInputs {
@@ -101,8 +104,8 @@ export class BookingData implements ReactiveController {
   /** Set once a hand-off to the booking site (or a confirmation without a name) is in sight for good. */
   private _wantRecord = false;
   private _wantBridge = false;
-  /** Set once a booking is in sight for good (the details form, a hand-off or a confirmation). */
-  private _wantCalendar = false;
+  /** Set once a booking is in sight for good (the details form or a confirmation). */
+  private _wantLater = false;
 
   readonly venues: Read<readonly [string, string, string], WireVenue[]>;
   readonly availability: Read<readonly [string, string, AvailabilityRead, boolean], Availability | null>;
@@ -110,7 +113,7 @@ export class BookingData implements ReactiveController {
   readonly offers: Read<readonly [string, string, boolean], WireOffer[]>;
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   readonly bridge: Read<readonly [string, boolean], string | false>;
-  readonly calendar: Read<readonly [boolean], CalendarLinks | null>;
+  readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
 
   constructor(
     host: ReactiveControllerHost,
@@ -216,21 +219,27 @@ export class BookingData implements ReactiveController {
         return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );
-    // The add-to-calendar links' code: an on-demand chunk, pinned by its integrity like the locale
-    // modules (`pinned-import.ts`), fetched once a booking is in sight, so that it is there when the
-    // confirmation shows (which waits for it: `calendarPending` in view.ts). If it cannot be loaded,
-    // the confirmation shows without the links.
-    this.calendar = new Read(
+    // The later steps' code (the details form, the add-to-calendar links): an on-demand chunk,
+    // pinned by its integrity like the locale modules (`pinned-import.ts`), fetched once a booking is
+    // in sight, beside the offers and preferences the form waits for. The details form and the
+    // confirmation wait for it (`laterPending` in view.ts); if it cannot be loaded, the details form
+    // gives way to the venue's own way to book, and the confirmation shows without the links.
+    this.laterSteps = new Read(
       host,
-      () => [this._wantCalendar] as const,
-      async ([wanted]) => (wanted ? importPinned('calendar-links', () => import('../calendar-links.js')) : null),
+      // Wanted from the update in which a booking comes in sight (not from `hostUpdate`, which runs
+      // after the element's view is decided), so that update's view already waits for the chunk;
+      // and for good, so booking again keeps it.
+      () => {
+        const { wantPreferences, confirmed } = this._inputs();
+        return [(this._wantLater ||= wantPreferences || confirmed)] as const;
+      },
+      async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../later-steps.js')) : null),
     );
   }
 
   hostUpdate(): void {
     const inputs = this._inputs();
     const away = this.away(inputs);
-    this._wantCalendar ||= inputs.wantPreferences || inputs.confirmed;
     this._wantBridge ||= away;
     this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }

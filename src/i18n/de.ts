@@ -90,6 +90,8 @@ export const strings: Strings = {
   open: 'Tisch reservieren',
   close: 'Schließen',
   retry: 'Erneut versuchen',
+  siteRefused:
+    'Online-Reservierungen sind auf dieser Website noch nicht verfügbar. Bitte reservieren Sie direkt beim Betrieb.',
   errors: {
     network: 'Der Reservierungsdienst ist nicht erreichbar. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.',
     timeout: 'Der Reservierungsdienst antwortet zu langsam. Bitte versuchen Sie es erneut.',

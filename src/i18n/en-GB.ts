@@ -91,6 +91,7 @@ export const enGB = {
   open: 'Book a table',
   close: 'Close',
   retry: 'Try again',
+  siteRefused: 'Online booking is not available on this site yet. Please book with the venue directly.',
   errors: {
     network: 'We could not reach the booking service. Check your connection and try again.',
     timeout: 'The booking service is taking too long. Please try again.',

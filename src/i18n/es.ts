@@ -90,6 +90,7 @@ export const strings: Strings = {
   open: 'Reservar mesa',
   close: 'Cerrar',
   retry: 'Reintentar',
+  siteRefused: 'La reserva en línea aún no está disponible en este sitio. Reserve directamente con el local.',
   errors: {
     network: 'No se pudo contactar con el servicio de reservas. Compruebe su conexión e inténtelo de nuevo.',
     timeout: 'El servicio de reservas tarda demasiado. Inténtelo de nuevo.',

@@ -96,6 +96,8 @@ export const strings: Strings = {
   open: 'Réserver une table',
   close: 'Fermer',
   retry: 'Réessayer',
+  siteRefused:
+    'La réservation en ligne n’est pas encore disponible sur ce site. Veuillez réserver directement auprès de l’établissement.',
   errors: {
     network: 'Impossible de joindre le service de réservation. Vérifiez votre connexion et réessayez.',
     timeout: 'Le service de réservation met trop de temps à répondre. Veuillez réessayer.',

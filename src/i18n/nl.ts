@@ -90,6 +90,7 @@ export const strings: Strings = {
   open: 'Tafel reserveren',
   close: 'Sluiten',
   retry: 'Opnieuw proberen',
+  siteRefused: 'Online reserveren is op deze site nog niet beschikbaar. Reserveer rechtstreeks bij de zaak.',
   errors: {
     network: 'De reserveringsdienst is niet bereikbaar. Controleer uw verbinding en probeer het opnieuw.',
     timeout: 'De reserveringsdienst reageert te traag. Probeer het opnieuw.',

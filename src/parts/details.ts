@@ -3,16 +3,25 @@
  * venue's marketing preferences as unticked boxes, and the submit button worded by what happens
  * on submit (instant booking, enquiry, request).
  */
-import { html, nothing } from 'lit';
+import type { html as litHtml, nothing as litNothing } from 'lit';
 import type { WireMarketingPreference, WireOffer } from '../api/types.js';
 import type { GuestDetails, GuestError } from '../booking-flow.js';
-import { offerValidity } from '../format.js';
 import type { Strings } from '../i18n/en-GB.js';
+
+/**
+ * Lit's `html` and `nothing`, handed over by the bundle: this template travels in an on-demand
+ * chunk (`later-steps.ts`), which imports nothing, so that no import can fetch code around its pin.
+ */
+export interface LitTags {
+  html: typeof litHtml;
+  nothing: typeof litNothing;
+}
 
 /** What the details form renders. */
 export interface DetailsProps {
   strings: Strings;
-  locale: string;
+  /** An offer's validity window in the guest's words (dates in venue time). */
+  validity: (offer: WireOffer) => { from: string | null; to: string | null };
   guest: GuestDetails;
   errors: Partial<Record<keyof GuestDetails, GuestError>>;
   dob: 'required' | 'optional' | '';
@@ -32,6 +41,7 @@ export interface DetailsProps {
 type TextField = 'first_name' | 'last_name' | 'email' | 'phone' | 'dob';
 
 function field(
+  { html, nothing }: LitTags,
   props: DetailsProps,
   name: TextField,
   label: string,
@@ -64,7 +74,8 @@ function field(
   </div>`;
 }
 
-function offers(props: DetailsProps) {
+function offers(lit: LitTags, props: DetailsProps) {
+  const { html, nothing } = lit;
   const s = props.strings;
   if (props.offers.length === 0) return nothing;
   return html`<fieldset part="offers">
@@ -80,7 +91,7 @@ function offers(props: DetailsProps) {
       ${s.noOffer}</label
     >
     ${props.offers.map((offer) => {
-      const validity = offerValidity(offer.start_date, offer.expiry_date, props.locale);
+      const validity = props.validity(offer);
       return html`<label class="check offer" part="offer">
         <input
           type="radio"
@@ -100,17 +111,18 @@ function offers(props: DetailsProps) {
 }
 
 /** Renders the details form. */
-export function renderDetails(props: DetailsProps) {
+export function renderDetails(lit: LitTags, props: DetailsProps) {
+  const { html, nothing } = lit;
   const s = props.strings;
   const chosen = new Set(props.guest.marketing_preferences ?? []);
   return html`<form part="form" novalidate @submit=${props.onSubmit} aria-labelledby="step-title">
     <h2 id="step-title" tabindex="-1">${s.detailsTitle}</h2>
-    ${offers(props)}
+    ${offers(lit, props)}
     <div class="fields">
-      ${field(props, 'first_name', s.firstName, 'text', 'given-name')}
-      ${field(props, 'last_name', s.lastName, 'text', 'family-name')}
-      ${field(props, 'email', s.email, 'email', 'email')} ${field(props, 'phone', s.phone, 'tel', 'tel')}
-      ${props.dob ? field(props, 'dob', s.dob, 'date', 'bday', props.dob === 'required') : nothing}
+      ${field(lit, props, 'first_name', s.firstName, 'text', 'given-name')}
+      ${field(lit, props, 'last_name', s.lastName, 'text', 'family-name')}
+      ${field(lit, props, 'email', s.email, 'email', 'email')} ${field(lit, props, 'phone', s.phone, 'tel', 'tel')}
+      ${props.dob ? field(lit, props, 'dob', s.dob, 'date', 'bday', props.dob === 'required') : nothing}
     </div>
     <div class="field">
       <label for="vb-notes">${s.notes}</label>

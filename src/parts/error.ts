@@ -1,11 +1,11 @@
-/** A failed read: what went wrong, a retry, and the venue's own way to book (the slot). */
-import { html } from 'lit';
+/** A failed read: what went wrong, a retry (when one can help), and the venue's own way to book (the slot). */
+import { html, nothing } from 'lit';
 
-/** Renders a failed read. */
-export function renderError(message: string, retry: string, onRetry: () => void) {
+/** Renders a failed read; `retry`: the retry button's label, or null for none. */
+export function renderError(message: string, retry: string | null, onRetry: () => void) {
   return html`<div class="problem" part="problem">
     <p class="error" role="alert">${message}</p>
-    <button class="primary" type="button" data-retry @click=${onRetry}>${retry}</button>
+    ${retry ? html`<button class="primary" type="button" data-retry @click=${onRetry}>${retry}</button>` : nothing}
     <slot></slot>
   </div>`;
 }

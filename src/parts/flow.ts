@@ -5,11 +5,13 @@
  * (`booking-state.ts`).
  */
 import { html, nothing } from 'lit';
+import { ApiError } from '../api/client.js';
 import type { Availability, Suggestion } from '../api/normalize.js';
 import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
 import { alternatives, chosenAction, type Step } from '../booking-flow.js';
 import type { BookingState, GuestEvent, StepUi } from '../booking-state.js';
-import type { CalendarLinks } from '../controllers/booking-data.js';
+import type { LaterSteps } from '../controllers/booking-data.js';
+import { offerValidity } from '../format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import { badgeFor, eligibleOffers } from '../offers.js';
 import * as present from '../presenter.js';
@@ -18,7 +20,6 @@ import { venueToday } from '../venue-time.js';
 import { renderBusy } from './busy.js';
 import { renderConfirmation } from './confirmation.js';
 import { renderDatePicker } from './date-picker.js';
-import { renderDetails } from './details.js';
 import { renderError } from './error.js';
 import type { Badge } from './options.js';
 import { renderProblems, type AlternativesProps } from './problems.js';
@@ -42,8 +43,8 @@ export interface Flow extends BookingState {
   venueName: string;
   dob: 'required' | 'optional' | '';
   form: GuestForm;
-  /** The add-to-calendar links' code, once loaded (`BookingData.calendar`). */
-  calendar: CalendarLinks | null;
+  /** The later steps' code (details form, calendar links), once loaded (`BookingData.laterSteps`). */
+  later: LaterSteps | null;
   /** The venue's offers, and whether they are hidden. */
   offers: WireOffer[];
   hideOffers: boolean;
@@ -126,30 +127,35 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
 }
 
 function renderDetailsView(flow: Flow, availability: Availability) {
-  const { wording, form, submitError } = flow;
+  const { wording, form, submitError, later } = flow;
   const s = wording.strings;
+  // The view shows the form only once its code is here (`laterPending` in view.ts).
+  if (!later) return renderBusy(s.loading);
   const action = chosenAction(availability, flow.choices);
   const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
-  return renderDetails({
-    strings: s,
-    locale: wording.locale,
-    guest: form.details,
-    errors: form.errors,
-    dob: flow.dob,
-    today: venueToday(flow.now),
-    // The offers whose rules admit the full choices: the same rules that put every badge on the way
-    // here, so a badge is always honoured.
-    offers: eligibleOffers(flow.offers, flow.choices),
-    offer: flow.offer,
-    preferences: flow.preferences,
-    submitLabel: submitError?.retryable ? s.retry : label,
-    submitting: flow.submitting,
-    error: present.submitErrorText(s, submitError),
-    onInput: (event) => form.input(event),
-    onBlur: (event) => form.blur(event),
-    onOffer: (id) => flow.send({ type: 'choose', field: 'offer', value: id }),
-    onSubmit: flow.onSubmit,
-  });
+  return later.renderDetails(
+    { html, nothing },
+    {
+      strings: s,
+      validity: (offer) => offerValidity(offer.start_date, offer.expiry_date, wording.locale),
+      guest: form.details,
+      errors: form.errors,
+      dob: flow.dob,
+      today: venueToday(flow.now),
+      // The offers whose rules admit the full choices: the same rules that put every badge on the way
+      // here, so a badge is always honoured.
+      offers: eligibleOffers(flow.offers, flow.choices),
+      offer: flow.offer,
+      preferences: flow.preferences,
+      submitLabel: submitError?.retryable ? s.retry : label,
+      submitting: flow.submitting,
+      error: present.submitErrorText(s, submitError),
+      onInput: (event) => form.input(event),
+      onBlur: (event) => form.blur(event),
+      onOffer: (id) => flow.send({ type: 'choose', field: 'offer', value: id }),
+      onSubmit: flow.onSubmit,
+    },
+  );
 }
 
 /** The view's own content. */
@@ -165,7 +171,7 @@ function renderBody(flow: Flow, view: View) {
         status,
         summary: present.confirmationLines(wording, choices, flow.venueName),
         event: present.calendarEvent(wording, reference, choices, flow.venueName),
-        links: flow.calendar,
+        links: flow.later,
         now: flow.now,
         onAgain: () => flow.send({ type: 'again' }),
       });
@@ -180,7 +186,12 @@ function renderBody(flow: Flow, view: View) {
     case 'busy':
       return renderBusy(s.loading);
     case 'error':
-      return renderError(present.readErrorText(s, view.error), s.retry, () => flow.onRetry(view.during));
+      // A refused site: no retry (only the site's owner can change that), the venue's own way to book.
+      return renderError(
+        present.readErrorText(s, view.error),
+        view.error instanceof ApiError && view.error.siteRefused ? null : s.retry,
+        () => flow.onRetry(view.during),
+      );
     case 'empty':
       return nothing;
     case 'step':

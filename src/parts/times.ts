@@ -3,7 +3,7 @@
  * fall in), each group a disclosure; the group of the chosen (or prefilled) time, else the one with
  * the most bookable times, starts open. What happens on submit (instant, request, deposit) is a
  * small mark on each chip, explained once by a legend that each chip references with
- * `aria-describedby`; when every time does the same, chips carry no mark and the legend says it once.
+ * `aria-describedby`; when every time does the same, chips carry no mark and one sentence says it.
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
@@ -57,10 +57,11 @@ export function renderTimes(props: TimesProps) {
   const likely =
     (chosen && dayPart(chosen)) ||
     parts.reduce((a, b) => (bookable(groups.get(b)!) > bookable(groups.get(a)!) ? b : a));
+  const what = (kind: TimeKind) => (kind === 'deposit' ? s.depositNeeded : s.actions[kind]);
+  // One kind for every time: a sentence, not a key entry (a key entry without its mark reads as a mistake).
+  const only = marked ? null : [...kinds][0];
   const legend = (kind: TimeKind) =>
-    html`<li id="key-${kind}">
-      ${marked ? html`<span class="mark" data-kind=${kind} aria-hidden="true"></span>` : nothing}${kind === 'deposit' ? s.depositNeeded : s.actions[kind]}
-    </li>`;
+    html`<li id="key-${kind}"><span class="mark" data-kind=${kind} aria-hidden="true"></span>${what(kind)}</li>`;
   const chips = (items: Suggestion[]) =>
     html`<ul class="options chips" role="list">
       ${items.map((item) => {
@@ -77,10 +78,10 @@ export function renderTimes(props: TimesProps) {
         );
       })}
     </ul>`;
-  return html`${
-    kinds.size || offers
+  return html`${only ? html`<p class="legend" id="key-${only}">${what(only)}</p>` : nothing}${
+    marked || offers
       ? html`<ul class="legend" aria-label=${s.legend}>
-          ${[...kinds].map(legend)}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}</li>` : nothing}
+          ${marked ? [...kinds].map(legend) : nothing}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}</li>` : nothing}
         </ul>`
       : nothing
   }

@@ -60,6 +60,15 @@ describe('the no-script fallback', () => {
     expect(shown(link), 'booking link shown').to.equal(true);
     expect(shown(phone), 'phone number shown').to.equal(true);
     expect(phone!.textContent).to.match(/\d{3}/);
+    // The link works: the booking site starts a booking for that venue (no "Unknown booking type").
+    // `npm start` serves the sandbox at /sandbox; here it is the demo's stack's.
+    const href = new URL(link!.href);
+    expect(href.pathname).to.equal('/sandbox/book');
+    const booking = await fetch(`${demo.stack.base}${href.pathname}${href.search}`);
+    expect(booking.status).to.equal(200);
+    const page = await booking.text();
+    expect(page).to.not.match(/could not open this booking/);
+    expect(page).to.match(/<form method="get" action="book">/);
   });
 
   it('stays where the engine cannot parse the module, as in a browser older than the supported ones', async () => {

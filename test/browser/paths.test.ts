@@ -216,7 +216,7 @@ for (const dialect of ['spec', 'live'] as const) {
       expect(badge.textContent!.replace(/\s+/g, ' ')).to.match(/^Offer 2–8/);
       expect(badge.title).to.equal('Two-for-one cocktails, Big group feast');
       expect(WidgetPage.spoken(slot)).to.include('Two-for-one cocktails');
-      expect(page.root.querySelector('.legend')!.textContent).to.match(/An offer applies/);
+      expect(page.root.querySelector('ul.legend')!.textContent).to.match(/An offer applies/);
       // No sentence lists the times that carry offers.
       expect(page.root.querySelector('[data-step="time"]')!.textContent).not.to.match(/17:30.*17:45.*18:00/);
       await expect(page.element).to.be.accessible();

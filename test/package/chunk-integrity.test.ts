@@ -3,8 +3,10 @@
  * widget preloads a chunk with that integrity before importing it. Here the real build is served
  * by the real proxy to real Chromium: the locale, once as built (French shows) and once with one
  * byte of the French chunk changed (English stays, `vb-error` says `locale`, the changed code never
- * runs); the calendar links, on a confirmation kept from before a reload, once as built (the links
- * show) and once with their chunk changed (the confirmation shows without them, the code never runs).
+ * runs); the later steps (details form, calendar links): a guest's way to the details form, which
+ * shows as built and gives way to the cannot-book step with the chunk changed, and a confirmation
+ * kept from before a reload, which shows with its links as built and without them with the chunk
+ * changed; the changed code never runs.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -108,6 +110,48 @@ async function visitConfirmation(chunks: Record<string, Uint8Array<ArrayBuffer>>
   }
 }
 
+const BOOKING_PAGE = `<!doctype html><html lang="en"><body>
+<venue-booking venue="${VENUE}" api="/api"></venue-booking>
+<script type="module" src="/venue-booking.js" crossorigin="anonymous"></script>
+</body></html>`;
+
+/**
+ * A guest's way to the end of the steps, each answered with its first bookable value: what then
+ * shows, the details form (`details`) or the cannot-book step (`unavailable`).
+ */
+async function visitDetails(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
+  const { url, server } = await serveBuild(chunks, BOOKING_PAGE);
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    const end = await page.waitForFunction(
+      () => {
+        const root = document.querySelector('venue-booking')?.shadowRoot;
+        if (root?.querySelector('[part~="form"]')) return 'details';
+        const step = root?.querySelector<HTMLElement>('[part~="step"][data-step]');
+        if (step?.dataset.step === 'unavailable') return 'unavailable';
+        const next = step?.querySelector<HTMLButtonElement>(
+          '[part~="option"]:not([disabled]), .day:not([aria-disabled="true"])',
+        );
+        if (next && !next.dataset.clicked) {
+          next.dataset.clicked = '1';
+          next.click();
+        }
+        return false;
+      },
+      null,
+      { polling: 100, timeout: 30_000 },
+    );
+    return {
+      end: await end.jsonValue(),
+      tampered: await page.evaluate(() => (window as unknown as { tampered?: boolean }).tampered === true),
+    };
+  } finally {
+    await page.close();
+    server.close();
+  }
+}
+
 describe('on-demand chunk integrity (built bundle, Chromium)', { timeout: 180_000 }, () => {
   before(async () => {
     out = mkdtempSync(join(tmpdir(), 'vb-chunks-'));
@@ -154,10 +198,10 @@ describe('on-demand chunk integrity (built bundle, Chromium)', { timeout: 180_00
     assert.equal(tampered, false);
   });
 
-  test('the bundle pins the calendar links chunk by its sha384', () => {
+  test('the bundle pins the later steps chunk (details form, calendar links) by its sha384', () => {
     const bundle = new TextDecoder().decode(files['venue-booking.js']);
-    const name = Object.keys(files).find((file) => file.startsWith('calendar-links-'))!;
-    assert.ok(name, 'calendar links chunk built');
+    const name = Object.keys(files).find((file) => file.startsWith('later-steps-'))!;
+    assert.ok(name, 'later steps chunk built');
     assert.match(bundle, new RegExp(`${name}[^}]*sha384-`));
   });
 
@@ -167,9 +211,23 @@ describe('on-demand chunk integrity (built bundle, Chromium)', { timeout: 180_00
     assert.match(decodeURIComponent(ics ?? ''), /DTSTART:20260701T180000Z/);
   });
 
-  test('with a changed calendar links chunk, the confirmation shows without them, the changed code never runs', async () => {
+  test('as built, the details form comes from the later steps chunk', async () => {
+    assert.deepEqual(await visitDetails(chunksOf()), { end: 'details', tampered: false });
+  });
+
+  test("with a changed later steps chunk, the details form gives way to the venue's own way to book", async () => {
     const chunks = chunksOf();
-    const name = Object.keys(chunks).find((file) => file.startsWith('calendar-links-'))!;
+    const name = Object.keys(chunks).find((file) => file.startsWith('later-steps-'))!;
+    const changed = `window.tampered = true;${new TextDecoder().decode(chunks[name])}`;
+    assert.deepEqual(await visitDetails({ ...chunks, [name]: new TextEncoder().encode(changed) }), {
+      end: 'unavailable',
+      tampered: false,
+    });
+  });
+
+  test('with a changed later steps chunk, the confirmation shows without them, the changed code never runs', async () => {
+    const chunks = chunksOf();
+    const name = Object.keys(chunks).find((file) => file.startsWith('later-steps-'))!;
     const changed = `window.tampered = true;${new TextDecoder().decode(chunks[name])}`;
     const { reference, ics, tampered } = await visitConfirmation({
       ...chunks,

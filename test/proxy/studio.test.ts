@@ -112,6 +112,8 @@ describe('GET /embed', () => {
       assert.ok(tag.includes(`nonce="${nonce}"`), tag);
     }
     assert.doesNotMatch(html, /<script>|\sstyle="|<style/, 'nothing inline');
+    // What the preview does not show: the widget takes the font of the page it is on.
+    assert.match(html, /on your site the widget takes your page’s font/);
     assert.match(html, new RegExp(`integrity="${(await integrityOf(SCRIPT)).replace(/[+/]/g, '\\$&')}"`));
     // The studio reads the venues' names (once an hour), and never what a user typed.
     assert.deepEqual(

@@ -61,6 +61,46 @@ describe('11. web booking page', () => {
     assert.doesNotMatch(html, /Deposit/);
   });
 
+  it('a link naming the venue only (a venue\'s "book online" link) starts a booking: what, when, how many', async () => {
+    const s = setup({ publicUrl: 'http://localhost:5173/sandbox' });
+    const start = await s.sandbox.fetch(new Request(`http://sandbox.test/book?venue_id=${V1}`));
+    assert.equal(start.status, 200);
+    const html = await start.text();
+    assert.doesNotMatch(html, /Unknown booking type|could not open/);
+    assert.match(html, /<form method="get" action="book">/);
+    assert.match(html, new RegExp(`<option value="${T.table}">Table</option>`));
+    for (const name of ['num_people', 'date', 'time']) assert.match(html, new RegExp(`name="${name}"[^>]*required`));
+    assert.doesNotMatch(html, /<script/i);
+    // What the browser sends for that form: the venue carried, the guest's choices added.
+    const query = new URLSearchParams({
+      ...formFields(html),
+      type: T.table,
+      num_people: '2',
+      date: '2026-03-23',
+      time: '19:00',
+    });
+    const details = await s.sandbox.fetch(new Request(`http://sandbox.test/book?${query}`));
+    assert.equal(details.status, 200);
+    const form = await details.text();
+    assert.match(form, /Confirm your booking/);
+    assert.match(form, /Monday 23 March 2026/);
+    const booked = await submit(s, { ...formFields(form), ...guest, email: 'start@example.com' });
+    assert.equal(booked.status, 200);
+    assert.match(await booked.text(), /Your reference is <strong>DMN-\d{11}<\/strong>/);
+    const found = await s.get(`/v4/bookings?email=start@example.com&fields=time,num_people`, ADMIN);
+    assert.deepEqual(found.payload.bookings, [{ time: '19:00', num_people: 2 }]);
+  });
+
+  it('an unknown venue is still refused, and a venue link with an unknown type still says so', async () => {
+    const s = setup({ publicUrl: 'http://localhost:5173/sandbox' });
+    const unknown = await s.sandbox.fetch(new Request('http://sandbox.test/book?venue_id=64a1f0c2e4b0a1b2c3d4e599'));
+    assert.equal(unknown.status, 400);
+    assert.match(await unknown.text(), /Unknown venue/);
+    const badType = await s.sandbox.fetch(new Request(`http://sandbox.test/book?venue_id=${V1}&type=nope`));
+    assert.equal(badType.status, 400);
+    assert.match(await badType.text(), /Unknown booking type/);
+  });
+
   it('stores the booking and 303-redirects to return_url with reference, status and names', async () => {
     const { s, html } = await openPage(
       {},

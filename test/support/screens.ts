@@ -3,7 +3,8 @@
  * `@web/test-runner-visual-regression` (see test/web-test-runner.config.mjs: a missing baseline
  * fails; `UPDATE_VISUAL_BASELINE=1` writes them, never under CI). The booking is fixed in time
  * (sandbox and element clocks), motion is reduced so no step is caught mid-animation, and the
- * reference number, the only value that changes between runs, is hidden.
+ * reference number, the only value that changes between runs, is hidden. The widget draws in its
+ * page's font, so the host sets one (a plain venue page's sans-serif, not the test page's serif).
  */
 import { fixture, html } from '@open-wc/testing';
 import { emulateMedia } from '@web/test-runner-commands';
@@ -20,7 +21,7 @@ export async function screenshotEveryStep(prefix: string, theme: 'light' | 'dark
   const stack = await newStack({ sandbox: { now: NOW } });
   const host = await fixture<HTMLElement>(
     html`<div
-      style=${`width: ${width}px; padding: 16px; box-sizing: border-box; background: ${theme === 'dark' ? '#0d1014' : '#ffffff'}`}
+      style=${`width: ${width}px; padding: 16px; box-sizing: border-box; font-family: system-ui, sans-serif; background: ${theme === 'dark' ? '#0d1014' : '#ffffff'}`}
     >
       <venue-booking venue=${DEMO_VENUE} api=${stack.api} theme=${theme} .now=${london(NOW)}></venue-booking>
     </div>`,

@@ -33,10 +33,23 @@ describe('viewFor: which view shows', () => {
     assert.deepEqual([view.kind, view.step], ['confirmation', 'confirmation']);
   });
 
-  it('holds the confirmation behind the placeholder while the calendar links are on their way', () => {
-    const view = viewFor(state({ confirmed: true, calendarPending: true }), ready);
+  it("holds the confirmation behind the placeholder while the later steps' code (calendar links) is on its way", () => {
+    const view = viewFor(state({ confirmed: true, laterPending: true }), ready);
     assert.deepEqual([view.kind, view.step, view.frame], ['busy', null, 'none']);
-    assert.equal(viewFor(state({ confirmed: true, calendarPending: false }), ready).kind, 'confirmation');
+    assert.equal(viewFor(state({ confirmed: true, laterPending: false }), ready).kind, 'confirmation');
+    // Without it the confirmation still shows (without the links).
+    assert.equal(viewFor(state({ confirmed: true, laterFailed: true }), ready).kind, 'confirmation');
+  });
+
+  it("holds the details form behind the placeholder while its code is on its way; without it, the venue's own way", () => {
+    const waiting = viewFor(state({ order, choices: all, laterPending: true }), ready);
+    assert.deepEqual([waiting.kind, waiting.frame], ['busy', 'flow']);
+    assert.equal(viewFor(state({ order, choices: all }), ready).kind, 'details');
+    const failed = viewFor(state({ order, choices: all, laterFailed: true }), ready);
+    assert.deepEqual([failed.kind, failed.step], ['unavailable', 'unavailable']);
+    // A hand-off to the booking site needs no form: it goes on.
+    const away = answer({ action: 'accept', next: { web } });
+    assert.equal(viewFor(state({ order, choices: all, laterFailed: true }), away).kind, 'redirect');
   });
 
   it('shows the venue picker first for several venues, a placeholder until the list arrives, or its error', () => {
