@@ -435,6 +435,39 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     });
   }
 
+  test('an Author places the block in the editor, choosing the venue and the booking type by name', async () => {
+    const page = await browser.newPage();
+    const failures: string[] = [];
+    page.on('pageerror', (error) => failures.push(error.message));
+    await logIn(page, 'author');
+    await page.goto(`${wpUrl}/wp-admin/post-new.php`);
+    await page.waitForFunction(() => (window as any).wp?.blocks?.getBlockType('venue-booking/widget'));
+    await page.evaluate(() => {
+      const { blocks, data } = (window as any).wp;
+      data.dispatch('core/edit-post').toggleFeature?.('welcomeGuide');
+      data.dispatch('core/block-editor').insertBlocks(blocks.createBlock('venue-booking/widget'));
+    });
+    await page.keyboard.press('Escape');
+    const venue = page.locator('.block-editor-block-inspector select').first();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.block-editor-block-inspector option')].some((option) =>
+        option.textContent!.includes('Harbour & Vine Quayside'),
+      ),
+    );
+    await venue.selectOption({ label: 'Harbour & Vine Quayside' });
+    const type = page.locator('.block-editor-block-inspector select').nth(1);
+    await type.selectOption({ label: 'Table' });
+    const attributes = await page.evaluate(
+      () => (window as any).wp.data.select('core/block-editor').getBlocks()[0].attributes,
+    );
+    assert.equal(attributes.venue, VENUE);
+    assert.equal(attributes.type, '64a1f0c2e4b0a1b2c3d4e601');
+    // The preview is the server's rendering, with the widget's script loaded in the editor.
+    await page.locator('.wp-block-venue-booking-widget venue-booking[type="64a1f0c2e4b0a1b2c3d4e601"]').waitFor();
+    assert.deepEqual(failures, []);
+    await page.close();
+  });
+
   test('a page without the widget loads no widget script', async () => {
     const page = await browser.newPage();
     await page.goto(`${wpUrl}/?p=1`);
