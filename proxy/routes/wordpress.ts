@@ -2,9 +2,9 @@
  * The WordPress plugin, handed out by the embed studio: `GET /embed/wordpress-plugin.zip?venue=<id>`
  * (or `?group=<id>`), behind the same door as `/embed` (routes/operator.ts). The zip holds the folder
  * `venue-booking/` of proxy/studio/wordpress/ (through the generated wordpress-files.ts), with its
- * `defaults.php` pre-filled: this proxy's public address (the configured one, else the address the
- * studio was opened at), the chosen venue or group, and the integrity hash of the widget script
- * served now. Zipped by fflate, which runs alike in Node and an edge runtime.
+ * `defaults.php` pre-filled: this proxy's public address (`publicAddress`), the chosen venue or
+ * group, and the integrity hash of the widget script served now. Zipped by fflate, which runs
+ * alike in Node and an edge runtime.
  *
  * And `GET /site-check?origin=<origin>`, which the plugin's "Check this site" button asks from the
  * site's own admin page: whether the origin rule lets that site call the API. Public and read-only:
@@ -16,7 +16,7 @@ import type { Context } from 'hono';
 import { envelopeResponse, ProxyError } from '../core/envelope.js';
 import { urlOf } from '../core/url.js';
 import { requestSite, siteRule } from '../guards/request-site.js';
-import { ID_RE } from '../guards/validate.js';
+import { ID_RE, isLoopback } from '../guards/validate.js';
 import type { ProxyContext } from './context.js';
 import { integrityOf } from './script.js';
 import { WORDPRESS_FILES } from './wordpress-files.js';
@@ -66,13 +66,25 @@ async function chosen(ctx: ProxyContext, query: URLSearchParams): Promise<{ venu
   return { venues: venues.join(','), group: '' };
 }
 
+/**
+ * The proxy's address for a site: the configured public address, except that a loopback one (the
+ * local stack's own guess, or a developer's) gives way to the loopback address the studio was
+ * opened at, since `localhost` and `127.0.0.1` are different sites to a browser.
+ */
+function publicAddress(configured: string | null, url: URL): string {
+  if (!configured) return url.origin;
+  const base = new URL(configured);
+  if (isLoopback(base.hostname) && isLoopback(url.hostname)) return `${url.origin}${base.pathname.replace(/\/+$/, '')}`;
+  return configured;
+}
+
 /** `GET /embed/wordpress-plugin.zip`: the plugin, pre-filled for the chosen venues or group. */
 export async function wordpressPlugin(ctx: ProxyContext, c: Context): Promise<Response> {
   const url = urlOf(c.req.raw);
   const { venues, group } = await chosen(ctx, url.searchParams);
   const script = ctx.config.widgetScript;
   const defaults = defaultsFile({
-    proxy: ctx.config.publicBase ?? url.origin,
+    proxy: publicAddress(ctx.config.publicBase, url),
     venues,
     group,
     integrity: script ? await integrityOf(script) : '',

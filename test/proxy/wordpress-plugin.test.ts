@@ -62,12 +62,19 @@ describe('the WordPress plugin download', () => {
     assert.equal(calls.length, 0, 'a configured venue costs no upstream call');
   });
 
-  test('names several venues, or a group, and the configured public address', async () => {
+  test('names several venues, or a group, and the configured public address (or the loopback one opened)', async () => {
     const { get } = pluginProxy({ publicUrl: 'https://booking.example/proxy' });
     const several = await unzipped(await get(`/embed/wordpress-plugin.zip?venue=${VENUE}&venue=${OTHER_VENUE}`));
     assert.match(several['venue-booking/defaults.php']!, new RegExp(`'venues' => '${VENUE},${OTHER_VENUE}',`));
     assert.match(several['venue-booking/defaults.php']!, /'proxy' => 'https:\/\/booking\.example\/proxy',/);
     const group = await unzipped(await get(`/embed/wordpress-plugin.zip?group=${GROUP}`));
+    const local = pluginProxy({ publicUrl: 'http://localhost:8080/stack' });
+    const opened = await unzipped(await local.get(`/embed/wordpress-plugin.zip?venue=${VENUE}`));
+    assert.match(
+      opened['venue-booking/defaults.php']!,
+      /'proxy' => 'http:\/\/127\.0\.0\.1:8080\/stack',/,
+      'a loopback address gives way to the one the studio was opened at',
+    );
     assert.match(group['venue-booking/defaults.php']!, new RegExp(`'group' => '${GROUP}',`));
     assert.match(group['venue-booking/defaults.php']!, /'venues' => '',/);
   });
