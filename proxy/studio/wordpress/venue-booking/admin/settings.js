@@ -45,7 +45,7 @@
 							theme.name,
 							pair[ 0 ],
 							pair[ 1 ],
-							( Math.floor( ratio * 100 ) / 100 ).toFixed( 2 )
+							Math.min( Math.round( ratio * 100 ) / 100, 4.49 ).toFixed( 2 )
 						),
 				  ];
 		} );

@@ -106,7 +106,7 @@ function venue_booking_contrast_warnings( $settings ) {
 				'light' === $theme ? __( 'light', 'venue-booking' ) : __( 'dark', 'venue-booking' ),
 				$text,
 				$accent,
-				number_format_i18n( floor( $ratio * 100 ) / 100, 2 )
+				number_format_i18n( min( round( $ratio, 2 ), 4.49 ), 2 )
 			);
 		}
 	}
