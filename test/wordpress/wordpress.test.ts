@@ -9,7 +9,7 @@
  * does for everyone but super admins) publishes a post with the shortcode and one with the block,
  * and a guest books a table on each; the studio's raw snippet, published by the same Author, loses
  * its tags (what the plugin is for). An Editor changes only a title and the widget stays. Attribute
- * values that try to end their quotes stay text.
+ * values that try to end their quotes stay text. Deleting the plugin removes its settings.
  *
  * Skipped, saying why, where PHP, MariaDB, WordPress or Chromium are not installed (`.ci/run`
  * installs them).
@@ -513,6 +513,10 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     assert.equal(attributes[1]!.venue, VENUE, 'a venue of the wrong shape falls back to the settings');
     assert.equal(await page.locator('img[src="x"], script:has-text("pwned")').count(), 0);
     await page.close();
+  });
+
+  test('deleting the plugin removes its settings (uninstall.php)', () => {
+    assert.deepEqual(wp('uninstall'), { before: 1, deleted: true, after: 0, folder: false });
   });
 
   test('WordPress logged no notice, warning or misuse of its API from the plugin', () => {

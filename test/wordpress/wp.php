@@ -7,6 +7,7 @@
  *   post <login> <title> <file>  publishes a post as that user (kses applies as in the editor)
  *   retitle <login> <id> <title> changes only a post's title as that user, as "Update" does
  *   show <id>                   prints a post's stored content
+ *   uninstall                   deactivates and deletes the plugin as the Administrator does
  *
  * Each prints one line of JSON.
  */
@@ -79,6 +80,25 @@ switch ( $command ) {
 		wp_set_current_user( test_user( $argv[2] )->ID );
 		$id = wp_update_post( array( 'ID' => (int) $argv[3], 'post_title' => $argv[4] ), true );
 		test_answer( is_wp_error( $id ) ? $id : array( 'id' => $id, 'content' => get_post( $id )->post_content ) );
+	case 'uninstall':
+		global $wpdb;
+		require_once ABSPATH . 'wp-admin/includes/plugin.php';
+		require_once ABSPATH . 'wp-admin/includes/file.php';
+		wp_set_current_user( test_user( 'admin' )->ID );
+		$stored = static function () use ( $wpdb ) {
+			return (int) $wpdb->get_var( "SELECT COUNT(*) FROM $wpdb->options WHERE option_name = 'venue_booking'" );
+		};
+		$before = $stored();
+		deactivate_plugins( 'venue-booking/venue-booking.php' );
+		$deleted = delete_plugins( array( 'venue-booking/venue-booking.php' ) );
+		test_answer(
+			array(
+				'before'  => $before,
+				'deleted' => true === $deleted,
+				'after'   => $stored(),
+				'folder'  => is_dir( WP_PLUGIN_DIR . '/venue-booking' ),
+			)
+		);
 	case 'show':
 		test_answer( array( 'content' => get_post( (int) $argv[2] )->post_content ) );
 }
