@@ -19,7 +19,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const NODE_DIRS = ['test/unit', 'test/sandbox', 'test/proxy', 'test/package'];
+const NODE_DIRS = ['test/unit', 'test/sandbox', 'test/proxy', 'test/package', 'test/wordpress'];
 
 interface Totals {
   passed: number;

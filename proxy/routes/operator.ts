@@ -1,8 +1,8 @@
 /**
  * The operator's routes beside the API: `/metrics` (the Prometheus text of the Node entry's
- * registry), `/status`, the embed studio `/embed`, and their two files. Who may open them is the
- * guard list's to say (guards/request.ts `operatorGuard`); which are served is the config's
- * (`operatorPages`).
+ * registry), `/status`, the embed studio `/embed`, their two files, and the WordPress plugin the
+ * studio hands out (routes/wordpress.ts). Who may open them is the guard list's to say
+ * (guards/request.ts `operatorGuard`); which are served is the config's (`operatorPages`).
  */
 import type { Context } from 'hono';
 import { ProxyError } from '../core/envelope.js';
@@ -11,6 +11,7 @@ import type { ProxyContext } from './context.js';
 import { PAGES_CSS, PAGES_CSS_PATH } from './page.js';
 import { statusPage } from './status.js';
 import { STUDIO_SCRIPT, studioPage } from './studio.js';
+import { wordpressPlugin } from './wordpress.js';
 
 /** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
 export async function metricsText(ctx: ProxyContext, _c: Context): Promise<Response> {
@@ -48,6 +49,7 @@ export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): O
   if (studio) {
     routes.push({ path: '/embed', answer: studioPage });
     routes.push({ path: '/embed/studio.js', answer: file(STUDIO_SCRIPT, 'text/javascript') });
+    routes.push({ path: '/embed/wordpress-plugin.zip', answer: wordpressPlugin });
   }
   return routes;
 }

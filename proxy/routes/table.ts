@@ -22,6 +22,7 @@ import {
 } from './reads.js';
 import { returnGet, returnPost } from './return-bridge.js';
 import { scriptFiles } from './script.js';
+import { siteCheck } from './wordpress.js';
 
 /** A method a route answers; HEAD is answered from the GET handler (files only). */
 export type RouteMethod = 'GET' | 'POST' | 'HEAD';
@@ -58,6 +59,7 @@ const API_ROUTES: readonly Route[] = [
   { path: '/healthz', methods: ['GET'], cache: 'none', answer: health },
   { path: '/livez', methods: ['GET'], cache: 'none', answer: live },
   { path: '/readyz', methods: ['GET'], cache: 'none', answer: ready },
+  { path: '/site-check', methods: ['GET'], cache: 'none', answer: siteCheck },
 ];
 
 /**

@@ -27,13 +27,18 @@ export type ImportGraph = Map<string, ImportEdge[]>;
 
 const SOURCE = /\.(?:ts|mts|js|mjs)$/;
 const BUILTINS = new Set(builtinModules);
+/**
+ * Folders of files that are data to this package, not its modules: the WordPress plugin's plain
+ * scripts run inside WordPress, and reach the proxy only as strings it zips.
+ */
+const NOT_MODULES = new Set(['proxy/studio/wordpress']);
 
-/** Every source file under `dirs` (relative to `root`), tests and declaration files left out. */
+/** Every source file under `dirs` (relative to `root`), tests, declaration files and NOT_MODULES left out. */
 export function sourceFiles(root: string, dirs: readonly string[]): string[] {
   const walk = (dir: string): string[] =>
     readdirSync(join(root, dir)).flatMap((name) => {
       const path = `${dir}/${name}`;
-      if (statSync(join(root, path)).isDirectory()) return walk(path);
+      if (statSync(join(root, path)).isDirectory()) return NOT_MODULES.has(path) ? [] : walk(path);
       return SOURCE.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.test.ts') ? [path] : [];
     });
   return dirs.filter((dir) => existsSync(join(root, dir))).flatMap(walk);
