@@ -90,7 +90,12 @@ export function renderTimes(props: TimesProps) {
       : parts.map((part) => {
           const items = groups.get(part)!;
           const open = props.toggled[part] ?? part === likely;
-          const range = `${props.format(String(items[0].value))}–${props.format(String(items[items.length - 1].value))}`;
+          const first = props.format(String(items[0]!.value));
+          // One time reads as itself ("Morning · 10:30"), never as a range of one with a count.
+          const times =
+            items.length === 1
+              ? first
+              : `${first}–${props.format(String(items[items.length - 1]!.value))} · ${s.timesCount(bookable(items))}`;
           return html`<section class="times">
             <h3>
               <button
@@ -102,7 +107,7 @@ export function renderTimes(props: TimesProps) {
                 data-part=${part}
                 @click=${() => props.onToggle(part, !open)}
               >
-                <span>${s.dayParts[part]}</span><small>${range} · ${s.timesCount(bookable(items))}</small>
+                <span>${s.dayParts[part]}</span><small>${times}</small>
               </button>
             </h3>
             <div id="times-${part}" ?hidden=${!open}>${chips(items)}</div>
