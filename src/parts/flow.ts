@@ -156,7 +156,11 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             toggled: ui.dayParts,
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
-            badge: (item) => badge(flow, 'time', item, availability),
+            // A time chip is small: the word alone, the offers named in its accessible name and title.
+            badge: (item) => {
+              const found = badge(flow, 'time', item, availability);
+              return found && { name: found.name, label: s.offer };
+            },
             onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })

@@ -130,7 +130,7 @@ function renderSelect(props: PartyProps, sizes: number[], mark: boolean) {
     <select id="party-size" name="size">
       ${sizes.map(
         (size) =>
-          html`<option value=${size} ?selected=${size === chosen}>
+          html`<option value=${size} data-value=${size} ?selected=${size === chosen}>
             ${s.people(size)}${mark && props.qualifies(size) ? ` · ${s.offer}` : ''}
           </option>`,
       )}
