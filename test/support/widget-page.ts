@@ -215,6 +215,16 @@ export class WidgetPage {
     return value;
   }
 
+  /** Goes back to a step through its button in the summary. */
+  async change(field: string): Promise<void> {
+    const button = await until(
+      () => this.root.querySelector<HTMLButtonElement>(`[part~="summary"] [data-field="${field}"]`),
+      `the summary's ${field}`,
+    );
+    button.click();
+    await this.waitForStep(field);
+  }
+
   /** The party sizes in the party step's select (those past its chips). */
   sizeOptions(): HTMLOptionElement[] {
     return [...this.root.querySelectorAll<HTMLOptionElement>('[part~="step"] select option')];
