@@ -35,7 +35,9 @@ describe('no dead ends', () => {
   afterEach(() => sessionStorage.clear());
 
   for (const { venue, now, days } of VENUES)
-    it(`every type of venue …${venue.slice(-3)}: each screen offers a way on or back, and says why when empty`, async () => {
+    it(`every type of venue …${venue.slice(-3)}: each screen offers a way on or back, and says why when empty`, async function () {
+      // A walk of hundreds of screens: far longer than one ordinary test, whatever the engine.
+      this.timeout(180_000);
       const stack = await newStack({ sandbox: { now }, proxy: { unlimited: true } });
       const report = await walkVenue(stack, venue, days, now);
       expect(report.deadEnds).to.deep.equal([]);
