@@ -107,7 +107,7 @@ export function renderTimes(props: TimesProps) {
                 data-part=${part}
                 @click=${() => props.onToggle(part, !open)}
               >
-                <span>${s.dayParts[part]}</span><small>${times}</small>
+                <span>${s.dayParts[part]}</span> <small>${times}</small>
               </button>
             </h3>
             <div id="times-${part}" ?hidden=${!open}>${chips(items)}</div>
