@@ -30,7 +30,7 @@ export async function run(): Promise<BenchRow[]> {
   const failed = /(\d+) passed, (\d+) failed/.exec(output);
   return [
     {
-      name: 'no-dead-ends walk, every type of 3 venues × 14 days (Chromium, 2 zones): screens checked',
+      name: 'no-dead-ends walk, every type of 3 venues × 14 days (Chromium): screens checked',
       value: `${screens} in ${walks.length} venue-days, ${minutes.toFixed(1)} min`,
     },
     {

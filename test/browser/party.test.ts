@@ -204,3 +204,21 @@ describe('honest offers', () => {
     expect(page.described(six)).to.contain('Big group feast');
   });
 });
+
+describe('time groups', () => {
+  afterEach(() => sessionStorage.clear());
+
+  it('a group of one time reads as that time, never as a range of one with a count', async () => {
+    const page = await widget();
+    // Brunch on a Saturday starts 10:30 to 13:30: the morning holds 10:30 alone.
+    await page.chooseValue('type', TYPES.brunch);
+    await page.leave('type');
+    await page.chooseValue('date', SATURDAY);
+    await page.waitForStep('time');
+    const groups = [...page.root.querySelectorAll<HTMLElement>('[part~="time-group"]')].map((group) =>
+      group.textContent!.replace(/\s+/g, ' ').trim(),
+    );
+    expect(groups[0]).to.equal('Morning 10:30');
+    expect(groups[1]).to.match(/^Lunch 11:00–13:30 · \d+ times$/);
+  });
+});
