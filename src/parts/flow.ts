@@ -92,13 +92,22 @@ function badge(flow: Flow, step: Step, suggestion: Suggestion, availability: Ava
   return badgeFor(flow.offers, choices, badgeWords(flow), partyOf(flow, choices.type, availability));
 }
 
+/** Offers named for people, each with the party sizes it is for within `party` ("Big group feast (6–8 people)"). */
+function offerNames(flow: Flow, offers: WireOffer[], party: PartyRange | null): string {
+  const words = badgeWords(flow);
+  return offers
+    .map((offer) => {
+      const sizes = sizeCondition(offer, party);
+      return `${offer.title || words.offer}${sizes ? ` (${words.people(sizes)})` : ''}`;
+    })
+    .join(', ');
+}
+
 /** The party step: its sizes, why no others, the sizes offers apply to, a larger party's way on. */
 function renderPartyView(flow: Flow, availability: Availability) {
   const { wording, choices } = flow;
   const field = availability.fields.num_people;
   const offers = flow.hideOffers ? [] : eligibleOffers(flow.offers, choices, partyOf(flow, choices.type, availability));
-  const words = badgeWords(flow);
-  const range = field && { min: field.min, max: field.max };
   return renderParty({
     strings: wording.strings,
     suggestions: field?.suggestions ?? [],
@@ -108,12 +117,7 @@ function renderPartyView(flow: Flow, availability: Availability) {
     typeName: choices.type ? present.typeName(wording, choices.type) : null,
     asking: flow.ui.larger,
     qualifies: (size) => offers.some((offer) => eligibleOffers([offer], { ...choices, num_people: size }).length),
-    offerNames: offers
-      .map((offer) => {
-        const sizes = sizeCondition(offer, range ?? null);
-        return `${offer.title || words.offer}${sizes ? ` (${words.people(sizes)})` : ''}`;
-      })
-      .join(', '),
+    offerNames: offerNames(flow, offers, field ? { min: field.min, max: field.max } : null),
     onChoose: (size) => choose(flow)('num_people', size),
     onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
     onLarger: (people) => flow.send({ type: 'larger-party', people }),
@@ -126,6 +130,18 @@ function alternativesOf(flow: Flow): AlternativesProps {
     format: (field, value) => present.format(flow.wording, field, value),
     onChoose: choose(flow),
   };
+}
+
+/** The offers some time of the list can carry, named with their sizes, for the time step's key. */
+function timeOffers(flow: Flow, suggestions: Suggestion[], availability: Availability): string {
+  if (flow.hideOffers) return '';
+  const party = partyOf(flow, flow.choices.type, availability);
+  const carried = flow.offers.filter((offer) =>
+    suggestions.some(
+      (item) => item.valid && eligibleOffers([offer], { ...flow.choices, time: String(item.value) }, party).length,
+    ),
+  );
+  return offerNames(flow, carried, party);
 }
 
 function renderStepView(flow: Flow, step: Step, availability: Availability) {
@@ -161,6 +177,7 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
               const found = badge(flow, 'time', item, availability);
               return found && { name: found.name, label: s.offer };
             },
+            offerNames: timeOffers(flow, suggestions, availability),
             onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })

@@ -32,6 +32,8 @@ export interface TimesProps {
   deposit: boolean;
   format: (time: string) => string;
   badge: (suggestion: Suggestion) => Badge | null;
+  /** The offers the times' badges stand for, named with their sizes, in view in the key. */
+  offerNames: string;
   onChoose: (suggestion: Suggestion) => void;
   onToggle: (part: DayPart, open: boolean) => void;
 }
@@ -80,7 +82,7 @@ export function renderTimes(props: TimesProps) {
   return html`${
     kinds.size || offers
       ? html`<ul class="legend" aria-label=${s.legend}>
-          ${[...kinds].map(legend)}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}</li>` : nothing}
+          ${[...kinds].map(legend)}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}: ${props.offerNames}</li>` : nothing}
         </ul>`
       : nothing
   }

@@ -188,9 +188,20 @@ describe('honest offers', () => {
     }
   });
 
-  it('on the party step, offers mark the sizes they apply to, explained once, with no badge on each size', async () => {
+  it('the time key names the offers; on the party step, offers mark the sizes they apply to, explained once, with no badge on each size', async () => {
     const page = await widget();
-    await upTo(page, TYPES.table, TUESDAY, '13:00');
+    await page.chooseValue('type', TYPES.table);
+    await page.leave('type');
+    await page.chooseValue('date', TUESDAY);
+    await page.waitForStep('time');
+    // The time chips' badges are the word; the key names the offers they stand for, with their sizes.
+    expect(page.root.querySelector('.legend')!.textContent!.replace(/\s+/g, ' ')).to.contain(
+      'An offer applies: Two-for-one cocktails, Big group feast (6–8 people)',
+    );
+    await page.chooseValue('time', '13:00');
+    await page.leave('time');
+    await page.choose('duration');
+    await page.leave('duration');
     await page.waitForStep('num_people');
     const legend = page.root.querySelector('#key-offer')!.textContent!.replace(/\s+/g, ' ').trim();
     expect(legend).to.equal('Offer for the marked sizes: Big group feast (6–8 people)');
