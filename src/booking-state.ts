@@ -32,8 +32,8 @@ export interface StepUi {
   focusDate: string | null;
   /** Time groups the guest opened or closed (the likely one starts open). */
   dayParts: Partial<Record<keyof Strings['dayParts'], boolean>>;
-  /** Whether party sizes past the compact row are shown. */
-  allSizes: boolean;
+  /** Whether the party step asks how many people a party larger than its list holds. */
+  larger: boolean;
 }
 
 /** Everything the guest's actions and the service's answers change. */
@@ -70,7 +70,8 @@ export type GuestEvent =
   | { type: 'choose'; field: 'offer'; value: string | null }
   /** Back to a step of the summary. */
   | { type: 'edit'; field: Step | 'venue' }
-  | { type: 'larger-party' }
+  /** A party larger than the party step lists: how many people. */
+  | { type: 'larger-party'; people: number }
   /** Book again, after a confirmation. */
   | { type: 'again' };
 
@@ -106,7 +107,7 @@ export function initialState(): BookingState {
     confirmation: null,
     arrival: null,
     typeNames: new Map(),
-    ui: { focusDate: null, dayParts: {}, allSizes: false },
+    ui: { focusDate: null, dayParts: {}, larger: false },
   };
 }
 
@@ -130,17 +131,25 @@ const CHANGES: {
     const { field, value } = event;
     // Later choices are kept: the next answer says whether they still hold (`reconcile`).
     const choices = { ...state.choices, [field]: value };
-    return { ...chosen, choices, ui: field === 'time' ? state.ui : { ...state.ui, dayParts: {} } };
+    const ui = { ...state.ui, larger: false, ...(field === 'time' ? {} : { dayParts: {} }) };
+    return { ...chosen, choices, ui };
   },
   edit: (state, { field }) => ({
     editing: field,
     ui: field === 'date' ? { ...state.ui, focusDate: state.choices.date ?? null } : state.ui,
   }),
-  // A party larger than the type takes: without a type, the service says which type (typically an
-  // enquiry-only one, such as private hire) takes that many people.
-  'larger-party': (state) => {
-    const { type: _type, num_people: _people, ...kept } = state.choices;
-    return { problems: [], choices: kept, editing: 'num_people' };
+  // A party larger than the type takes: the size is chosen and the type (with its durations) is
+  // asked again, so the service says which type takes that many people (typically an enquiry-only
+  // one, such as private hire). The date and time stay while the next answer accepts them.
+  'larger-party': (state, { people }) => {
+    const { type: _type, duration: _duration, ...kept } = state.choices;
+    return {
+      problems: [],
+      choices: { ...kept, num_people: people },
+      editing: null,
+      offer: null,
+      ui: { ...state.ui, larger: false },
+    };
   },
   // The venue and the names seen stay (and the guest's details, in the form: `GuestForm.reset`).
   again: () => ({ confirmation: null, arrival: null, choices: {}, offer: null, problems: [], editing: null }),

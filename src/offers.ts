@@ -24,13 +24,28 @@ export interface OfferRules {
   [day: string]: OfferDayRule | number | null | undefined;
 }
 
+/**
+ * A range of party sizes, each bound open when null: the sizes a booking type takes (its rules'
+ * `min`/`max`, read per type: `BookingData.parties`) or those an offer's rules admit.
+ */
+export interface PartyRange {
+  min: number | null;
+  max: number | null;
+}
+
+/** How a badge is worded: the generic word (`Offer`) and a size range for people (`6–8 people`). */
+export interface BadgeWords {
+  offer: string;
+  people: (range: PartyRange) => string;
+}
+
 /** What a badge shows: its text, the party-size condition when the size is unknown, and the offers' names. */
 export interface Badge {
-  /** The `word` given (`Offer`). */
+  /** The one offer's title, or the `offer` word when several may apply. */
   label: string;
-  /** Set while the party size is unknown and every offer that may apply has a size rule. */
+  /** Set while the party size is unknown and every offer that may apply limits it: the least demanding range. */
   condition?: string;
-  /** The titles of the offers that may apply, for the badge's accessible name and tooltip. */
+  /** Every offer that may apply, each with its size range, for the badge's accessible name and tooltip. */
   name: string;
   /** Their ids: each is honoured (listed and selectable) on the details step. */
   ids: string[];
@@ -66,13 +81,14 @@ function runsOn(rules: OfferRules, day: (typeof WEEKDAYS)[number], time: number 
  * Whether an offer can still apply to a booking with these choices: every chosen field must fit
  * its rules; fields not chosen yet do not exclude it (some value of theirs may fit).
  */
-export function offerApplies(offer: WireOffer, choices: Choices): boolean {
+export function offerApplies(offer: WireOffer, choices: Choices, party: PartyRange | null = null): boolean {
   if (offer.availability && offer.availability !== 'partner') return false;
   const rules = rulesOf(offer);
   const people = choices.num_people;
-  const min = bound(rules.min_people);
-  const max = bound(rules.max_people);
+  const { min, max } = sizesOf(offer);
   if (people !== undefined && ((min !== null && people < min) || (max !== null && people > max))) return false;
+  // Before the size is chosen, the offer must admit some party that the chosen type takes.
+  if (people === undefined && party && !overlap(party, { min, max })) return false;
   if (choices.type !== undefined && offer.restrict_offer_to_types === true) {
     const types = Array.isArray(offer.booking_types) ? offer.booking_types.map(typeId) : [];
     if (!types.includes(choices.type)) return false;
@@ -91,8 +107,12 @@ export function offerApplies(offer: WireOffer, choices: Choices): boolean {
  * The offers a booking with these choices may carry: the details step lists them, and a picked
  * offer is sent only while it is one of them, so every badge on the way there is honoured.
  */
-export function eligibleOffers(offers: readonly WireOffer[], choices: Choices): WireOffer[] {
-  return offers.filter((offer) => offerApplies(offer, choices));
+export function eligibleOffers(
+  offers: readonly WireOffer[],
+  choices: Choices,
+  party: PartyRange | null = null,
+): WireOffer[] {
+  return offers.filter((offer) => offerApplies(offer, choices, party));
 }
 
 /** A booking type of `booking_types`: an id, or an object with an id. */
@@ -100,32 +120,58 @@ function typeId(entry: unknown): string {
   return entry && typeof entry === 'object' && 'id' in entry ? String(entry.id) : String(entry);
 }
 
-/** The party-size condition of an offer (`6+`, `2–8`, `≤4`), or null when it takes any size. */
-export function sizeCondition(offer: WireOffer): string | null {
+/** The party sizes an offer's rules admit. */
+function sizesOf(offer: WireOffer): PartyRange {
   const rules = rulesOf(offer);
-  const min = bound(rules.min_people);
-  const max = bound(rules.max_people);
-  if (min !== null && max !== null) return min === max ? String(min) : `${min}–${max}`;
-  if (min !== null && min > 1) return `${min}+`;
-  if (max !== null) return `≤${max}`;
-  return null;
+  return { min: bound(rules.min_people), max: bound(rules.max_people) };
+}
+
+/** The sizes both ranges admit, or null when none. */
+export function overlap(a: PartyRange, b: PartyRange): PartyRange | null {
+  const min = a.min === null ? b.min : b.min === null ? a.min : Math.max(a.min, b.min);
+  const max = a.max === null ? b.max : b.max === null ? a.max : Math.min(a.max, b.max);
+  return min !== null && max !== null && min > max ? null : { min, max };
 }
 
 /**
- * The badge for a choice, given every choice it would make (the choices so far plus this value),
- * or null when no offer can apply. While the party size is unknown and every applicable offer has
- * a size rule, the badge says the condition of the least demanding one instead of a bare "Offer".
+ * The party sizes an offer limits a booking to, within `party` (the type's sizes, when known), or
+ * null when it admits every size there: Two-for-one 2–8 on a type for 2 to 8 needs no condition.
  */
-export function badgeFor(offers: readonly WireOffer[], choices: Choices, word = 'Offer'): Badge | null {
-  const applicable = eligibleOffers(offers, choices);
+export function sizeCondition(offer: WireOffer, party: PartyRange | null = null): PartyRange | null {
+  const within = party ?? { min: null, max: null };
+  const sizes = overlap(within, sizesOf(offer));
+  if (!sizes) return null;
+  const limitsMin = (sizes.min ?? 1) > Math.max(within.min ?? 1, 1);
+  const limitsMax = sizes.max !== null && sizes.max !== within.max;
+  return limitsMin || limitsMax ? sizes : null;
+}
+
+/**
+ * The badge for a choice, given every choice it would make (the choices so far plus this value)
+ * and the party sizes the chosen type takes (when known), or null when no offer can apply to a
+ * party it takes. One offer is named by its title; several by the word, every one of them (with
+ * its sizes) in the accessible name. While the party size is unknown and every applicable offer
+ * limits it, the badge says the least demanding range, in people.
+ */
+export function badgeFor(
+  offers: readonly WireOffer[],
+  choices: Choices,
+  words: BadgeWords,
+  party: PartyRange | null = null,
+): Badge | null {
+  const applicable = eligibleOffers(offers, choices, party);
   if (applicable.length === 0) return null;
-  const name = applicable.map((offer) => offer.title || word).join(', ');
+  const open = choices.num_people === undefined;
+  const sizes = applicable.map((offer) => (open ? sizeCondition(offer, party) : null));
+  const name = applicable
+    .map((offer, index) => {
+      const title = offer.title || words.offer;
+      return sizes[index] ? `${title} (${words.people(sizes[index])})` : title;
+    })
+    .join(', ');
   const ids = applicable.map((offer) => offer._id);
-  if (choices.num_people !== undefined) return { label: word, name, ids };
-  const conditions = applicable.map(sizeCondition);
-  if (conditions.includes(null)) return { label: word, name, ids };
-  const least = applicable
-    .map((offer, index) => ({ min: bound(rulesOf(offer).min_people) ?? 1, condition: conditions[index]! }))
-    .sort((a, b) => a.min - b.min)[0]!;
-  return { label: word, condition: least.condition, name, ids };
+  const label = applicable.length === 1 ? applicable[0]!.title || words.offer : words.offer;
+  if (sizes.includes(null)) return { label, name, ids };
+  const least = sizes.sort((a, b) => (a!.min ?? 1) - (b!.min ?? 1))[0]!;
+  return { label, condition: words.people(least), name, ids };
 }

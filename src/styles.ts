@@ -165,6 +165,18 @@ export const styles = css`
   .mark[data-kind='deposit'] {
     border-radius: 0;
   }
+  .mark[data-kind='offer'] {
+    color: var(--_accent);
+    transform: rotate(45deg);
+    border-radius: 0;
+  }
+  .party-more {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--_s2);
+    margin-block: var(--_s3);
+  }
   .group {
     display: flex;
     width: 100%;
@@ -417,6 +429,7 @@ export const styles = css`
     padding: 0;
   }
   input,
+  select,
   textarea {
     background: transparent;
     min-height: var(--_tap);

@@ -37,7 +37,7 @@ import type { GuestPrefill } from './element-types.js';
  * @fires {VenueBookingRedirectDetail} vb-redirect - Cancelable; the guest is about to leave for the booking site (`{ url, booking }`).
  * @fires {VenueBookingErrorDetail} vb-error - `{ kind, status, during }`: a call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
  *
- * @slot - The venue's own way to book (a link, a phone number): the no-script fallback, shown again under an error and when a booking cannot be made here.
+ * @slot - The venue's own way to book (a link, a phone number): the no-script fallback, shown again under an error, when a booking cannot be made here, and on a step with nothing to choose (a party no type takes).
  *
  * @csspart step - The section of the current step.
  * @csspart summary - The list of choices made so far.

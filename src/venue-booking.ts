@@ -106,6 +106,7 @@ export class VenueBooking extends VenueBookingApi {
       wantPreferences: this._wantPreferences,
       titled: Boolean(pick.title),
       returnMethod: this.returnMethod,
+      today: venueToday(this.now ?? new Date()),
     };
   }
 
@@ -315,6 +316,7 @@ export class VenueBooking extends VenueBookingApi {
       form: this._form,
       later: this._data.laterSteps.task.value ?? null,
       offers: offers.task.value ?? [],
+      parties: this._data.parties.task.value ?? new Map(),
       hideOffers: this.hideOffers,
       preferences: preferences.task.value ?? [],
       send: (event) => this._act(event),

@@ -20,6 +20,7 @@ import {
   type HeldAvailability,
   type Step,
 } from '../booking-flow.js';
+import { sizeCondition, type PartyRange } from '../offers.js';
 import { importPinned } from '../pinned-import.js';
 import type { ReadState } from '../view.js';
 import { venueIds, venueName, type VenueModel } from '../venue-model.js';
@@ -47,6 +48,8 @@ export interface BookingInputs {
   /** Whether the venue's name is known without its record (create response, saved names). */
   titled: boolean;
   returnMethod: 'post' | 'get';
+  /** The venue's today (`yyyy-MM-dd`): the date the types' booking rules are read for. */
+  today: string;
 }
 
 /** What the element hears of the reads. */
@@ -114,6 +117,9 @@ export class BookingData implements ReactiveController {
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   readonly bridge: Read<readonly [string, boolean], string | false>;
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
+  readonly parties: Read<readonly [string, string, string, string], ReadonlyMap<string, PartyRange>>;
+  /** The booking types the answers listed, and their venue (the party sizes are read for these). */
+  private _types: { venue: string; ids: string } = { venue: '', ids: '' };
 
   constructor(
     host: ReactiveControllerHost,
@@ -144,6 +150,8 @@ export class BookingData implements ReactiveController {
         // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
         const availability = normalizeAvailability(await this.clientFor(api).availability(venue, query, signal));
         if (!signal.aborted) this._held = { read, availability, venue };
+        const listed = availability.fields.type?.suggestions.map((item) => String(item.value)) ?? [];
+        if (listed.length) this._types = { venue, ids: [...new Set(listed)].sort().join(',') };
         return availability;
       },
       // A confirmation is read, not watched: it ends the reads, and booking again changes the choices.
@@ -185,6 +193,15 @@ export class BookingData implements ReactiveController {
         const payload = await this._venueRead<WireOffer[] | { offers?: WireOffer[] }>(api, venue, '/offers', signal);
         return partnerOffers(Array.isArray(payload) ? payload : (payload?.offers ?? []));
       },
+    );
+    // The party sizes each booking type takes (its booking rules' min and max): an offer's badge
+    // shows on a type only when the offer admits a party the type takes, which no availability
+    // answer says before a type is chosen. Read only when an offer of the venue limits the party
+    // size, one small read per type, for the venue's today (the proxy shares them between guests).
+    this.parties = new Read(
+      host,
+      () => this._partyArgs(),
+      ([api, venue, ids, today], signal) => this._readParties(api, venue, ids, today, signal),
     );
     // A single venue's name, read only when it will be needed and nothing else gives it: before a
     // hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
@@ -307,6 +324,33 @@ export class BookingData implements ReactiveController {
     return this.clientFor(api)
       .get<T>(`venues/${encodeURIComponent(venue)}${suffix}`, query, signal)
       .catch(() => null);
+  }
+
+  /** The party sizes' read: the types listed, once an offer of the venue limits the party size. */
+  private _partyArgs() {
+    const { api, venue, today } = this._inputs();
+    const sized = (this.offers.task.value ?? []).some((offer) => sizeCondition(offer) !== null);
+    const ids = sized && this._types.venue === venue.current ? this._types.ids : '';
+    return [api, venue.current, ids, today] as const;
+  }
+
+  /** Each type's smallest and largest party, from its booking rules; a type whose read fails is left out. */
+  private async _readParties(api: string, venue: string, ids: string, today: string, signal: AbortSignal) {
+    const ranges = new Map<string, PartyRange>();
+    const bound = (value: unknown) => (typeof value === 'number' ? value : null);
+    await Promise.all(
+      (ids ? ids.split(',') : []).map(async (type) => {
+        const rules = await this.clientFor(api)
+          .get<{ min_people?: unknown; max_people?: unknown }>(
+            `venues/${encodeURIComponent(venue)}/booking-rules`,
+            { type, date: today },
+            signal,
+          )
+          .catch(() => null);
+        if (rules) ranges.set(type, { min: bound(rules.min_people), max: bound(rules.max_people) });
+      }),
+    );
+    return ranges as ReadonlyMap<string, PartyRange>;
   }
 
   private async _readVenues(api: string, attribute: string, group: string, signal: AbortSignal): Promise<WireVenue[]> {

@@ -31,8 +31,21 @@ export const strings: Strings = {
   timesCount: (count) => (count === 1 ? '1 Uhrzeit' : `${count} Uhrzeiten`),
   legend: 'Legende',
   offerKey: 'Ein Angebot gilt',
-  more: 'Mehr',
-  largerParty: (max) => `Mehr als ${max} Personen? Anfrage senden`,
+  otherSize: 'Andere Personenzahl',
+  choose: 'Auswählen',
+  largerParty: (max) => `Mehr als ${max} Personen?`,
+  findOptions: 'Möglichkeiten anzeigen',
+  partyFor: (name, min, max) =>
+    `${name ? `${name} ist` : 'Online-Reservierungen sind'} für ${max === null ? `${min} oder mehr` : min === max ? max : `${min} bis ${max}`} Gäste`,
+  peopleRange: (min, max) =>
+    min !== null && max !== null
+      ? min === max
+        ? `${min} Personen`
+        : `${min}–${max} Personen`
+      : min !== null
+        ? `ab ${min} Personen`
+        : `bis ${max} Personen`,
+  offerSizes: (names) => `Angebot für die markierten Personenzahlen: ${names}`,
   actions: {
     accept: 'Sofortige Bestätigung',
     enquire: 'Anfrage: das Lokal bestätigt',

@@ -33,8 +33,21 @@ export const enGB = {
   timesCount: (count: number) => (count === 1 ? '1 time' : `${count} times`),
   legend: 'Key',
   offerKey: 'An offer applies',
-  more: 'More',
-  largerParty: (max: number) => `More than ${max} people? Send an enquiry`,
+  otherSize: 'Other party size',
+  choose: 'Choose',
+  largerParty: (max: number) => `More than ${max} people?`,
+  findOptions: 'Find options',
+  partyFor: (name: string | null, min: number, max: number | null) =>
+    `${name ? `${name} is` : 'Online bookings are'} for ${max === null ? `${min} or more` : min === max ? max : `${min} to ${max}`} guests`,
+  peopleRange: (min: number | null, max: number | null) =>
+    min !== null && max !== null
+      ? min === max
+        ? `${min} people`
+        : `${min}–${max} people`
+      : min !== null
+        ? `${min}+ people`
+        : `up to ${max} people`,
+  offerSizes: (names: string) => `Offer for the marked sizes: ${names}`,
   actions: {
     accept: 'Instant confirmation',
     enquire: 'Enquiry: the venue confirms',

@@ -31,8 +31,21 @@ export const strings: Strings = {
   timesCount: (count) => (count === 1 ? '1 hora' : `${count} horas`),
   legend: 'Leyenda',
   offerKey: 'Se aplica una oferta',
-  more: 'Más',
-  largerParty: (max) => `¿Más de ${max} personas? Envíe una solicitud`,
+  otherSize: 'Otro número de personas',
+  choose: 'Elegir',
+  largerParty: (max) => `¿Más de ${max} personas?`,
+  findOptions: 'Ver opciones',
+  partyFor: (name, min, max) =>
+    `${name ? `${name} es` : 'Las reservas en línea son'} para ${max === null ? `${min} o más` : min === max ? max : `${min} a ${max}`} personas`,
+  peopleRange: (min, max) =>
+    min !== null && max !== null
+      ? min === max
+        ? `${min} personas`
+        : `${min}–${max} personas`
+      : min !== null
+        ? `${min}+ personas`
+        : `hasta ${max} personas`,
+  offerSizes: (names) => `Oferta para los números marcados: ${names}`,
   actions: {
     accept: 'Confirmación inmediata',
     enquire: 'Solicitud: el local confirma',

@@ -31,8 +31,21 @@ export const strings: Strings = {
   timesCount: (count) => (count === 1 ? '1 horaire' : `${count} horaires`),
   legend: 'Légende',
   offerKey: 'Une offre s’applique',
-  more: 'Plus',
-  largerParty: (max) => `Plus de ${max} personnes ? Envoyez une demande`,
+  otherSize: 'Autre nombre de personnes',
+  choose: 'Choisir',
+  largerParty: (max) => `Plus de ${max} personnes ?`,
+  findOptions: 'Voir les possibilités',
+  partyFor: (name, min, max) =>
+    `${name ? `${name} est` : 'Les réservations en ligne sont'} pour ${max === null ? `${min} personnes ou plus` : min === max ? `${max} personnes` : `${min} à ${max} personnes`}`,
+  peopleRange: (min, max) =>
+    min !== null && max !== null
+      ? min === max
+        ? `${min} personnes`
+        : `${min}–${max} personnes`
+      : min !== null
+        ? `${min}+ personnes`
+        : `jusqu’à ${max} personnes`,
+  offerSizes: (names) => `Offre pour les nombres marqués : ${names}`,
   actions: {
     accept: 'Confirmation immédiate',
     enquire: 'Demande : l’établissement confirme',

@@ -31,8 +31,21 @@ export const strings: Strings = {
   timesCount: (count) => (count === 1 ? '1 tijd' : `${count} tijden`),
   legend: 'Legenda',
   offerKey: 'Er geldt een aanbieding',
-  more: 'Meer',
-  largerParty: (max) => `Meer dan ${max} personen? Stuur een aanvraag`,
+  otherSize: 'Ander aantal personen',
+  choose: 'Kiezen',
+  largerParty: (max) => `Meer dan ${max} personen?`,
+  findOptions: 'Mogelijkheden tonen',
+  partyFor: (name, min, max) =>
+    `${name ? `${name} is` : 'Online reserveringen zijn'} voor ${max === null ? `${min} of meer` : min === max ? max : `${min} tot ${max}`} gasten`,
+  peopleRange: (min, max) =>
+    min !== null && max !== null
+      ? min === max
+        ? `${min} personen`
+        : `${min}–${max} personen`
+      : min !== null
+        ? `${min}+ personen`
+        : `tot ${max} personen`,
+  offerSizes: (names) => `Aanbieding voor de gemarkeerde aantallen: ${names}`,
   actions: {
     accept: 'Direct bevestigd',
     enquire: 'Aanvraag: de locatie bevestigt',

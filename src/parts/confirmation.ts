@@ -1,7 +1,7 @@
 /**
  * The confirmation shown in place once a booking is stored (or on return from the booking site):
  * the reference, wording that differs for a confirmed booking and an enquiry, a summary in venue
- * time and add-to-calendar links.
+ * time and, for a confirmed booking only, add-to-calendar links (an enquiry waits for the venue).
  */
 import { html, nothing } from 'lit';
 import type { CalendarEvent } from '../calendar-links.js';
@@ -43,7 +43,8 @@ export function renderConfirmation(props: ConfirmationProps) {
         : nothing
     }
     ${
-      event && links
+      // An enquiry is not a booking yet: no calendar entry until the venue confirms it.
+      confirmed && event && links
         ? html`<p class="calendar-links">
             <a part="ics" href=${links.icsDataUrl(event, props.now)} download=${`booking-${props.reference}.ics`}
               >${s.addToCalendar}</a

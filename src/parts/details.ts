@@ -30,6 +30,8 @@ export interface DetailsProps {
   offer: string | null;
   preferences: WireMarketingPreference[];
   submitLabel: string;
+  /** What happens on submit when the venue, not the booking, confirms (an enquiry or a request); else null. */
+  confirmNote: string | null;
   submitting: boolean;
   error: string | null;
   onInput: (event: Event) => void;
@@ -161,6 +163,7 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
         : nothing
     }
     ${props.error ? html`<p class="error" role="alert">${props.error}</p>` : nothing}
+    ${props.confirmNote ? html`<p class="note" data-confirm-note>${props.confirmNote}</p>` : nothing}
     <div>
       <button
         class="primary"

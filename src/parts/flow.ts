@@ -13,7 +13,7 @@ import type { BookingState, GuestEvent, StepUi } from '../booking-state.js';
 import type { LaterSteps } from '../controllers/booking-data.js';
 import { offerValidity } from '../format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
-import { badgeFor, eligibleOffers } from '../offers.js';
+import { badgeFor, eligibleOffers, sizeCondition, type PartyRange } from '../offers.js';
 import * as present from '../presenter.js';
 import type { View } from '../view.js';
 import { venueToday } from '../venue-time.js';
@@ -25,7 +25,7 @@ import type { Badge } from './options.js';
 import { renderProblems, type AlternativesProps } from './problems.js';
 import { renderRedirect } from './redirect.js';
 import { renderReject } from './reject.js';
-import { renderChoices, renderStep } from './step.js';
+import { renderChoices, renderParty, renderStep } from './step.js';
 import { renderSummary } from './summary.js';
 import { renderTimes } from './times.js';
 import { renderUnavailable } from './unavailable.js';
@@ -47,6 +47,8 @@ export interface Flow extends BookingState {
   later: LaterSteps | null;
   /** The venue's offers, and whether they are hidden. */
   offers: WireOffer[];
+  /** The party sizes each booking type takes, by type id, once read (`BookingData.parties`). */
+  parties: ReadonlyMap<string, PartyRange>;
   hideOffers: boolean;
   preferences: WireMarketingPreference[];
   /** A guest's action. */
@@ -64,10 +66,63 @@ export interface Flow extends BookingState {
 /** A guest's choice of a value of a step. */
 const choose = (flow: Flow) => (field: Step, value: string | number) => flow.send({ type: 'choose', field, value });
 
-/** The offer badge of a value of a step: only where an offer can still apply with it. */
-function badge(flow: Flow, step: Step, suggestion: Suggestion): Badge | null {
+/**
+ * The party sizes the type of these choices takes: read per type, else (a type chosen) the party
+ * step's rules in the answer; null while unknown.
+ */
+function partyOf(flow: Flow, type: string | undefined, availability: Availability): PartyRange | null {
+  if (type === undefined) return null;
+  const rules = availability.fields.num_people;
+  const known = flow.parties.get(type);
+  if (known) return known;
+  return type === flow.choices.type && rules && (rules.min !== null || rules.max !== null)
+    ? { min: rules.min, max: rules.max }
+    : null;
+}
+
+/** How badges word the offer and a size range. */
+const badgeWords = (flow: Flow) => {
+  const s = flow.wording.strings;
+  return { offer: s.offer, people: (range: PartyRange) => s.peopleRange(range.min, range.max) };
+};
+
+/** The offer badge of a value of a step: only where an offer can still apply with it, to a party its type takes. */
+function badge(flow: Flow, step: Step, suggestion: Suggestion, availability: Availability): Badge | null {
   if (flow.hideOffers || !suggestion.valid) return null;
-  return badgeFor(flow.offers, { ...flow.choices, [step]: suggestion.value }, flow.wording.strings.offer);
+  const choices = { ...flow.choices, [step]: suggestion.value };
+  return badgeFor(flow.offers, choices, badgeWords(flow), partyOf(flow, choices.type, availability));
+}
+
+/** Offers named for people, each with the party sizes it is for within `party` ("Big group feast (6–8 people)"). */
+function offerNames(flow: Flow, offers: WireOffer[], party: PartyRange | null): string {
+  const words = badgeWords(flow);
+  return offers
+    .map((offer) => {
+      const sizes = sizeCondition(offer, party);
+      return `${offer.title || words.offer}${sizes ? ` (${words.people(sizes)})` : ''}`;
+    })
+    .join(', ');
+}
+
+/** The party step: its sizes, why no others, the sizes offers apply to, a larger party's way on. */
+function renderPartyView(flow: Flow, availability: Availability) {
+  const { wording, choices } = flow;
+  const field = availability.fields.num_people;
+  const offers = flow.hideOffers ? [] : eligibleOffers(flow.offers, choices, partyOf(flow, choices.type, availability));
+  return renderParty({
+    strings: wording.strings,
+    suggestions: field?.suggestions ?? [],
+    chosen: choices.num_people,
+    min: field?.min ?? null,
+    max: field?.max ?? null,
+    typeName: choices.type ? present.typeName(wording, choices.type) : null,
+    asking: flow.ui.larger,
+    qualifies: (size) => offers.some((offer) => eligibleOffers([offer], { ...choices, num_people: size }).length),
+    offerNames: offerNames(flow, offers, field ? { min: field.min, max: field.max } : null),
+    onChoose: (size) => choose(flow)('num_people', size),
+    onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
+    onLarger: (people) => flow.send({ type: 'larger-party', people }),
+  });
 }
 
 function alternativesOf(flow: Flow): AlternativesProps {
@@ -76,6 +131,18 @@ function alternativesOf(flow: Flow): AlternativesProps {
     format: (field, value) => present.format(flow.wording, field, value),
     onChoose: choose(flow),
   };
+}
+
+/** The offers some time of the list can carry, named with their sizes, for the time step's key. */
+function timeOffers(flow: Flow, suggestions: Suggestion[], availability: Availability): string {
+  if (flow.hideOffers) return '';
+  const party = partyOf(flow, flow.choices.type, availability);
+  const carried = flow.offers.filter((offer) =>
+    suggestions.some(
+      (item) => item.valid && eligibleOffers([offer], { ...flow.choices, time: String(item.value) }, party).length,
+    ),
+  );
+  return offerNames(flow, carried, party);
 }
 
 function renderStepView(flow: Flow, step: Step, availability: Availability) {
@@ -106,24 +173,33 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             toggled: ui.dayParts,
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
-            badge: (item) => badge(flow, 'time', item),
+            // A time chip is small: the word alone, the offers named in its accessible name and title.
+            badge: (item) => {
+              const found = badge(flow, 'time', item, availability);
+              return found && { name: found.name, label: s.offer };
+            },
+            offerNames: timeOffers(flow, suggestions, availability),
             onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
-        : renderChoices({
-            strings: s,
-            step,
-            suggestions,
-            chosen: choices[step],
-            max: field?.max ?? null,
-            allSizes: ui.allSizes,
-            typed: Boolean(choices.type),
-            describe: (item) => present.describe(wording, step, item, choices.time, badge(flow, step, item)),
-            onChoose: (item) => choose(flow)(step, item.value),
-            onMore: () => flow.onUi({ allSizes: true }),
-            onLargerParty: () => flow.send({ type: 'larger-party' }),
-          });
-  return renderStep(step, s.stepTitles[step], body);
+        : step === 'num_people'
+          ? renderPartyView(flow, availability)
+          : renderChoices({
+              step,
+              suggestions,
+              chosen: choices[step],
+              describe: (item) =>
+                present.describe(wording, step, item, choices.time, badge(flow, step, item, availability)),
+              onChoose: (item) => choose(flow)(step, item.value),
+            });
+  // Nothing to choose here: say so, and show the venue's own way to book (the fallback content);
+  // the summary above goes back to any earlier choice.
+  const none =
+    step !== 'date' && !suggestions.some((item) => item.valid)
+      ? html`<p class="note" data-none>${s.noOptions}</p>
+          <slot></slot>`
+      : nothing;
+  return renderStep(step, s.stepTitles[step], html`${body}${none}`);
 }
 
 function renderDetailsView(flow: Flow, availability: Availability) {
@@ -148,6 +224,7 @@ function renderDetailsView(flow: Flow, availability: Availability) {
       offer: flow.offer,
       preferences: flow.preferences,
       submitLabel: submitError?.retryable ? s.retry : label,
+      confirmNote: action === 'enquire' || action === 'may_enquire' ? s.actions[action] : null,
       submitting: flow.submitting,
       error: present.submitErrorText(s, submitError),
       onInput: (event) => form.input(event),

@@ -7,9 +7,9 @@ import type { Suggestion } from '../api/normalize.js';
 import type { Badge as OfferBadge } from '../offers.js';
 
 /**
- * An offer badge (`offers.ts` decides where one applies): its `label` ("Offer"), the `condition`
- * shown beside it ("6+") and the offers' `name`, given as the badge's title (hover) and read with
- * the choice (focus).
+ * An offer badge (`offers.ts` decides where one applies): its `label` (the offer's title, or
+ * "Offer"), the `condition` shown beside it ("6+ people") and the offers' `name` with their sizes,
+ * given as the badge's title (hover) and read with the choice (focus).
  */
 export type Badge = Pick<OfferBadge, 'label' | 'condition' | 'name'>;
 
@@ -25,7 +25,7 @@ export interface OptionText {
 export function renderBadge(badge: Badge | null) {
   if (!badge) return nothing;
   return html`<span class="badge" part="badge" title=${badge.name}
-    >${badge.label}${badge.condition ? ` ${badge.condition}` : ''}<span class="visually-hidden"
+    >${badge.label}${badge.condition ? ` · ${badge.condition}` : ''}<span class="visually-hidden"
       >: ${badge.name}</span
     ></span
   >`;

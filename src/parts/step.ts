@@ -1,13 +1,15 @@
 /**
  * A booking step: its group and heading, around the step's own body (the date picker, the times,
- * or option buttons). Party sizes show a compact row of 1–8, then "More" (the rest, then the
- * larger-party enquiry).
+ * or option buttons). The party step scales with the sizes the rules allow: chips where they are
+ * few, the first sizes as chips and the rest in a select where they are many, one line saying
+ * which sizes the booking takes (never a wall of disabled sizes), and a way on for a larger party.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
+import { PARTY_SIZE } from '../api/rules.js';
 import type { Step } from '../booking-flow.js';
 import type { Strings } from '../i18n/en-GB.js';
-import { renderOptions, type OptionText } from './options.js';
+import { renderOption, renderOptions, type OptionText } from './options.js';
 
 /** Renders a step around its body. */
 export function renderStep(step: Step, title: string, body: TemplateResult) {
@@ -17,46 +19,148 @@ export function renderStep(step: Step, title: string, body: TemplateResult) {
   </div>`;
 }
 
-/** What the option buttons of a step (type, duration, party size) render. */
+/** What the option buttons of a step (type, duration) render. */
 export interface ChoicesProps {
-  strings: Strings;
   step: Step;
   suggestions: Suggestion[];
   chosen: string | number | undefined;
-  /** The largest party the venue takes online, if it says. */
-  max: number | null;
-  /** Whether party sizes past the compact row are shown. */
-  allSizes: boolean;
-  /** Whether a type is chosen (the larger-party enquiry needs one). */
-  typed: boolean;
   describe: (suggestion: Suggestion) => OptionText;
   onChoose: (suggestion: Suggestion) => void;
-  onMore: () => void;
-  onLargerParty: () => void;
 }
 
 /** Renders the option buttons of a step. */
 export function renderChoices(props: ChoicesProps) {
-  const { strings: s, step, suggestions, max } = props;
-  const people = step === 'num_people';
-  const fits = people && max !== null ? suggestions.filter((item) => Number(item.value) <= max) : suggestions;
-  // Party sizes: a compact row of 1–8, then "More" (the rest, then the larger-party enquiry).
-  const row = people && !props.allSizes ? fits.filter((item) => Number(item.value) <= 8) : fits;
-  const larger = people && max !== null && props.typed;
-  const more = people && (row.length < fits.length || larger);
-  return html`${suggestions.every((item) => !item.valid) ? html`<p class="note">${s.noOptions}</p>` : nothing}
-  ${renderOptions(row, props.chosen, props.describe, props.onChoose, people)}
-  ${
-    more
-      ? html`<p>
-          ${
-            row.length < fits.length
-              ? html`<button type="button" class="option" data-more @click=${props.onMore}>${s.more}</button>`
-              : html`<button type="button" class="link" data-larger-party @click=${props.onLargerParty}>
-                  ${s.largerParty(max!)}
-                </button>`
-          }
-        </p>`
-      : nothing
-  }`;
+  return renderOptions(props.suggestions, props.chosen, props.describe, props.onChoose);
+}
+
+/** Up to this many sizes are all chips; past it, the first `CHIPS` are, and the rest are in a select. */
+const FEW = 12;
+const CHIPS = 8;
+
+/** What the party step renders. */
+export interface PartyProps {
+  strings: Strings;
+  suggestions: Suggestion[];
+  chosen: number | undefined;
+  /** The rules' smallest and largest party (null: unset). */
+  min: number | null;
+  max: number | null;
+  /** The chosen type's name, for the line that says which sizes it takes. */
+  typeName: string | null;
+  /** Whether the guest asked to give a larger party's size. */
+  asking: boolean;
+  /** Whether an offer can apply to a party of this size. */
+  qualifies: (size: number) => boolean;
+  /** The offers that apply to some size, named with their sizes. */
+  offerNames: string;
+  onChoose: (size: number) => void;
+  onAsk: () => void;
+  onLarger: (size: number) => void;
+}
+
+/** The party step: the sizes the rules allow, why no others, offers, and a larger party's way on. */
+export function renderParty(props: PartyProps) {
+  const { strings: s, suggestions } = props;
+  const offered = suggestions.filter((item) => {
+    const size = Number(item.value);
+    return item.valid && (props.min === null || size >= props.min) && (props.max === null || size <= props.max);
+  });
+  if (!offered.length) return nothing;
+  const sizes = offered.map((item) => Number(item.value));
+  const min = props.min ?? sizes[0]!;
+  // One line of reason for the sizes left out, in place of a wall of disabled buttons.
+  const limited = min > 1 || suggestions.some((item) => !item.valid);
+  const chips = offered.length <= FEW ? offered : offered.slice(0, CHIPS);
+  const rest = sizes.slice(chips.length);
+  // Offers mark the sizes they apply to, explained once; when they apply to every size, no mark is needed.
+  const marked = sizes.filter(props.qualifies);
+  const mark = marked.length > 0 && marked.length < sizes.length;
+  const key = mark ? 'key-offer' : null;
+  const largest = sizes[sizes.length - 1]!;
+  return html`${limited ? html`<p class="note" data-party-rule>${s.partyFor(props.typeName, min, props.max)}</p>` : nothing}
+    ${
+      props.offerNames
+        ? html`<ul class="legend" aria-label=${s.legend}>
+            <li id="key-offer">
+              ${mark ? html`<span class="mark" data-kind="offer" aria-hidden="true"></span>${s.offerSizes(props.offerNames)}` : `${s.offersTitle}: ${props.offerNames}`}
+            </li>
+          </ul>`
+        : nothing
+    }
+    <ul class="options chips" role="list">
+      ${chips.map((item) => {
+        const size = Number(item.value);
+        const offer = mark && props.qualifies(size);
+        return renderOption(
+          item,
+          props.chosen === size,
+          () => props.onChoose(size),
+          html`<span>${size}</span
+            >${offer ? html`<span class="mark" data-kind="offer" aria-hidden="true"></span>` : nothing}`,
+          null,
+          offer ? key : null,
+        );
+      })}
+    </ul>
+    ${rest.length ? renderSelect(props, rest, mark) : nothing}
+    ${
+      props.asking
+        ? renderLarger(s, largest + 1, props.onLarger)
+        : html`<p>
+            <button type="button" class="link" data-larger-party @click=${props.onAsk}>
+              ${s.largerParty(largest)}
+            </button>
+          </p>`
+    }`;
+}
+
+/** The sizes past the chips, in a select with a button (a select's change fires on arrow keys). */
+function renderSelect(props: PartyProps, sizes: number[], mark: boolean) {
+  const s = props.strings;
+  const chosen = sizes.includes(props.chosen ?? 0) ? props.chosen : sizes[0];
+  return html`<form
+    class="party-more"
+    data-party-more
+    @submit=${(event: SubmitEvent) => {
+      event.preventDefault();
+      props.onChoose(Number(new FormData(event.target as HTMLFormElement).get('size')));
+    }}
+  >
+    <label for="party-size">${s.otherSize}</label>
+    <select id="party-size" name="size">
+      ${sizes.map(
+        (size) =>
+          html`<option value=${size} data-value=${size} ?selected=${size === chosen}>
+            ${s.people(size)}${mark && props.qualifies(size) ? ` · ${s.offer}` : ''}
+          </option>`,
+      )}
+    </select>
+    <button type="submit" class="option">${s.choose}</button>
+  </form>`;
+}
+
+/** Asks how many people a party larger than the list holds. */
+function renderLarger(s: Strings, from: number, onLarger: (size: number) => void) {
+  return html`<form
+    class="party-more"
+    data-larger-form
+    @submit=${(event: SubmitEvent) => {
+      event.preventDefault();
+      onLarger(Number(new FormData(event.target as HTMLFormElement).get('size')));
+    }}
+  >
+    <label for="larger-size">${s.stepTitles.num_people}</label>
+    <input
+      id="larger-size"
+      name="size"
+      type="number"
+      inputmode="numeric"
+      required
+      min=${from}
+      max=${PARTY_SIZE.max}
+      step="1"
+      .value=${String(from)}
+    />
+    <button type="submit" class="primary">${s.findOptions}</button>
+  </form>`;
 }

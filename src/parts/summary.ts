@@ -11,7 +11,7 @@ export function renderSummary(strings: Strings, items: SummaryItem[], onEdit: (f
   if (items.length === 0) return nothing;
   const item = ({ field, name, value }: SummaryItem) =>
     html`<li>
-      <button class="choice" type="button" @click=${() => onEdit(field)}>
+      <button class="choice" type="button" data-field=${field} @click=${() => onEdit(field)}>
         <span class="visually-hidden">${strings.change}:</span><small>${name}</small>
         <strong>${value}</strong>
       </button>

@@ -32,6 +32,8 @@ export interface TimesProps {
   deposit: boolean;
   format: (time: string) => string;
   badge: (suggestion: Suggestion) => Badge | null;
+  /** The offers the times' badges stand for, named with their sizes, in view in the key. */
+  offerNames: string;
   onChoose: (suggestion: Suggestion) => void;
   onToggle: (part: DayPart, open: boolean) => void;
 }
@@ -81,7 +83,7 @@ export function renderTimes(props: TimesProps) {
   return html`${only ? html`<p class="legend" id="key-${only}">${what(only)}</p>` : nothing}${
     marked || offers
       ? html`<ul class="legend" aria-label=${s.legend}>
-          ${marked ? [...kinds].map(legend) : nothing}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}</li>` : nothing}
+          ${marked ? [...kinds].map(legend) : nothing}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}: ${props.offerNames}</li>` : nothing}
         </ul>`
       : nothing
   }
@@ -91,7 +93,12 @@ export function renderTimes(props: TimesProps) {
       : parts.map((part) => {
           const items = groups.get(part)!;
           const open = props.toggled[part] ?? part === likely;
-          const range = `${props.format(String(items[0].value))}–${props.format(String(items[items.length - 1].value))}`;
+          const first = props.format(String(items[0]!.value));
+          // One time reads as itself ("Morning · 10:30"), never as a range of one with a count.
+          const times =
+            items.length === 1
+              ? first
+              : `${first}–${props.format(String(items[items.length - 1]!.value))} · ${s.timesCount(bookable(items))}`;
           return html`<section class="times">
             <h3>
               <button
@@ -103,7 +110,7 @@ export function renderTimes(props: TimesProps) {
                 data-part=${part}
                 @click=${() => props.onToggle(part, !open)}
               >
-                <span>${s.dayParts[part]}</span><small>${range} · ${s.timesCount(bookable(items))}</small>
+                <span>${s.dayParts[part]}</span> <small>${times}</small>
               </button>
             </h3>
             <div id="times-${part}" ?hidden=${!open}>${chips(items)}</div>

@@ -113,9 +113,10 @@ describe('a booking on a 375×740 touch screen', () => {
       if (step === 'details') break;
       await checkStep(step);
       if (step === 'num_people') {
-        // A compact row of 1–8, then the larger-party path; no long list.
-        expect(page.options().map(WidgetPage.value)).to.deep.equal(['1', '2', '3', '4', '5', '6', '7', '8']);
-        expect(page.root.querySelector('[data-larger-party], [data-more]')).not.to.equal(null);
+        // The sizes Table takes (2 to 8) as chips, one line saying so, then the larger-party path.
+        expect(page.options().map(WidgetPage.value)).to.deep.equal(['2', '3', '4', '5', '6', '7', '8']);
+        expect(page.partyRule()).to.equal('Table is for 2 to 8 guests');
+        expect(page.root.querySelector('[data-larger-party]')).not.to.equal(null);
       }
       await page.choose(step, (button) => step !== 'num_people' || WidgetPage.value(button) === '2');
       await page.leave(step);

@@ -72,8 +72,10 @@ describe('offers are promises', () => {
     await page.chooseValue('date', TUESDAY);
     await page.waitForStep('time');
     const badge = badgeOf(page, '13:00')!;
-    expect(badge.textContent!.replace(/\s+/g, ' ')).to.match(/^Offer 6\+/);
-    expect(badge.title).to.equal('Big group feast');
+    // A time chip's badge is the word; its title and accessible name give the offer and the sizes
+    // of the type's parties it is for.
+    expect(badge.textContent!.replace(/\s+/g, ' ')).to.match(/^Offer:/);
+    expect(badge.title).to.equal('Big group feast (6–8 people)');
     expect(WidgetPage.spoken(badge.closest('button')!)).to.include('Big group feast');
     // After 20:00 no offer of this venue starts: no badge.
     const late = page.options().find((button) => WidgetPage.enabled(button) && WidgetPage.value(button) > '20:00');

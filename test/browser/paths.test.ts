@@ -211,10 +211,11 @@ for (const dialect of ['spec', 'live'] as const) {
       await page.chooseValue('date', TUESDAY);
       await page.waitForStep('time');
       const slot = page.options().find((button) => button.dataset.value === '17:30')!;
-      // Party size not chosen yet: the badge says the offers' condition, and names them on hover and focus.
+      // A time chip's badge is the word alone; it names the offers, each with the sizes of the
+      // type's parties it is for, on hover and focus.
       const badge = slot.querySelector<HTMLElement>('[part~="badge"]')!;
-      expect(badge.textContent!.replace(/\s+/g, ' ')).to.match(/^Offer 2–8/);
-      expect(badge.title).to.equal('Two-for-one cocktails, Big group feast');
+      expect(badge.textContent!.replace(/\s+/g, ' ')).to.match(/^Offer:/);
+      expect(badge.title).to.equal('Two-for-one cocktails, Big group feast (6–8 people)');
       expect(WidgetPage.spoken(slot)).to.include('Two-for-one cocktails');
       expect(page.root.querySelector('ul.legend')!.textContent).to.match(/An offer applies/);
       // No sentence lists the times that carry offers.

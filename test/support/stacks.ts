@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { build } from 'esbuild';
 import { createStack } from '../../proxy/stack.js';
+import { UNLIMITED } from '../bench/unlimited.js';
 import type { SandboxOptions } from '../../proxy/sandbox/app.js';
 import type { LogEntry } from '../../proxy/core/log.js';
 
@@ -57,7 +58,7 @@ export interface StackRequest {
    * Proxy settings a test may vary: where `next.web` may point (the real proxy drops others); the
    * widget bundle served; the plain pages' origin (`__pages`) allowed in `VENUE_BOOKING_ORIGINS`.
    */
-  proxy?: { bookingSite?: string; returnBridge?: boolean; widget?: boolean; allowPages?: boolean };
+  proxy?: { bookingSite?: string; returnBridge?: boolean; widget?: boolean; allowPages?: boolean; unlimited?: boolean };
 }
 
 /** The widget bundle as one module (its locale modules inlined), built once per run. */
@@ -134,6 +135,8 @@ export function stacksMiddleware() {
         ...(options.proxy?.returnBridge === false ? { returnBridge: false } : {}),
         ...(options.proxy?.widget ? { widgetScript: await widgetScript() } : {}),
         ...(options.proxy?.allowPages ? { origins: [await pagesOrigin()] } : {}),
+        // A walk through every path is one client making hundreds of reads: no per-client or budget limit.
+        ...(options.proxy?.unlimited ? UNLIMITED : {}),
         // The browser's own address, as the Node entry passes it: the operator pages open on loopback.
         peerAddress: (env) => (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
       },

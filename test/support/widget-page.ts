@@ -196,16 +196,69 @@ export class WidgetPage {
   /** Clicks the first enabled option that satisfies `predicate`. */
   async choose(step: string, predicate: (button: HTMLButtonElement) => boolean = () => true): Promise<string> {
     await this.waitForStep(step);
-    const button = await until(() => {
-      const found = this.options().find((option) => WidgetPage.enabled(option) && predicate(option));
-      // Party sizes past the compact row are behind "More".
-      if (!found) this.root.querySelector<HTMLButtonElement>('[data-more]')?.click();
-      return found;
-    }, `an option of ${step}`);
-    const value = WidgetPage.value(button);
+    const button = await until(
+      () =>
+        this.options().find((option) => WidgetPage.enabled(option) && predicate(option)) ??
+        // Party sizes past the chips are in a select (its options carry `data-value` too).
+        this.sizeOptions().find((option) => predicate(option as unknown as HTMLButtonElement)),
+      `an option of ${step}`,
+    );
+    const value = WidgetPage.value(button as HTMLButtonElement);
+    if (button instanceof HTMLOptionElement) {
+      const select = button.closest('select')!;
+      select.value = button.value;
+      select.form!.requestSubmit();
+      return value;
+    }
     await this.reveal(button);
     button.click();
     return value;
+  }
+
+  /** Goes back to a step through its button in the summary. */
+  async change(field: string): Promise<void> {
+    const button = await until(
+      () => this.root.querySelector<HTMLButtonElement>(`[part~="summary"] [data-field="${field}"]`),
+      `the summary's ${field}`,
+    );
+    button.click();
+    await this.waitForStep(field);
+  }
+
+  /** The party sizes in the party step's select (those past its chips). */
+  sizeOptions(): HTMLOptionElement[] {
+    return [...this.root.querySelectorAll<HTMLOptionElement>('[part~="step"] select option')];
+  }
+
+  /** Every party size the party step offers: its enabled chips, then its select's sizes. */
+  partySizes(): number[] {
+    const chips = this.options().filter(WidgetPage.enabled).map(WidgetPage.value);
+    return [...chips, ...this.sizeOptions().map((option) => option.value)].map(Number);
+  }
+
+  /** The controls of the shown step a guest can operate: buttons, selects and fields. */
+  stepControls(): HTMLElement[] {
+    return [...this.root.querySelectorAll<HTMLElement>('[part~="step"] :is(button, select, input, a[href])')].filter(
+      (node) => !(node as HTMLButtonElement).disabled && node.getAttribute('aria-disabled') !== 'true',
+    );
+  }
+
+  /** The party step's line saying which sizes the booking takes (empty when it takes every size listed). */
+  partyRule(): string {
+    return this.root.querySelector('[data-party-rule]')?.textContent?.trim() ?? '';
+  }
+
+  /** Asks for a party larger than the party step lists: "More than N people?", the size, then the search. */
+  async largerParty(size: number): Promise<void> {
+    await this.waitForStep('num_people');
+    const ask = await until(
+      () => this.root.querySelector<HTMLButtonElement>('[data-larger-party]'),
+      'the larger-party button',
+    );
+    ask.click();
+    const input = await until(() => this.root.querySelector<HTMLInputElement>('#larger-size'), 'the party size field');
+    input.value = String(size);
+    input.form!.requestSubmit();
   }
 
   /** Opens the collapsed time group holding `button`, as a guest would before tapping it. */

@@ -116,14 +116,16 @@ const ROWS: Row[] = [
     after: state({ choices: { ...all }, editing: 'venue' }),
   },
   {
-    name: 'a larger party: the type and party size go, and the party size step shows',
-    before: chosen,
-    event: { type: 'larger-party' },
+    name: 'a larger party: its size is chosen, the type, its duration and the offer go, the date and time stay',
+    before: { ...chosen, offer: 'o1', ui: ui({ larger: true }) },
+    event: { type: 'larger-party', people: 20 },
     after: {
       ...chosen,
-      choices: { date: all.date, time: all.time, duration: 90 },
+      choices: { date: all.date, time: all.time, num_people: 20 },
       problems: [],
-      editing: 'num_people',
+      editing: null,
+      offer: null,
+      ui: ui({ larger: false }),
     },
   },
   {
@@ -142,8 +144,8 @@ const ROWS: Row[] = [
   {
     name: "the steps' own state",
     before: state({ ui: ui({ dayParts: { lunch: true } }) }),
-    event: { type: 'ui', ui: { allSizes: true } },
-    after: state({ ui: ui({ dayParts: { lunch: true }, allSizes: true }) }),
+    event: { type: 'ui', ui: { larger: true } },
+    after: state({ ui: ui({ dayParts: { lunch: true }, larger: true }) }),
   },
   {
     name: 'prefill before the first render: a restored choice wins',
@@ -387,7 +389,7 @@ describe('what the state decides besides its transitions', () => {
   it('tells when what is saved changed', () => {
     const before = state({ choices: { ...all } });
     assert.equal(savedChanged(undefined, before), true);
-    assert.equal(savedChanged(before, transition(before, { type: 'ui', ui: { allSizes: true } })), false);
+    assert.equal(savedChanged(before, transition(before, { type: 'ui', ui: { larger: true } })), false);
     assert.equal(savedChanged(before, transition(before, { type: 'choose', field: 'offer', value: 'o' })), true);
   });
 });
