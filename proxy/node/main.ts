@@ -14,67 +14,20 @@ import { parseArgs } from 'node:util';
 import { sharedStateTimings, type ProxyConfig } from '../config.js';
 import { consoleLogger } from '../core/log.js';
 import { Metrics, offBackend } from '../core/metrics.js';
-import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../env.js';
+import { configFromEnv, ConfigError, type RedisSettings } from '../env.js';
 import { clientKeyFor } from '../guards/client-ip.js';
 import { handlerFor } from '../host.js';
 import { integrityOf, widgetSnippet } from '../routes/script.js';
 import { nodeListener } from './listener.js';
 import { batchedLogger } from './log.js';
 import { prometheusBackend } from './prometheus.js';
+import { envName, flagMap, helpText, type ProxyEnv } from '../settings.js';
 import { nodeSettingsFromEnv } from './settings.js';
 import { nodeTransport } from './transport.js';
 
-const HELP = `Usage: venue-booking-proxy [flags]
-
-Flags (each overrides the environment variable in brackets):
-  --port N                 port to listen on [PORT, default 8080]
-  --upstream URL           service base URL ending in /v4 [VENUE_BOOKING_UPSTREAM]
-  --venues IDS             comma list of venue ids [VENUE_BOOKING_VENUES]
-  --venue-groups IDS       comma list of venue group ids [VENUE_BOOKING_VENUE_GROUPS]
-  --origins ORIGINS        comma list of allowed site origins [VENUE_BOOKING_ORIGINS]
-  --booking-site URL       prefix next.web must start with [VENUE_BOOKING_BOOKING_SITE]
-  --return-page URL        page (or id=url list) for the return bridge [VENUE_BOOKING_RETURN_PAGE]
-  --partner-source TEXT    partner_source of every booking [VENUE_BOOKING_PARTNER_SOURCE]
-  --public-url URL         public address of this proxy [VENUE_BOOKING_PUBLIC_URL]
-  --timeout-ms N           upstream timeout [VENUE_BOOKING_TIMEOUT_MS, default 10000]
-  --cache-ttl-ms N         read cache TTL [VENUE_BOOKING_CACHE_TTL_MS, default 60000]
-  --rate-limit N           requests per minute per client [VENUE_BOOKING_RATE_LIMIT, default 300]
-  --client-ip-header NAME  trust this header for the client address behind a reverse proxy
-                           [VENUE_BOOKING_CLIENT_IP_HEADER]
-  --trusted-hops N         reverse proxies in front that append to that header; the client is
-                           the entry N from the right [VENUE_BOOKING_TRUSTED_HOPS, default 1]
-  --headers-timeout-ms N   time to receive a request's headers [VENUE_BOOKING_HEADERS_TIMEOUT_MS, default 10000]
-  --request-timeout-ms N   time to receive a whole request [VENUE_BOOKING_REQUEST_TIMEOUT_MS, default 30000]
-  --keep-alive-timeout-ms N  idle keep-alive connection lifetime [VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS, default 5000]
-  --max-connections N      open connections at most [VENUE_BOOKING_MAX_CONNECTIONS, default 1000]
-Credentials come only from the environment: VENUE_BOOKING_APP_ID, VENUE_BOOKING_API_KEY.
-With neither set the proxy runs on the embedded sandbox (no real bookings).
-Several instances share their state through Redis: VENUE_BOOKING_REDIS_URL (redis:// or rediss://),
-VENUE_BOOKING_REDIS_PREFIX, VENUE_BOOKING_REDIS_TIMEOUT_MS (environment only).
-The operator's pages /metrics, /status and /embed open from this machine; elsewhere with
-VENUE_BOOKING_METRICS_TOKEN as a bearer token. VENUE_BOOKING_METRICS=off turns /metrics and
-/status off, VENUE_BOOKING_STUDIO=off the embed studio (environment only).`;
-
-const FLAGS: Record<string, string> = {
-  port: 'PORT',
-  upstream: 'VENUE_BOOKING_UPSTREAM',
-  venues: 'VENUE_BOOKING_VENUES',
-  'venue-groups': 'VENUE_BOOKING_VENUE_GROUPS',
-  origins: 'VENUE_BOOKING_ORIGINS',
-  'booking-site': 'VENUE_BOOKING_BOOKING_SITE',
-  'return-page': 'VENUE_BOOKING_RETURN_PAGE',
-  'partner-source': 'VENUE_BOOKING_PARTNER_SOURCE',
-  'public-url': 'VENUE_BOOKING_PUBLIC_URL',
-  'timeout-ms': 'VENUE_BOOKING_TIMEOUT_MS',
-  'cache-ttl-ms': 'VENUE_BOOKING_CACHE_TTL_MS',
-  'rate-limit': 'VENUE_BOOKING_RATE_LIMIT',
-  'client-ip-header': 'VENUE_BOOKING_CLIENT_IP_HEADER',
-  'trusted-hops': 'VENUE_BOOKING_TRUSTED_HOPS',
-  'headers-timeout-ms': 'VENUE_BOOKING_HEADERS_TIMEOUT_MS',
-  'request-timeout-ms': 'VENUE_BOOKING_REQUEST_TIMEOUT_MS',
-  'keep-alive-timeout-ms': 'VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS',
-  'max-connections': 'VENUE_BOOKING_MAX_CONNECTIONS',
-};
+/** `--help` and the flags, from the settings registry (proxy/settings.ts). */
+const HELP = helpText();
+const FLAGS = flagMap();
 
 function fail(message: string): never {
   console.error(message);
@@ -147,8 +100,6 @@ async function redisState(redis: RedisSettings, settings: Partial<ProxyConfig>) 
 
 async function start() {
   const env = readEnv();
-  const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT must be a port number from 0 to 65535');
   let config;
   let server;
   try {
@@ -202,12 +153,12 @@ async function start() {
     },
     (req, res) => listener!(req, res),
   );
-  listening.listen(port, async () => {
+  listening.listen(server.port, async () => {
     const info = listening.address() as AddressInfo;
     const origin = config.settings.publicUrl ?? `http://localhost:${info.port}`;
     listener = nodeListener(handlerFor(config, extra, origin));
     const mode = config.embedded
-      ? 'on the embedded sandbox (no VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY set): bookings are not real'
+      ? `on the embedded sandbox (no ${envName('appId')} / ${envName('apiKey')} set): bookings are not real`
       : `upstream ${config.settings.upstream}`;
     console.log(
       JSON.stringify({ level: 'info', msg: `venue-booking-proxy listening on http://localhost:${info.port}`, mode }),
@@ -216,7 +167,7 @@ async function start() {
     const open = [pages?.metrics === false ? '' : 'status', pages?.studio === false ? '' : 'embed'].filter(Boolean);
     if (open.length)
       console.log(
-        `Operator pages (from this machine${pages?.token ? ', or with VENUE_BOOKING_METRICS_TOKEN' : ''}): ${open.map((page) => `http://localhost:${info.port}/${page}`).join(' ')}`,
+        `Operator pages (from this machine${pages?.token ? `, or with ${envName('operatorToken')}` : ''}): ${open.map((page) => `http://localhost:${info.port}/${page}`).join(' ')}`,
       );
     if (script) {
       const snippet = widgetSnippet(`${origin}/venue-booking.js`, await integrityOf(script));

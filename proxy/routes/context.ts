@@ -9,6 +9,7 @@ import { answer } from '../core/headers.js';
 import type { Logger } from '../core/log.js';
 import { urlOf } from '../core/url.js';
 import type { ResolvedConfig } from '../config.js';
+import { GROUP_LIST_TTL } from '../settings.js';
 import type { UpstreamBudget } from '../guards/budget.js';
 import { ReadCache } from '../state/cache.js';
 import type { RecentOrigins } from '../state/recent-origins.js';
@@ -65,8 +66,7 @@ export function sendOptions(config: ResolvedConfig, url: URL): SendOptions {
 function venueAllowList(config: ResolvedConfig, upstream: Upstream): (id: string) => Promise<boolean> {
   const venues = new Set(config.venues);
   const groupVenues = new ReadCache<Set<string>>({
-    ttlMs: 300_000,
-    staleMs: 3_600_000,
+    ...GROUP_LIST_TTL,
     maxEntries: 100,
     now: config.now,
   });

@@ -69,7 +69,7 @@ const pick = (value: unknown, keys: readonly string[]) => {
  * right needs the Public Suffix List, while the operator simply knows the site (env.ts requires
  * it outside the embedded sandbox).
  */
-export function bookingSiteUrl(web: unknown, site: string | undefined): string | null {
+export function bookingSiteUrl(web: unknown, site: string | null | undefined): string | null {
   if (typeof web !== 'string' || !site) return null;
   let url: URL;
   let base: URL;
