@@ -18,6 +18,8 @@ import { isLoopback } from './validate.js';
 export interface OperatorSettings {
   /** The paths the pages answer at (with their files). */
   paths: ReadonlySet<string>;
+  /** The pages a scraper asks for (a bearer challenge rather than a browser's password prompt). */
+  scrape: ReadonlySet<string>;
   /** The token that opens them from anywhere; null: loopback only. */
   token: string | null;
   /** Whether a client on this machine may open them without the token. */

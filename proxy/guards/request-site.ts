@@ -39,6 +39,9 @@ export interface SiteSettings {
   bookingSiteOrigin: string | null;
 }
 
+/** Paths the booking site's pages reach (the return bridge: the route table's `fromBookingSite` rows). */
+export type BookingSitePaths = ReadonlySet<string>;
+
 /**
  * The origin rule, for the guards and for CORS: which pages may call the proxy, and the
  * `Access-Control-Allow-Origin` a page's `Origin` gets.
@@ -48,7 +51,10 @@ export interface SiteSettings {
  * bridge makes no upstream call and only redirects to an allowed page with a reference and a
  * status, so that opaque origin may reach it (and nothing else).
  */
-export function siteRule(settings: SiteSettings): {
+export function siteRule(
+  settings: SiteSettings,
+  bookingSitePaths: BookingSitePaths,
+): {
   siteAllowed(origin: string, url: URL): boolean;
   allowOrigin(origin: string): string | null;
 } {
@@ -58,7 +64,7 @@ export function siteRule(settings: SiteSettings): {
     siteAllowed: (origin, url) =>
       origins.has(origin) ||
       origin === (publicOrigin ?? url.origin) ||
-      ((origin === bookingSiteOrigin || origin === 'null') && url.pathname === '/api/return'),
+      ((origin === bookingSiteOrigin || origin === 'null') && bookingSitePaths.has(url.pathname)),
     allowOrigin: (origin) => (origins.has(origin) ? origin : null),
   };
 }

@@ -61,6 +61,8 @@ export interface GuardSettings {
   publicUrl: boolean;
   /** The origin rule: may a page of `origin` call `url`? (request-site.ts `siteRule`). */
   siteAllowed(origin: string, url: URL): boolean;
+  /** GET paths with no effect that any site may start (the route table's `anySite` rows: the return). */
+  anySite: ReadonlySet<string>;
   /** Who may open the operator's pages (guards/operator.ts). */
   operator: OperatorSettings;
 }
@@ -149,7 +151,7 @@ const hostGuard: Guard = (request, settings) => {
  * line tells the operator which origin to add.
  */
 const siteGuard: Guard = (request, settings) => {
-  if (!isApiPath(request.url.pathname) || isGetReturn(request)) return null;
+  if (!isApiPath(request.url.pathname) || isAnySite(request, settings)) return null;
   const site = requestSite({ headers: { get: (name) => request.header(name) } });
   if (site === null || site === 'same-origin' || (site !== 'hidden' && settings.siteAllowed(site, request.url)))
     return null;
@@ -174,8 +176,8 @@ const siteGuard: Guard = (request, settings) => {
  * state): it only sends the guest to an allowed page or shows a readable one, so any site may
  * start it; a guest who paid must never meet a 403.
  */
-function isGetReturn(request: GuardRequest): boolean {
-  return request.method === 'GET' && request.url.pathname === '/api/return';
+function isAnySite(request: GuardRequest, settings: GuardSettings): boolean {
+  return request.method === 'GET' && settings.anySite.has(request.url.pathname);
 }
 
 /**
@@ -194,10 +196,9 @@ const operatorGuard: Guard = (request, settings) => {
     message,
     options: {
       headers: {
-        'www-authenticate':
-          request.url.pathname === '/metrics'
-            ? 'Bearer realm="venue-booking"'
-            : 'Basic realm="venue-booking operator pages", charset="UTF-8"',
+        'www-authenticate': operator.scrape.has(request.url.pathname)
+          ? 'Bearer realm="venue-booking"'
+          : 'Basic realm="venue-booking operator pages", charset="UTF-8"',
       },
       errors: [{ code: 'unauthorized', message, fields: [] }],
     },

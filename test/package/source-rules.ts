@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { sourceFiles } from './import-graph.js';
 
 /** Sources as `path → text` (paths relative to the root). */
@@ -36,6 +37,42 @@ export function settingSpellings(sources: Sources, registered: ReadonlySet<strin
         'm',
       );
       if (spelled.test(text)) problems.push(`${path} spells the setting ${name}: read it through ${registry}`);
+    }
+  }
+  return problems.sort();
+}
+
+/** The string literals of a module (template heads included), as the compiler reads them: comments are not code. */
+export function stringLiterals(text: string): string[] {
+  const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node))
+      found.push(node.text);
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/**
+ * Route paths written outside the route table's path column (`paths`, routes/paths.ts): a literal
+ * that is a table path, or that starts with the API's prefix and names more than the prefix (a
+ * route of the API, whole or begun). The sandbox is another service with routes of its own.
+ */
+export function routeLiterals(
+  sources: Sources,
+  tablePaths: ReadonlySet<string>,
+  apiPrefix: string,
+  pathsModule: string,
+): string[] {
+  const problems: string[] = [];
+  for (const [path, text] of sources) {
+    if (path === pathsModule || path.startsWith('proxy/sandbox/')) continue;
+    for (const literal of new Set(stringLiterals(text))) {
+      const route =
+        tablePaths.has(literal) || (literal.startsWith(`${apiPrefix}/`) && literal.length > apiPrefix.length + 1);
+      if (route) problems.push(`${path} writes the route path "${literal}": name it from ${pathsModule}`);
     }
   }
   return problems.sort();

@@ -1,0 +1,127 @@
+/**
+ * The request pipeline's steps that both adapters run, written once: the Hono app (middleware.ts,
+ * every request) and the Node fast path (fast-path.ts, repeated cached reads) differ only in how
+ * they read a request and write an answer. In order:
+ *
+ * 1. guards: `firstRefusal` (guards/request.ts) with the settings `guardSettings` builds from the
+ *    route table; the calling site noted (`noteSite`);
+ * 2. limits: the per-client limit (`clientLimit`, guards/limits.ts) for the client `clientOf` names;
+ *    its headers and the CORS origin of an answer (`answerHeaders`);
+ * 3. route: the table's row (routes/table.ts), its read run through the cache (routes/read-through.ts);
+ * 4. answer: one log line and the request's metrics (`RequestRecorder`).
+ */
+import type { Logger } from './core/log.js';
+import type { Metrics } from './core/metrics.js';
+import type { ResolvedConfig } from './config.js';
+import type { GuardSettings } from './guards/request.js';
+import { quotaFields, type LimitDecision } from './guards/limits.js';
+import type { Route } from './routes/table.js';
+
+/** What the guards need to know of the proxy, from its route table and config. */
+export function guardSettings(
+  routes: readonly Route[],
+  config: ResolvedConfig,
+  siteAllowed: GuardSettings['siteAllowed'],
+): GuardSettings {
+  const { token, loopback } = config.operatorPages;
+  const operator = routes.filter((route) => route.operator);
+  return {
+    files: new Set(routes.filter((route) => route.methods.includes('HEAD')).map((route) => route.path)),
+    publicUrl: config.publicOrigin !== null,
+    siteAllowed,
+    anySite: new Set(routes.filter((route) => route.anySite).map((route) => route.path)),
+    operator: {
+      paths: new Set(operator.map((route) => route.path)),
+      scrape: new Set(operator.filter((route) => route.operator?.scrape).map((route) => route.path)),
+      token,
+      loopback,
+    },
+  };
+}
+
+/** Methods counted by name; any other is `other`, so a client cannot make up label values. */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
+
+/** What is recorded of one answered request. */
+export interface RequestRecord {
+  method: string;
+  /** The path as requested (ids only, never the query). */
+  path: string;
+  /** The route label: the row's template (or label), or `unmatched`. */
+  route: string;
+  status: number;
+  /** When the request came in (the config's clock). */
+  started: number;
+  /** Where the answer came from (`X-Cache`), when it says. */
+  cache?: string | null;
+}
+
+/** The series of one route, method and status: looked up once, then counted directly. */
+interface Series {
+  request: (by: number) => void;
+  duration: (seconds: number) => void;
+}
+
+/**
+ * One log line and the request metrics per answer, for both adapters. The series of a route,
+ * method and status are looked up once (a bounded set: the table's labels, the known methods, the
+ * status codes the proxy sends).
+ */
+export class RequestRecorder {
+  private readonly series = new Map<string, Series>();
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly metrics: Metrics,
+    private readonly now: () => number,
+  ) {}
+
+  /** Logs and counts an answered request; the milliseconds it took. */
+  record(entry: RequestRecord): number {
+    const ms = this.now() - entry.started;
+    const method = entry.method.slice(0, 10);
+    this.logger.log({
+      level: entry.status >= 500 ? 'error' : 'info',
+      msg: 'request',
+      method,
+      path: entry.path.slice(0, 120),
+      status: entry.status,
+      ms,
+      cache: entry.cache ?? undefined,
+    });
+    const series = this.seriesOf(entry.route, KNOWN_METHODS.has(method) ? method : 'other', entry.status);
+    series.request(1);
+    series.duration(ms / 1000);
+    return ms;
+  }
+
+  private seriesOf(route: string, method: string, status: number): Series {
+    const key = `${route} ${method} ${status}`;
+    let found = this.series.get(key);
+    if (!found) {
+      found = {
+        request: this.metrics.counter('requests_total', { route, method, code: String(status) }),
+        duration: this.metrics.histogram('request_duration_seconds', { route }),
+      };
+      this.series.set(key, found);
+    }
+    return found;
+  }
+}
+
+/**
+ * The headers of an answer that depend on the request: the CORS origin (when allowed) and the
+ * client's limit (`X-RateLimit-*`, `RateLimit`, `RateLimit-Policy`), as name/value pairs.
+ */
+export function perRequestHeaders(
+  out: string[],
+  allowOrigin: string | null,
+  decision: LimitDecision,
+  limits: Parameters<typeof quotaFields>[1],
+  now: number,
+): void {
+  if (allowOrigin) out.push('access-control-allow-origin', allowOrigin);
+  for (const name in decision.headers) out.push(name.toLowerCase(), decision.headers[name]!);
+  const quota = quotaFields(decision, limits, false, now);
+  out.push('ratelimit-policy', quota['RateLimit-Policy'], 'ratelimit', quota.RateLimit);
+}
