@@ -28,13 +28,13 @@
 import type { Context } from 'hono';
 import { envelopeText, errorPayload } from './core/envelope.js';
 import { plainHeadersOf } from './core/headers.js';
-import { urlOf } from './core/url.js';
+import { plainUrl, urlOf, type RequestUrl } from './core/url.js';
 import { clientOf } from './guards/client-ip.js';
 import { clientLimit, COUNTED, type CountedEnv, type LimitDecision } from './guards/limits.js';
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from './guards/request.js';
 import { queryParams } from './guards/validate.js';
 import { routeLabel } from './middleware.js';
-import { perRequestHeaders, type RequestRecorder } from './pipeline.js';
+import { perRequestHeaders, type RequestRecorder, type Series } from './pipeline.js';
 import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
 import { templateMatcher } from './routes/paths.js';
 import { readThrough, type ReadCall } from './routes/read-through.js';
@@ -50,6 +50,8 @@ export interface FastRequest {
   header(name: string): string | null;
   /** The host's per-request context, passed to `clientKey` as the app passes it. */
   env: unknown;
+  /** The URL's parts, when the host found them plain (node/listener.ts): split without a parser. */
+  plain?: { scheme: string; host: string; target: string };
 }
 
 /**
@@ -89,8 +91,9 @@ export interface FastPathParts {
 
 /** One remembered answer. */
 interface Memo {
-  /** The route label its answers are counted under. */
+  /** The route label its answers are counted under, and their series (looked up once). */
   route: string;
+  series: Series;
   cacheKey: string;
   relayed: Relayed;
   body: Uint8Array;
@@ -150,7 +153,7 @@ export class FastPath {
     ctx.watchSent((c, relayed, response, headers, cacheKey) => this.sent(c, relayed, response, headers, cacheKey));
   }
 
-  private memoKey(url: URL): string {
+  private memoKey(url: RequestUrl): string {
     return this.parts.guards.publicUrl ? `${url.pathname}${url.search}` : url.href;
   }
 
@@ -180,11 +183,19 @@ export class FastPath {
     this.keep(url, routeLabel(c), cacheKey, relayed, bytes, kept);
   }
 
-  private keep(url: URL, route: string, cacheKey: string, relayed: Relayed, body: Uint8Array, kept: string[]): void {
+  private keep(
+    url: RequestUrl,
+    route: string,
+    cacheKey: string,
+    relayed: Relayed,
+    body: Uint8Array,
+    kept: string[],
+  ): void {
     kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
-    this.memos.set(key, { route, cacheKey, relayed, body, headers: kept, until: this.ctx.now() + MEMO_MS });
+    const series = this.parts.recorder.series(route, 'GET', relayed.status);
+    this.memos.set(key, { route, series, cacheKey, relayed, body, headers: kept, until: this.ctx.now() + MEMO_MS });
     while (this.memos.size > MAX_MEMOS) this.memos.delete(this.memos.keys().next().value!);
   }
 
@@ -193,14 +204,10 @@ export class FastPath {
     this.asked = true;
     const started = this.ctx.now();
     // 1. A URL the app would take (the method is the host's check: GET only).
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return null;
-    }
+    const url = requestUrl(request);
+    if (!url) return null;
     // 2. The app's guards, in the app's order; any refusal is the app's to answer.
-    const guarded: GuardRequest = { href: request.url, url, method: 'GET', header: (name) => request.header(name) };
+    const guarded: GuardRequest = { href: request.url, url, method: 'GET', header: request.header };
     if (firstRefusal(guarded, this.parts.guards)) return null;
     // 3. Answered by the app just now.
     const key = this.memoKey(url);
@@ -218,7 +225,7 @@ export class FastPath {
     if (!counted) return null;
     const out = memo.headers.slice();
     this.perRequest(out, request, counted.decision);
-    this.answered(guarded, memo.route, memo.relayed.status, started, 'HIT');
+    this.answered(guarded, memo.route, memo.relayed.status, started, 'HIT', memo.series);
     this.hit(1);
     return { status: memo.relayed.status, headers: out, body: memo.body };
   }
@@ -255,10 +262,11 @@ export class FastPath {
   }
 
   /** The read of a row the fast path may run for a GET of `url`, with its route label; null leaves it to the app. */
-  private relayOf(url: URL): { route: string; read: FastRead } | null {
+  private relayOf(plain: RequestUrl): { route: string; read: FastRead } | null {
     for (const row of this.relays) {
-      const params = row.match(url.pathname);
+      const params = row.match(plain.pathname);
       if (!params) continue;
+      const url = new URL(plain.href);
       const query = queryParams(url);
       if (query.errors.length) return null;
       let spec;
@@ -289,9 +297,28 @@ export class FastPath {
   }
 
   /** What the app does with an answer it sends: its log line and metrics (pipeline.ts), its calling site noted. */
-  private answered(request: GuardRequest, route: string, status: number, started: number, cache?: string): void {
-    this.parts.recorder.record({ method: 'GET', path: request.url.pathname, route, status, started, cache });
+  private answered(
+    request: GuardRequest,
+    route: string,
+    status: number,
+    started: number,
+    cache?: string,
+    series?: Series,
+  ): void {
+    this.parts.recorder.record({ method: 'GET', path: request.url.pathname, route, status, started, cache }, series);
     noteSite(request, this.parts.guards, this.ctx.recentOrigins);
+  }
+}
+
+/** The URL of a fast request: split when the host found it plain, else parsed; null when it does not parse. */
+function requestUrl(request: FastRequest): RequestUrl | null {
+  const { plain } = request;
+  const split = plain && plainUrl(plain.scheme, plain.host, plain.target);
+  if (split) return split;
+  try {
+    return new URL(request.url);
+  } catch {
+    return null;
   }
 }
 

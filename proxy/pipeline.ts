@@ -57,7 +57,7 @@ export interface RequestRecord {
 }
 
 /** The series of one route, method and status: looked up once, then counted directly. */
-interface Series {
+export interface Series {
   request: (by: number) => void;
   duration: (seconds: number) => void;
 }
@@ -68,7 +68,7 @@ interface Series {
  * status codes the proxy sends).
  */
 export class RequestRecorder {
-  private readonly series = new Map<string, Series>();
+  private readonly known = new Map<string, Series>();
 
   constructor(
     private readonly logger: Logger,
@@ -76,8 +76,8 @@ export class RequestRecorder {
     private readonly now: () => number,
   ) {}
 
-  /** Logs and counts an answered request; the milliseconds it took. */
-  record(entry: RequestRecord): number {
+  /** Logs and counts an answered request (in `series` when the caller has them); the milliseconds it took. */
+  record(entry: RequestRecord, series?: Series): number {
     const ms = this.now() - entry.started;
     const method = entry.method.slice(0, 10);
     this.logger.log({
@@ -89,21 +89,22 @@ export class RequestRecorder {
       ms,
       cache: entry.cache ?? undefined,
     });
-    const series = this.seriesOf(entry.route, KNOWN_METHODS.has(method) ? method : 'other', entry.status);
-    series.request(1);
-    series.duration(ms / 1000);
+    const counted = series ?? this.series(entry.route, KNOWN_METHODS.has(method) ? method : 'other', entry.status);
+    counted.request(1);
+    counted.duration(ms / 1000);
     return ms;
   }
 
-  private seriesOf(route: string, method: string, status: number): Series {
+  /** The series of a route, method and status (a known method's name, else `other`). */
+  series(route: string, method: string, status: number): Series {
     const key = `${route} ${method} ${status}`;
-    let found = this.series.get(key);
+    let found = this.known.get(key);
     if (!found) {
       found = {
         request: this.metrics.counter('requests_total', { route, method, code: String(status) }),
         duration: this.metrics.histogram('request_duration_seconds', { route }),
       };
-      this.series.set(key, found);
+      this.known.set(key, found);
     }
     return found;
   }

@@ -12,6 +12,7 @@
  * The token is sent as `Authorization: Bearer <token>` (Prometheus' `authorization` setting), or as
  * the password of HTTP Basic authentication, which a browser asks for by itself (any user name).
  */
+import type { RequestUrl } from '../core/url.js';
 import { isLoopback } from './validate.js';
 
 /** The operator pages' settings. */
@@ -60,7 +61,7 @@ export function presentedToken(authorization: string | null): string | null {
 
 /** What the operator rule reads of a request. */
 export interface OperatorRequest {
-  url: URL;
+  url: RequestUrl;
   header(name: string): string | null;
   /** The peer's address as the host saw it (the socket's); undefined where the host cannot tell. */
   peer?: string;

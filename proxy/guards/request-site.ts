@@ -6,18 +6,17 @@
  * that happened). Falling back to the `Referer`'s origin, then to `Sec-Fetch-Site`, gives GETs the
  * same answer as POSTs from the first call.
  */
+import type { RequestUrl } from '../core/url.js';
 
 /**
  * The page's origin (`Origin`, else the origin of `Referer`); `'same-origin'` when only
  * `Sec-Fetch-Site` speaks and says so; `'hidden'` when a browser says the request is from another
  * site without naming it; null when nothing says (not a browser page: curl, a server, a monitor).
  */
-export function requestSite(request: {
-  headers: { get(name: string): string | null };
-}): string | 'same-origin' | 'hidden' | null {
-  const origin = request.headers.get('origin');
+export function requestSite(header: (name: string) => string | null): string | 'same-origin' | 'hidden' | null {
+  const origin = header('origin');
   if (origin) return origin;
-  const referer = request.headers.get('referer');
+  const referer = header('referer');
   if (referer) {
     try {
       return new URL(referer).origin;
@@ -25,7 +24,7 @@ export function requestSite(request: {
       // An unreadable Referer names no site; fall through to Sec-Fetch-Site.
     }
   }
-  const fetchSite = request.headers.get('sec-fetch-site');
+  const fetchSite = header('sec-fetch-site');
   if (fetchSite === 'same-site' || fetchSite === 'cross-site') return 'hidden';
   return fetchSite === 'same-origin' ? 'same-origin' : null;
 }
@@ -55,7 +54,7 @@ export function siteRule(
   settings: SiteSettings,
   bookingSitePaths: BookingSitePaths,
 ): {
-  siteAllowed(origin: string, url: URL): boolean;
+  siteAllowed(origin: string, url: RequestUrl): boolean;
   allowOrigin(origin: string): string | null;
 } {
   const origins = new Set(settings.origins);
