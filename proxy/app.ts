@@ -79,17 +79,26 @@ function upstreamOf(config: ResolvedConfig): Upstream {
 /** The store states the `store_state` gauge names, one of them 1 at a time. */
 const STORE_STATES = ['memory', 'ok', 'degraded', 'down'] as const;
 
+/** The value of a quota gauge before the upstream has said: present from start, so an alert has data. */
+export const NOT_YET_KNOWN = -1;
+
 /**
  * Sets, whenever the metrics are read, the gauges of what is read rather than counted: the
- * upstream's quota as it last reported it (absent before it said), its back-off, the store's state.
+ * upstream's quota as it last reported it (`NOT_YET_KNOWN` before it said), its back-off, the
+ * store's state, and the build.
  */
 function sampleGauges(config: ResolvedConfig, upstream: Upstream, state: ProxyState): void {
   const { metrics } = config;
   metrics.sample(() => {
     const { limit, remaining, resetAt } = upstream.quota;
-    metrics.set('upstream_ratelimit_limit', {}, limit);
-    metrics.set('upstream_ratelimit_remaining', {}, remaining);
-    metrics.set('upstream_ratelimit_reset_timestamp_seconds', {}, resetAt === null ? null : Math.round(resetAt / 1000));
+    metrics.set('build_info', { version: config.version }, 1);
+    metrics.set('upstream_ratelimit_limit', {}, limit ?? NOT_YET_KNOWN);
+    metrics.set('upstream_ratelimit_remaining', {}, remaining ?? NOT_YET_KNOWN);
+    metrics.set(
+      'upstream_ratelimit_reset_timestamp_seconds',
+      {},
+      resetAt === null ? NOT_YET_KNOWN : Math.round(resetAt / 1000),
+    );
     metrics.set('upstream_backoff', {}, upstream.blocked() ? 1 : 0);
     const store = state.health();
     for (const name of STORE_STATES) metrics.set('store_state', { state: name }, name === store ? 1 : 0);

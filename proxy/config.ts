@@ -99,6 +99,8 @@ export interface ProxyConfig {
   operatorPages?: OperatorPages;
   /** The address of the peer that sent a request (the socket's), from the host's per-request context. */
   peerAddress?: (env: unknown) => string | undefined;
+  /** The proxy's version, for `venue_booking_build_info` (the Node entry reads its package's). */
+  version?: string;
 }
 
 /**
@@ -169,6 +171,7 @@ export interface ResolvedConfig {
   widgetScript?: Uint8Array<ArrayBuffer>;
   widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
   peerAddress?: ProxyConfig['peerAddress'];
+  version: string;
   /** The upstream base URL without a trailing slash. */
   upstreamBase: string;
   /** The origin of `publicUrl`, or null: then the request's own origin, trusted on loopback only. */
@@ -198,6 +201,7 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     widgetScript: config.widgetScript,
     widgetChunks: config.widgetChunks,
     peerAddress: config.peerAddress,
+    version: config.version ?? 'unknown',
     timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs,
     cacheTtlMs: config.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
     browseTtlMs: config.browseTtlMs ?? DEFAULTS.browseTtlMs,

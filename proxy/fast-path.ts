@@ -199,8 +199,19 @@ export class FastPath {
     while (this.memos.size > MAX_MEMOS) this.memos.delete(this.memos.keys().next().value!);
   }
 
-  /** The answer to `request`, or null when the full app must answer it. */
+  /** The answer to `request`, or null when the full app must answer it (and records it). */
   async answer(request: FastRequest): Promise<FastAnswer | null> {
+    const { recorder } = this.parts;
+    recorder.begin();
+    const answer = await this.answerOrNull(request).catch((error: unknown) => {
+      recorder.abandon();
+      throw error;
+    });
+    if (!answer) recorder.abandon();
+    return answer;
+  }
+
+  private async answerOrNull(request: FastRequest): Promise<FastAnswer | null> {
     this.asked = true;
     const started = this.ctx.now();
     // 1. A URL the app would take (the method is the host's check: GET only).
@@ -225,7 +236,7 @@ export class FastPath {
     if (!counted) return null;
     const out = memo.headers.slice();
     this.perRequest(out, request, counted.decision);
-    this.answered(guarded, memo.route, memo.relayed.status, started, 'HIT', memo.series);
+    this.answered(guarded, memo.route, memo.relayed.status, started, memo.body.byteLength, 'HIT', memo.series);
     this.hit(1);
     return { status: memo.relayed.status, headers: out, body: memo.body };
   }
@@ -257,7 +268,7 @@ export class FastPath {
     }
     out.push('content-length', String(sent.body.byteLength));
     this.perRequest(out, request, counted.decision);
-    this.answered(guarded, found.route, sent.status, started, cache);
+    this.answered(guarded, found.route, sent.status, started, sent.body.byteLength, cache);
     return { status: sent.status, headers: out, body: sent.body };
   }
 
@@ -302,10 +313,14 @@ export class FastPath {
     route: string,
     status: number,
     started: number,
+    responseBytes: number,
     cache?: string,
     series?: Series,
   ): void {
-    this.parts.recorder.record({ method: 'GET', path: request.url.pathname, route, status, started, cache }, series);
+    this.parts.recorder.record(
+      { method: 'GET', path: request.url.pathname, route, status, started, cache, requestBytes: 0, responseBytes },
+      series,
+    );
     noteSite(request, this.parts.guards, this.ctx.recentOrigins);
   }
 }

@@ -14,7 +14,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { routePath } from 'hono/route';
 import { errorResponse } from './core/envelope.js';
-import { addLayer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
+import { addLayer, applyLayer, bodySizeOf, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
 import type { Logger } from './core/log.js';
 import type { Metrics } from './core/metrics.js';
 import type { RequestRecorder } from './pipeline.js';
@@ -41,6 +41,7 @@ export function routeLabel(c: Context): string {
 export function requestLog(recorder: RequestRecorder, now: () => number, labels: RouteLabels): MiddlewareHandler {
   return async (c, next) => {
     const started = now();
+    recorder.begin();
     await next();
     recorder.record({
       method: c.req.method,
@@ -49,6 +50,8 @@ export function requestLog(recorder: RequestRecorder, now: () => number, labels:
       status: c.res.status,
       started,
       cache: headerOf(c.res, 'x-cache'),
+      requestBytes: Number(c.req.header('content-length')) || 0,
+      responseBytes: bodySizeOf(c.res),
     });
   };
 }

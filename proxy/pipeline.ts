@@ -54,12 +54,19 @@ export interface RequestRecord {
   started: number;
   /** Where the answer came from (`X-Cache`), when it says. */
   cache?: string | null;
+  /** The request body's size in bytes (its Content-Length; 0 without one). */
+  requestBytes: number;
+  /** The answer body's size in bytes, when known (a stream's is not). */
+  responseBytes: number | undefined;
 }
 
 /** The series of one route, method and status: looked up once, then counted directly. */
 export interface Series {
   request: (by: number) => void;
   duration: (seconds: number) => void;
+  latency: (seconds: number) => void;
+  requestSize: (bytes: number) => void;
+  responseSize: (bytes: number) => void;
 }
 
 /**
@@ -69,12 +76,26 @@ export interface Series {
  */
 export class RequestRecorder {
   private readonly known = new Map<string, Series>();
+  /** Requests begun and not yet recorded (the `requests_in_flight` gauge, read at each scrape). */
+  private inFlight = 0;
 
   constructor(
     private readonly logger: Logger,
     private readonly metrics: Metrics,
     private readonly now: () => number,
-  ) {}
+  ) {
+    metrics.sample(() => metrics.set('requests_in_flight', {}, this.inFlight));
+  }
+
+  /** A request has come in: it is in flight until recorded (or abandoned, when another adapter takes it). */
+  begin(): void {
+    this.inFlight++;
+  }
+
+  /** A request begun here that another adapter answers (and records): the fast path's hand-over. */
+  abandon(): void {
+    this.inFlight--;
+  }
 
   /** Logs and counts an answered request (in `series` when the caller has them); the milliseconds it took. */
   record(entry: RequestRecord, series?: Series): number {
@@ -90,8 +111,12 @@ export class RequestRecorder {
       cache: entry.cache ?? undefined,
     });
     const counted = series ?? this.series(entry.route, KNOWN_METHODS.has(method) ? method : 'other', entry.status);
+    this.inFlight--;
     counted.request(1);
     counted.duration(ms / 1000);
+    counted.latency(ms / 1000);
+    counted.requestSize(entry.requestBytes);
+    if (entry.responseBytes !== undefined) counted.responseSize(entry.responseBytes);
     return ms;
   }
 
@@ -100,9 +125,14 @@ export class RequestRecorder {
     const key = `${route} ${method} ${status}`;
     let found = this.known.get(key);
     if (!found) {
+      const { metrics } = this;
+      const statusClass = `${Math.floor(status / 100)}xx`;
       found = {
-        request: this.metrics.counter('requests_total', { route, method, code: String(status) }),
-        duration: this.metrics.histogram('request_duration_seconds', { route }),
+        request: metrics.counter('requests_total', { route, method, code: String(status) }),
+        duration: metrics.histogram('request_duration_seconds', { route }),
+        latency: metrics.histogram('request_latency_seconds', { route, method, status_class: statusClass }),
+        requestSize: metrics.histogram('request_size_bytes', { route }),
+        responseSize: metrics.histogram('response_size_bytes', { route }),
       };
       this.known.set(key, found);
     }

@@ -82,6 +82,18 @@ function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<strin
   return { script, chunks };
 }
 
+/** The package's version (package.json two levels up, from dist/server/ as from proxy/node/). */
+function packageVersion(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /**
  * The Redis-backed state. Imported only when a Redis URL is set, so a proxy without one never
  * loads the client. Its timings follow the proxy's: a booking holds its key past the upstream timeout.
@@ -124,12 +136,14 @@ async function start() {
       process.kill(process.pid, signal);
     });
   }
+  const metrics = new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend());
   const extra: Partial<ProxyConfig> = {
     clientKey,
+    version: packageVersion(),
     logger,
     // The counters in prom-client's registry, which /metrics renders (with the process's own);
     // with the metrics off, nothing is counted at all.
-    metrics: new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend()),
+    metrics,
     peerAddress: (hostEnv) => (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
     // Behind a declared reverse proxy every request comes from it: only the token opens the pages.
     operatorPages: { ...config.settings.operatorPages, loopback: !server.clientIp.header },
@@ -181,6 +195,8 @@ async function start() {
     }
   });
   listening.maxConnections = server.maxConnections;
+  // Connections past the cap are dropped at accept; counted, so the operator sees the cap reached.
+  listening.on('drop', () => metrics.count('connections_refused_total', {}));
 }
 
 void start();
