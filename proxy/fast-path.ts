@@ -26,7 +26,6 @@
  * Every answer gets the same log line as one from the app.
  */
 import type { Context } from 'hono';
-import { envelopeText, errorPayload } from './core/envelope.js';
 import { plainHeadersOf } from './core/headers.js';
 import { plainUrl, urlOf, type RequestUrl } from './core/url.js';
 import { clientOf } from './guards/client-ip.js';
@@ -34,13 +33,12 @@ import { clientLimit, COUNTED, type CountedEnv, type LimitDecision } from './gua
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from './guards/request.js';
 import { queryParams } from './guards/validate.js';
 import { routeLabel } from './middleware.js';
-import { perRequestHeaders, type RequestRecorder, type Series } from './pipeline.js';
-import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
+import { perRequestHeaders, relayedRead, type FastRead, type RequestRecorder, type Series } from './pipeline.js';
+import { sendOptions, type ProxyContext } from './routes/context.js';
 import { templateMatcher } from './routes/paths.js';
-import { readThrough, type ReadCall } from './routes/read-through.js';
 import type { Route } from './routes/table.js';
 import type { Relayed } from './state/types.js';
-import { prepare, sent } from './upstream/relay.js';
+import { prepare } from './upstream/relay.js';
 
 /** A request as a host sees it before any `Request` is built. */
 export interface FastRequest {
@@ -52,21 +50,6 @@ export interface FastRequest {
   env: unknown;
   /** The URL's parts, when the host found them plain (node/listener.ts): split without a parser. */
   plain?: { scheme: string; host: string; target: string };
-}
-
-/**
- * A read the fast path runs itself for `client` (counted already): what the app's route would
- * send, its own headers only (the middleware's are the ones the app sent last, see `relay`).
- * `memo` names the cache entry the answer came from when a repeat may be answered from it.
- */
-export type FastRead = (client: string) => Promise<FastSent>;
-
-/** What a `FastRead` sends. */
-export interface FastSent {
-  status: number;
-  body: Uint8Array;
-  headers: Record<string, string>;
-  memo?: { cacheKey: string; relayed: Relayed };
 }
 
 /** A prepared answer the host writes as it is. */
@@ -335,45 +318,4 @@ function requestUrl(request: FastRequest): RequestUrl | null {
   } catch {
     return null;
   }
-}
-
-/** The same headers with lower-case names. */
-const lowerCase = (headers: Record<string, string>) => {
-  const lower: Record<string, string> = {};
-  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
-  return lower;
-};
-
-/**
- * A read run here for `client` (counted already): what the app's route would send, its own
- * headers only, and what it throws rendered as the app renders it.
- */
-function relayedRead(ctx: ProxyContext, url: URL, spec: ReturnType<NonNullable<Route['fastRead']>> & object): FastRead {
-  return async (client) => {
-    const call: ReadCall<FastSent> = {
-      path: url.pathname,
-      method: 'GET',
-      client: () => client,
-      waitUntil: () => {},
-      send(relayed, headers, cacheKey) {
-        const answer = sent(relayed, { ...sendOptions(ctx.config, url), headers });
-        return {
-          status: answer.status,
-          body: answer.body,
-          headers: lowerCase(answer.headers),
-          memo: answer.leaked ? undefined : { cacheKey, relayed },
-        };
-      },
-    };
-    try {
-      return await readThrough(ctx, call, spec);
-    } catch (thrown) {
-      const error = asProxyError(thrown, false, ctx.logger);
-      const headers = lowerCase(Object.fromEntries(new Headers(error.options.headers)));
-      headers['content-type'] = 'application/json; charset=utf-8';
-      headers['cache-control'] = 'no-store';
-      const text = envelopeText(url.pathname, 'GET', error.status, errorPayload(error.message, error.options));
-      return { status: error.status, body: new TextEncoder().encode(text), headers };
-    }
-  };
 }

@@ -7,7 +7,8 @@
  *    route table; the calling site noted (`noteSite`);
  * 2. limits: the per-client limit (`clientLimit`, guards/limits.ts) for the client `clientOf` names;
  *    its headers and the CORS origin of an answer (`answerHeaders`);
- * 3. route: the table's row (routes/table.ts), its read run through the cache (routes/read-through.ts);
+ * 3. route: the table's row (routes/table.ts), its read run through the cache (routes/read-through.ts),
+ *    by Hono's handler or, for the fast path's relayed reads, by `relayedRead`;
  * 4. answer: one log line and the request's metrics (`RequestRecorder`).
  */
 import type { Logger } from './core/log.js';
@@ -15,7 +16,12 @@ import type { Metrics } from './core/metrics.js';
 import type { ResolvedConfig } from './config.js';
 import type { GuardSettings } from './guards/request.js';
 import { quotaFields, type LimitDecision } from './guards/limits.js';
+import { envelopeText, errorPayload } from './core/envelope.js';
+import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
+import { readThrough, type ReadCall, type ReadSpec } from './routes/read-through.js';
 import type { Route } from './routes/table.js';
+import type { Relayed } from './state/types.js';
+import { sent } from './upstream/relay.js';
 
 /** What the guards need to know of the proxy, from its route table and config. */
 export function guardSettings(
@@ -155,4 +161,60 @@ export function perRequestHeaders(
   for (const name in decision.headers) out.push(name.toLowerCase(), decision.headers[name]!);
   const quota = quotaFields(decision, limits, false, now);
   out.push('ratelimit-policy', quota['RateLimit-Policy'], 'ratelimit', quota.RateLimit);
+}
+
+/**
+ * A read the fast path runs itself for `client` (counted already): what the app's route would
+ * send, its own headers only (the middleware's are the ones the app sent last, see `relay`).
+ * `memo` names the cache entry the answer came from when a repeat may be answered from it.
+ */
+export type FastRead = (client: string) => Promise<FastSent>;
+
+/** What a `FastRead` sends. */
+export interface FastSent {
+  status: number;
+  body: Uint8Array;
+  headers: Record<string, string>;
+  memo?: { cacheKey: string; relayed: Relayed };
+}
+
+/** The same headers with lower-case names. */
+const lowerCase = (headers: Record<string, string>) => {
+  const lower: Record<string, string> = {};
+  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
+  return lower;
+};
+
+/**
+ * A route's read run outside Hono (the fast path's relay) for `client`, counted already: what the
+ * app's route would send, its own headers only, and what it throws rendered as the app renders it.
+ */
+export function relayedRead(ctx: ProxyContext, url: URL, spec: ReadSpec): FastRead {
+  return async (client) => {
+    const call: ReadCall<FastSent> = {
+      path: url.pathname,
+      method: 'GET',
+      client: () => client,
+      waitUntil: () => {},
+      send(relayed, headers, cacheKey) {
+        const answer = sent(relayed, { ...sendOptions(ctx.config, url), headers });
+        return {
+          status: answer.status,
+          body: answer.body,
+          headers: lowerCase(answer.headers),
+          memo: answer.leaked ? undefined : { cacheKey, relayed },
+        };
+      },
+    };
+    try {
+      return await readThrough(ctx, call, spec);
+    } catch (thrown) {
+      const error = asProxyError(thrown, false, ctx.logger);
+      const headers = lowerCase(Object.fromEntries(new Headers(error.options.headers)));
+      headers['content-type'] = 'application/json; charset=utf-8';
+      headers['cache-control'] = 'no-store';
+      const text = envelopeText(url.pathname, 'GET', error.status, errorPayload(error.message, error.options));
+      return { status: error.status, body: new TextEncoder().encode(text), headers };
+    }
+  };
 }
