@@ -17,17 +17,26 @@
  */
 import { Hono, type ExecutionContext } from 'hono';
 import { errorResponse } from './core/envelope.js';
-import { urlOf } from './core/url.js';
 import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
-import { availabilityRelay, CacheKeys, FastPath, rememberSent, type FastRead } from './fast-path.js';
+import { FastPath } from './fast-path.js';
 import { UpstreamBudget } from './guards/budget.js';
-import { TokenThrottle } from './guards/operator.js';
 import type { GuardSettings } from './guards/request.js';
 import { siteRule } from './guards/request-site.js';
-import { apiCors, bodySize, guards, limits, requestLog, securityHeaders } from './middleware.js';
-import { bookingValid, storedBefore } from './routes/bookings.js';
+import {
+  apiCors,
+  bodySize,
+  bookingOf,
+  guards,
+  limits,
+  requestLog,
+  routeLabels,
+  securityHeaders,
+  type BookingOf,
+} from './middleware.js';
+import { bookingValid } from './routes/bookings.js';
+import { guardSettings, RequestRecorder } from './pipeline.js';
 import { asProxyError, createRouteContext, type ProxyContext } from './routes/context.js';
-import { operatorRoutes } from './routes/operator.js';
+import { API_PREFIX } from './routes/paths.js';
 import { handlerOf, methodsByPath, routeTable, type Route } from './routes/table.js';
 import { MemoryState } from './state/memory.js';
 import { RecentOrigins } from './state/recent-origins.js';
@@ -71,17 +80,26 @@ function upstreamOf(config: ResolvedConfig): Upstream {
 /** The store states the `store_state` gauge names, one of them 1 at a time. */
 const STORE_STATES = ['memory', 'ok', 'degraded', 'down'] as const;
 
+/** The value of a quota gauge before the upstream has said: present from start, so an alert has data. */
+export const NOT_YET_KNOWN = -1;
+
 /**
  * Sets, whenever the metrics are read, the gauges of what is read rather than counted: the
- * upstream's quota as it last reported it (absent before it said), its back-off, the store's state.
+ * upstream's quota as it last reported it (`NOT_YET_KNOWN` before it said), its back-off, the
+ * store's state, and the build.
  */
 function sampleGauges(config: ResolvedConfig, upstream: Upstream, state: ProxyState): void {
   const { metrics } = config;
   metrics.sample(() => {
     const { limit, remaining, resetAt } = upstream.quota;
-    metrics.set('upstream_ratelimit_limit', {}, limit);
-    metrics.set('upstream_ratelimit_remaining', {}, remaining);
-    metrics.set('upstream_ratelimit_reset_timestamp_seconds', {}, resetAt === null ? null : Math.round(resetAt / 1000));
+    metrics.set('build_info', { version: config.version }, 1);
+    metrics.set('upstream_ratelimit_limit', {}, limit ?? NOT_YET_KNOWN);
+    metrics.set('upstream_ratelimit_remaining', {}, remaining ?? NOT_YET_KNOWN);
+    metrics.set(
+      'upstream_ratelimit_reset_timestamp_seconds',
+      {},
+      resetAt === null ? NOT_YET_KNOWN : Math.round(resetAt / 1000),
+    );
     metrics.set('upstream_backoff', {}, upstream.blocked() ? 1 : 0);
     const store = state.health();
     for (const name of STORE_STATES) metrics.set('store_state', { state: name }, name === store ? 1 : 0);
@@ -95,17 +113,17 @@ interface AppParts {
   allowOrigin: (origin: string) => string | null;
   /** The proxy's own state (the limits count in it directly). */
   state: ProxyState;
-  recentOrigins: RecentOrigins;
+  recorder: RequestRecorder;
 }
 
 /** The Hono app: its error answers, the middleware in guard order, then the route table. */
-function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state, recentOrigins }: AppParts): Hono {
+function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state, recorder }: AppParts): Hono {
   const { config, logger } = ctx;
-  const stored = (request: Request) => storedBefore(ctx, request);
+  const booking: BookingOf = bookingOf(routes, ctx);
+  const api = `${API_PREFIX}/*`;
   const app = new Hono();
   app.onError((thrown, c) => {
-    const booking = c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
-    const error = asProxyError(thrown, booking, logger);
+    const error = asProxyError(thrown, booking(c) !== undefined, logger);
     return errorResponse(c.req.raw, error.status, error.message, error.options);
   });
   app.notFound((c) =>
@@ -113,23 +131,23 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
       errors: [{ code: 'not_found', message: 'No such route', fields: [] }],
     }),
   );
-  app.use('*', requestLog(logger, config.now, config.metrics));
+  app.use('*', requestLog(recorder, config.now, routeLabels(routes)));
   app.use('*', securityHeaders);
   app.use(
     '*',
     guards(guardSettings, logger, {
       metrics: config.metrics,
-      recentOrigins,
+      recentOrigins: ctx.recentOrigins,
       peerAddress: config.peerAddress,
       clientOf: ctx.clientOf,
     }),
   );
-  app.use('/api/*', apiCors(allowOrigin));
+  app.use(api, apiCors(allowOrigin));
   // The body's size is checked first: the limits read a booking's body to tell an invalid one.
-  app.use('/api/*', bodySize(config.bodyLimit, stored, config.metrics));
+  app.use(api, bodySize(config.bodyLimit, booking, config.metrics));
   app.use(
-    '/api/*',
-    limits(config, state, ctx.clientOf, stored, (c) => bookingValid(ctx, c)),
+    api,
+    limits(config, state, ctx.clientOf, booking, (c) => bookingValid(ctx, c)),
   );
   for (const route of routes) {
     const handler = handlerOf(route, ctx);
@@ -146,53 +164,28 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
 
 /**
  * Creates the proxy's Fetch handler. Its state (cache, limits, idempotency, quota) is
- * `config.state`, or this instance's memory.
+ * `config.state`, or this instance's memory. Everything is built from the route table: the
+ * guards' settings, the Hono app's routes and the fast path's reads.
  */
 export function createProxy(input: ProxyConfig): ProxyApp {
   const config = resolveConfig(input);
   const state = config.state ?? new MemoryState({ ttlMs: config.cacheTtlMs, staleMs: config.staleMs, now: config.now });
   const upstream = upstreamOf(config);
   const routes = routeTable({ script: config.widgetScript, chunks: config.widgetChunks }, config);
-  const site = siteRule(config);
-  const { token, loopback } = config.operatorPages;
-  const guardSettings: GuardSettings = {
-    files: new Set(routes.filter((route) => route.methods.includes('HEAD')).map((route) => route.path)),
-    publicUrl: config.publicOrigin !== null,
-    siteAllowed: site.siteAllowed,
-    operator: {
-      paths: new Set(operatorRoutes(config).map((route) => route.path)),
-      token,
-      loopback,
-      throttle: new TokenThrottle(config.now),
-    },
-  };
+  const site = siteRule(config, new Set(routes.filter((route) => route.fromBookingSite).map((route) => route.path)));
+  const settings = guardSettings(routes, config, site.siteAllowed);
   const recentOrigins = new RecentOrigins(config.now);
   sampleGauges(config, upstream, state);
-  const keys = new CacheKeys();
-  // The fast path runs the availability route's own read, which needs the route context below.
-  let relay: (url: URL) => FastRead | null = () => null;
-  const fast = new FastPath({
-    state,
-    logger: config.logger,
-    now: config.now,
-    guards: guardSettings,
-    limits: config,
-    clientKey: config.clientKey,
-    allowOrigin: site.allowOrigin,
-    relay: (url) => relay(url),
-    metrics: config.metrics,
-    recentOrigins,
-  });
   const ctx = createRouteContext({
     config,
     upstream,
-    state: keys.noting(state),
+    state,
     budget: new UpstreamBudget(state, config.budget, config.metrics),
     recentOrigins,
-    onSent: rememberSent(fast, keys, config),
   });
-  relay = availabilityRelay(ctx, keys);
-  const app = honoApp(ctx, { routes, guardSettings, allowOrigin: site.allowOrigin, state, recentOrigins });
+  const recorder = new RequestRecorder(config.logger, config.metrics, config.now);
+  const fast = new FastPath(ctx, { routes, guards: settings, allowOrigin: site.allowOrigin, recorder });
+  const app = honoApp(ctx, { routes, guardSettings: settings, allowOrigin: site.allowOrigin, state, recorder });
   return {
     upstream,
     state,

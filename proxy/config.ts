@@ -12,9 +12,12 @@ import { canonicalOrigin } from './core/url.js';
 import type { BudgetSettings } from './guards/budget.js';
 import type { LimitRule, ProxyState } from './state/types.js';
 import type { Transport } from './upstream/transport.js';
+import { BODY_LIMIT_BYTES, BOOKINGS_PER_WINDOW, defaultOf, WINDOWS } from './settings.js';
 
 /** Settings of one proxy instance. See env.ts for how they are read from the environment. */
 export interface ProxyConfig {
+  // Each setting an operator sets is documented, with its default and unit, once: in the registry
+  // (proxy/settings.ts, field of the same name); the README's table is rendered from it.
   /** Upstream base URL, ending in `/v4`. */
   upstream: string;
   appId: string;
@@ -49,42 +52,42 @@ export interface ProxyConfig {
   returnSecret?: string;
   /** `partner_source` sent with every booking; when unset the widget's value is passed on. */
   partnerSource?: string;
-  /** Upstream timeout in milliseconds (default 10 000). */
+  /** Upstream timeout in milliseconds. */
   timeoutMs?: number;
   /**
    * How long identical early reads (availability with a date but short of a complete choice, rules,
-   * filtered offers) share one upstream answer, in ms (default 60 000); past it, the stale copy is
+   * filtered offers) share one upstream answer, in ms; past it, the stale copy is
    * served while one background call refreshes it.
    */
   cacheTtlMs?: number;
   /**
    * How long availability reads without a date (the type list and the calendar every guest of a
-   * venue starts with) are shared, in ms (default 10 minutes), refreshed the same way.
+   * venue starts with) are shared, in ms, refreshed the same way.
    */
   browseTtlMs?: number;
-  /** How long past the TTL a cached answer may still be served when sparing the upstream (default 10 min). */
+  /** How long past the TTL a cached answer may still be served when sparing the upstream. */
   staleMs?: number;
-  /** Requests per client per window on `/api` (default 300 per minute). */
+  /** Requests per client per window on `/api`. */
   rateLimit?: LimitRule;
-  /** Booking attempts per client per window (default 20 per 10 minutes). */
+  /** Booking attempts per client per window. */
   bookingRateLimit?: LimitRule;
-  /** The App ID's upstream calls per hour; the budget's shares derive from it (default 5000). */
+  /** The App ID's upstream calls per hour; the budget's shares derive from it. */
   upstreamQuota?: number;
-  /** Upstream calls per hour only final checks and bookings may spend (default a fifth of the quota, at least 5). */
+  /** Upstream calls per hour only final checks and bookings may spend. */
   upstreamReserve?: number;
-  /** Cache misses per client per window, early reads and final checks each (default quota/50, at least 10, per 10 minutes). */
+  /** Cache misses per client per window, early reads and final checks each. */
   missLimit?: LimitRule;
-  /** Upstream requests left in its window at or below which early reads are never sent upstream (default the reserve). */
+  /** Upstream requests left in its window at or below which early reads are never sent upstream. */
   lowWater?: number;
-  /** How long complete availability checks (the one before submit) are shared, in ms (default 5 000). */
+  /** How long complete availability checks (the one before submit) are shared, in ms. */
   finalTtlMs?: number;
-  /** How long marketing preferences, venue records and lists, and a venue's whole offers list are shared, in ms (default one hour). */
+  /** How long marketing preferences, venue records and lists, and a venue's whole offers list are shared, in ms. */
   staticTtlMs?: number;
-  /** Largest accepted request body in bytes (default 16 KiB). */
+  /** Largest accepted request body in bytes. */
   bodyLimit?: number;
   /** Identifies the client for rate limiting (e.g. the socket address); default one shared bucket. */
   clientKey?: (request: { headers: { get(name: string): string | null } }, env: unknown) => string | undefined;
-  /** Where structured logs go (default JSON lines on the console). */
+  /** Where structured logs go. */
   logger?: Logger;
   /** Clock, for tests. */
   now?: () => number;
@@ -103,6 +106,8 @@ export interface ProxyConfig {
   operatorPages?: OperatorPages;
   /** The address of the peer that sent a request (the socket's), from the host's per-request context. */
   peerAddress?: (env: unknown) => string | undefined;
+  /** The proxy's version, for `venue_booking_build_info` (the Node entry reads its package's). */
+  version?: string;
 }
 
 /**
@@ -118,28 +123,45 @@ export interface OperatorPages {
   loopback?: boolean;
 }
 
-/** Defaults applied to every optional number. */
+/**
+ * Defaults applied to every optional number: the settings registry's (proxy/settings.ts), parsed
+ * from the text an operator would write, and the two limits no operator sets.
+ */
 export const DEFAULTS = {
-  timeoutMs: 10_000,
-  cacheTtlMs: 60_000,
-  browseTtlMs: 600_000,
-  staleMs: 600_000,
-  rateLimit: { limit: 300, windowMs: 60_000 },
-  bookingRateLimit: { limit: 20, windowMs: 600_000 },
-  upstreamQuota: 5000,
-  finalTtlMs: 5_000,
-  staticTtlMs: 3_600_000,
-  bodyLimit: 16 * 1024,
+  timeoutMs: defaultOf('timeoutMs'),
+  cacheTtlMs: defaultOf('cacheTtlMs'),
+  browseTtlMs: defaultOf('browseTtlMs'),
+  staleMs: defaultOf('staleMs'),
+  rateLimit: defaultOf('rateLimit'),
+  bookingRateLimit: { limit: BOOKINGS_PER_WINDOW, windowMs: WINDOWS.bookingMs },
+  upstreamQuota: defaultOf('upstreamQuota'),
+  finalTtlMs: defaultOf('finalTtlMs'),
+  staticTtlMs: defaultOf('staticTtlMs'),
+  bodyLimit: BODY_LIMIT_BYTES,
 } as const;
 
 /**
  * A config with every default filled, and the values derived from it computed once: what every
- * part of the proxy reads.
+ * part of the proxy reads. It holds resolved values only (no raw URL to derive from again).
  */
-export interface ResolvedConfig extends Omit<
-  ProxyConfig,
-  keyof typeof DEFAULTS | 'venueGroups' | 'origins' | 'logger' | 'now' | 'metrics' | 'operatorPages'
-> {
+export interface ResolvedConfig {
+  appId: string;
+  apiKey: string;
+  /** How the upstream is reached: the host's transport, or one over the configured `fetch`. */
+  transport?: Transport;
+  fetch?: (request: Request) => Promise<Response>;
+  venues: readonly string[];
+  venueGroups: readonly string[];
+  origins: readonly string[];
+  /** The hosted booking site's URL prefix, or null. */
+  bookingSite: string | null;
+  /** The origin of `bookingSite`, or null. */
+  bookingSiteOrigin: string | null;
+  returnPages: Readonly<Record<string, string>>;
+  returnBridge: boolean;
+  /** The configured key that signs hand-off ids (routes/handoff.ts), or null: one from the shared state. */
+  returnSecret: string | null;
+  partnerSource: string | null;
   timeoutMs: number;
   cacheTtlMs: number;
   browseTtlMs: number;
@@ -150,19 +172,21 @@ export interface ResolvedConfig extends Omit<
   finalTtlMs: number;
   staticTtlMs: number;
   bodyLimit: number;
-  venueGroups: readonly string[];
-  origins: readonly string[];
+  clientKey?: ProxyConfig['clientKey'];
   /** The operator's logger (or the console's), wrapped so that the API key can never reach a line. */
   logger: Logger;
   now: () => number;
+  state?: ProxyState;
+  widgetScript?: Uint8Array<ArrayBuffer>;
+  widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
+  peerAddress?: ProxyConfig['peerAddress'];
+  version: string;
   /** The upstream base URL without a trailing slash. */
   upstreamBase: string;
   /** The origin of `publicUrl`, or null: then the request's own origin, trusted on loopback only. */
   publicOrigin: string | null;
   /** `publicUrl` without a trailing slash, or null. */
   publicBase: string | null;
-  /** The origin of `bookingSite`, or null. */
-  bookingSiteOrigin: string | null;
   /** The upstream budget's shares, derived from the quota unless set. */
   budget: BudgetSettings;
   metrics: Metrics;
@@ -172,7 +196,22 @@ export interface ResolvedConfig extends Omit<
 /** Fills every default of `config` once; the proxy's parts read nothing else. */
 export function resolveConfig(config: ProxyConfig): ResolvedConfig {
   return {
-    ...config,
+    appId: config.appId,
+    apiKey: config.apiKey,
+    transport: config.transport,
+    fetch: config.fetch,
+    venues: config.venues,
+    bookingSite: config.bookingSite ?? null,
+    returnPages: config.returnPages ?? {},
+    returnBridge: config.returnBridge ?? defaultOf('returnBridge'),
+    returnSecret: config.returnSecret ?? null,
+    partnerSource: config.partnerSource ?? null,
+    clientKey: config.clientKey,
+    state: config.state,
+    widgetScript: config.widgetScript,
+    widgetChunks: config.widgetChunks,
+    peerAddress: config.peerAddress,
+    version: config.version ?? 'unknown',
     timeoutMs: config.timeoutMs ?? DEFAULTS.timeoutMs,
     cacheTtlMs: config.cacheTtlMs ?? DEFAULTS.cacheTtlMs,
     browseTtlMs: config.browseTtlMs ?? DEFAULTS.browseTtlMs,
@@ -199,8 +238,8 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     budget: budgetSettings(config),
     metrics: config.metrics ?? new Metrics(),
     operatorPages: {
-      metrics: config.operatorPages?.metrics ?? true,
-      studio: config.operatorPages?.studio ?? true,
+      metrics: config.operatorPages?.metrics ?? defaultOf('metrics'),
+      studio: config.operatorPages?.studio ?? defaultOf('studio'),
       token: config.operatorPages?.token ?? null,
       loopback: config.operatorPages?.loopback ?? true,
     },
@@ -219,7 +258,7 @@ export function budgetSettings(
     reserve,
     bookingReserve: Math.ceil(reserve / 2),
     lowWater: (reported) => config.lowWater ?? reserveOf(reported ?? quota),
-    missLimit: config.missLimit ?? { limit: Math.max(10, Math.ceil(quota / 50)), windowMs: 600_000 },
+    missLimit: config.missLimit ?? { limit: Math.max(10, Math.ceil(quota / 50)), windowMs: WINDOWS.missMs },
   };
 }
 

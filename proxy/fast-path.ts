@@ -26,29 +26,19 @@
  * Every answer gets the same log line as one from the app.
  */
 import type { Context } from 'hono';
-import { envelopeText, errorPayload } from './core/envelope.js';
 import { plainHeadersOf } from './core/headers.js';
-import type { Logger } from './core/log.js';
-import type { Metrics } from './core/metrics.js';
-import { urlOf } from './core/url.js';
-import type { ResolvedConfig } from './config.js';
-import {
-  clientLimit,
-  COUNTED,
-  quotaFields,
-  type ClientLimits,
-  type CountedEnv,
-  type LimitDecision,
-} from './guards/limits.js';
+import { plainUrl, urlOf, type RequestUrl } from './core/url.js';
+import { clientOf } from './guards/client-ip.js';
+import { clientLimit, COUNTED, type CountedEnv, type LimitDecision } from './guards/limits.js';
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from './guards/request.js';
+import { queryParams } from './guards/validate.js';
 import { routeLabel } from './middleware.js';
-import { ID_RE, queryParams } from './guards/validate.js';
-import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
-import { readThrough, type ReadCall } from './routes/read-through.js';
-import { availabilityRead } from './routes/reads.js';
-import type { RecentOrigins } from './state/recent-origins.js';
-import type { ProxyState, Relayed } from './state/types.js';
-import { prepare, sent } from './upstream/relay.js';
+import { perRequestHeaders, relayedRead, type FastRead, type RequestRecorder, type Series } from './pipeline.js';
+import { sendOptions, type ProxyContext } from './routes/context.js';
+import { templateMatcher } from './routes/paths.js';
+import type { Route } from './routes/table.js';
+import type { Relayed } from './state/types.js';
+import { prepare } from './upstream/relay.js';
 
 /** A request as a host sees it before any `Request` is built. */
 export interface FastRequest {
@@ -58,21 +48,8 @@ export interface FastRequest {
   header(name: string): string | null;
   /** The host's per-request context, passed to `clientKey` as the app passes it. */
   env: unknown;
-}
-
-/**
- * A read the fast path runs itself for `client` (counted already): what the app's route would
- * send, its own headers only (the middleware's are the ones the app sent last, see `relay`).
- * `memo` names the cache entry the answer came from when a repeat may be answered from it.
- */
-export type FastRead = (client: string) => Promise<FastSent>;
-
-/** What a `FastRead` sends. */
-export interface FastSent {
-  status: number;
-  body: Uint8Array;
-  headers: Record<string, string>;
-  memo?: { cacheKey: string; relayed: Relayed };
+  /** The URL's parts, when the host found them plain (node/listener.ts): split without a parser. */
+  plain?: { scheme: string; host: string; target: string };
 }
 
 /** A prepared answer the host writes as it is. */
@@ -83,32 +60,23 @@ export interface FastAnswer {
   body: Uint8Array;
 }
 
-/** What the fast path needs from its proxy. */
-export interface FastPathOptions {
-  state: ProxyState;
-  logger: Logger;
-  now: () => number;
+/** What the fast path needs from its proxy besides the route context. */
+export interface FastPathParts {
+  /** The route table: which rows it may serve (`fast`), and how each is labelled. */
+  routes: readonly Route[];
   /** The app's guard settings; without a public URL, the Host is also part of the memo key. */
   guards: GuardSettings;
-  limits: ClientLimits;
-  clientKey?: (request: { headers: { get(name: string): string | null } }, env: unknown) => string | undefined;
   /** The `Access-Control-Allow-Origin` for an `Origin` (`''` when absent), or null. */
   allowOrigin: (origin: string) => string | null;
-  /**
-   * The read the app's route would run for a GET of `url`, when its checks are simple enough to
-   * make here (a configured venue, a valid query); null leaves the request to the app.
-   */
-  relay?: (url: URL) => FastRead | null;
-  /** Where the answers are counted, as the app counts its own. */
-  metrics: Metrics;
-  /** Where the calling sites of the answered requests are noted, as the app notes them. */
-  recentOrigins: RecentOrigins;
+  /** The log line and metrics of every answer, as the app records its own (pipeline.ts). */
+  recorder: RequestRecorder;
 }
 
 /** One remembered answer. */
 interface Memo {
-  /** Its answers' series in the metrics (requests, their duration, cache hits), looked up once. */
-  counted: { request: (by: number) => void; duration: (seconds: number) => void; hit: (by: number) => void };
+  /** The route label its answers are counted under, and their series (looked up once). */
+  route: string;
+  series: Series;
   cacheKey: string;
   relayed: Relayed;
   body: Uint8Array;
@@ -133,8 +101,12 @@ const PER_REQUEST = new Set([
   'x-cache',
 ]);
 
-/** The route template of the reads the fast path runs itself (`availabilityRelay`). */
-const AVAILABILITY_ROUTE = '/api/venues/:venue/booking-availability';
+/** A row the fast path runs itself, and the matcher of its template. */
+interface RelayRow {
+  route: string;
+  match: (pathname: string) => Record<string, string> | null;
+  read: NonNullable<Route['fastRead']>;
+}
 
 /** The fast path of one proxy. */
 export class FastPath {
@@ -147,68 +119,97 @@ export class FastPath {
   private around: string[] | null = null;
   /** Whether a host asks this fast path at all: until then (Workers, tests, Vite) nothing is kept. */
   private asked = false;
+  private readonly relays: RelayRow[];
+  private readonly hit: (by: number) => void;
 
-  constructor(private readonly options: FastPathOptions) {}
+  constructor(
+    private readonly ctx: ProxyContext,
+    private readonly parts: FastPathParts,
+  ) {
+    this.hit = ctx.config.metrics.counter('cache_reads_total', { result: 'hit' });
+    this.relays = parts.routes.flatMap((route) =>
+      route.fast === 'relay' && route.fastRead
+        ? [{ route: route.label ?? route.path, match: templateMatcher(route.path), read: route.fastRead }]
+        : [],
+    );
+    // Every relayed answer the app sends from its cache is a candidate to remember.
+    ctx.watchSent((c, relayed, response, headers, cacheKey) => this.sent(c, relayed, response, headers, cacheKey));
+  }
 
-  private memoKey(url: URL): string {
-    return this.options.guards.publicUrl ? `${url.pathname}${url.search}` : url.href;
+  private memoKey(url: RequestUrl): string {
+    return this.parts.guards.publicUrl ? `${url.pathname}${url.search}` : url.href;
   }
 
   /**
-   * Called by the app for every read answered from its cache: remembers a 2xx, fresh answer of a
-   * GET with the bytes and headers the app sent.
+   * What the app tells of each relayed answer it sends: a GET answered from a cache entry, not
+   * stale, with the plain headers the app built, is remembered with its bytes, unless its body had
+   * to be redacted.
    */
-  remember(
-    url: URL,
+  private sent(
+    c: Context,
+    relayed: Relayed,
+    response: Response,
+    headers: Record<string, string> | undefined,
+    cacheKey: string | undefined,
+  ): void {
+    if (!this.asked || c.req.method !== 'GET' || !cacheKey || headers?.['X-Cache'] === 'STALE') return;
+    if (relayed.status < 200 || relayed.status >= 300 || relayed.headers) return;
+    const plain = plainHeadersOf(response);
+    if (!plain) return;
+    const url = urlOf(c.req.raw);
+    const { bookingUrl, apiKey } = sendOptions(this.ctx.config, url);
+    const { bytes, leaked } = prepare(relayed, bookingUrl, apiKey);
+    if (leaked) return;
+    const kept: string[] = [];
+    for (const name in plain) if (!PER_REQUEST.has(name)) kept.push(name, plain[name]!);
+    this.around = kept.slice();
+    this.keep(url, routeLabel(c), cacheKey, relayed, bytes, kept);
+  }
+
+  private keep(
+    url: RequestUrl,
     route: string,
     cacheKey: string,
     relayed: Relayed,
     body: Uint8Array,
-    headers: Record<string, string>,
+    kept: string[],
   ): void {
-    if (!this.asked || relayed.status < 200 || relayed.status >= 300 || relayed.headers) return;
-    const kept: string[] = [];
-    for (const name in headers) if (!PER_REQUEST.has(name)) kept.push(name, headers[name]!);
-    this.around = kept.slice();
-    this.keep(url, route, cacheKey, relayed, body, kept);
-  }
-
-  private keep(url: URL, route: string, cacheKey: string, relayed: Relayed, body: Uint8Array, kept: string[]): void {
     kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
-    const { metrics } = this.options;
-    const counted = {
-      request: metrics.counter('requests_total', { route, method: 'GET', code: String(relayed.status) }),
-      duration: metrics.histogram('request_duration_seconds', { route }),
-      hit: metrics.counter('cache_reads_total', { result: 'hit' }),
-    };
-    this.memos.set(key, { counted, cacheKey, relayed, body, headers: kept, until: this.options.now() + MEMO_MS });
+    const series = this.parts.recorder.series(route, 'GET', relayed.status);
+    this.memos.set(key, { route, series, cacheKey, relayed, body, headers: kept, until: this.ctx.now() + MEMO_MS });
     while (this.memos.size > MAX_MEMOS) this.memos.delete(this.memos.keys().next().value!);
   }
 
-  /** The answer to `request`, or null when the full app must answer it. */
+  /** The answer to `request`, or null when the full app must answer it (and records it). */
   async answer(request: FastRequest): Promise<FastAnswer | null> {
-    const { options } = this;
+    const { recorder } = this.parts;
+    recorder.begin();
+    const answer = await this.answerOrNull(request).catch((error: unknown) => {
+      recorder.abandon();
+      throw error;
+    });
+    if (!answer) recorder.abandon();
+    return answer;
+  }
+
+  private async answerOrNull(request: FastRequest): Promise<FastAnswer | null> {
     this.asked = true;
-    const started = options.now();
+    const started = this.ctx.now();
     // 1. A URL the app would take (the method is the host's check: GET only).
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return null;
-    }
+    const url = requestUrl(request);
+    if (!url) return null;
     // 2. The app's guards, in the app's order; any refusal is the app's to answer.
-    const guarded: GuardRequest = { href: request.url, url, method: 'GET', header: (name) => request.header(name) };
-    if (firstRefusal(guarded, options.guards)) return null;
+    const guarded: GuardRequest = { href: request.url, url, method: 'GET', header: request.header };
+    if (firstRefusal(guarded, this.parts.guards)) return null;
     // 3. Answered by the app just now.
     const key = this.memoKey(url);
     const memo = this.memos.get(key);
     if (memo && started >= memo.until) this.memos.delete(key);
     if (!memo || started >= memo.until) return this.relay(request, guarded, started);
     // 4. Still the cache's fresh answer.
-    const cached = await options.state.peekRead(memo.cacheKey, false);
+    const cached = await this.ctx.state.peekRead(memo.cacheKey, false);
     if (cached?.value !== memo.relayed || cached.source !== 'HIT') {
       this.memos.delete(key);
       return this.relay(request, guarded, started);
@@ -218,28 +219,26 @@ export class FastPath {
     if (!counted) return null;
     const out = memo.headers.slice();
     this.perRequest(out, request, counted.decision);
-    const ms = this.logged(guarded, memo.relayed.status, started, 'HIT');
-    memo.counted.request(1);
-    memo.counted.duration(ms / 1000);
-    memo.counted.hit(1);
+    this.answered(guarded, memo.route, memo.relayed.status, started, memo.body.byteLength, 'HIT', memo.series);
+    this.hit(1);
     return { status: memo.relayed.status, headers: out, body: memo.body };
   }
 
   /**
-   * 3'. Not answered just now: the read itself, when the app's route checks are simple enough to
-   * make here (`options.relay`) and the app has sent an answer of its own (whose middleware
-   * headers this one gets). The read is the app's own (routes/read-through.ts `readThrough`); refusals it makes
-   * after the count (a spared upstream, a spent budget) are rendered as the app renders them.
+   * 3'. Not answered just now: the read itself, when the table lets the fast path run it (`fast:
+   * 'relay'`), its checks are simple enough to make here (the row's `fastRead`) and the app has
+   * sent an answer of its own (whose middleware headers this one gets). The read is the app's own
+   * (routes/read-through.ts `readThrough`); refusals it makes after the count (a spared upstream, a
+   * spent budget) are rendered as the app renders them.
    */
   private async relay(request: FastRequest, guarded: GuardRequest, started: number): Promise<FastAnswer | null> {
-    const { around, options } = this;
-    const { url } = guarded;
-    const read = around && options.relay?.(url);
-    if (!read) return null;
+    const { around } = this;
+    const found = around && this.relayOf(guarded.url);
+    if (!found) return null;
     // 5. The client's limit, counted once.
     const counted = await this.count(request);
     if (!counted) return null;
-    const sent = await read(counted.client);
+    const sent = await found.read(counted.client);
     const out: string[] = [];
     for (let i = 0; i < around.length; i += 2) if (!(around[i]! in sent.headers)) out.push(around[i]!, around[i + 1]!);
     for (const name in sent.headers) out.push(name, sent.headers[name]!);
@@ -248,21 +247,38 @@ export class FastPath {
       const kept: string[] = [];
       for (let i = 0; i < out.length; i += 2) if (!PER_REQUEST.has(out[i]!)) kept.push(out[i]!, out[i + 1]!);
       if (sent.status >= 200 && sent.status < 300 && !sent.memo.relayed.headers)
-        this.keep(url, AVAILABILITY_ROUTE, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
+        this.keep(guarded.url, found.route, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
     }
     out.push('content-length', String(sent.body.byteLength));
     this.perRequest(out, request, counted.decision);
-    const ms = this.logged(guarded, sent.status, started, cache);
-    options.metrics.count('requests_total', { route: AVAILABILITY_ROUTE, method: 'GET', code: String(sent.status) });
-    options.metrics.observe('request_duration_seconds', { route: AVAILABILITY_ROUTE }, ms / 1000);
+    this.answered(guarded, found.route, sent.status, started, sent.body.byteLength, cache);
     return { status: sent.status, headers: out, body: sent.body };
+  }
+
+  /** The read of a row the fast path may run for a GET of `url`, with its route label; null leaves it to the app. */
+  private relayOf(plain: RequestUrl): { route: string; read: FastRead } | null {
+    for (const row of this.relays) {
+      const params = row.match(plain.pathname);
+      if (!params) continue;
+      const url = new URL(plain.href);
+      const query = queryParams(url);
+      if (query.errors.length) return null;
+      let spec;
+      try {
+        spec = row.read(this.ctx, params, query.raw);
+      } catch {
+        return null;
+      }
+      return spec ? { route: row.route, read: relayedRead(this.ctx, url, spec) } : null;
+    }
+    return null;
   }
 
   /** The client's limit, counted once: a refusal is handed to the app with the count made. */
   private async count(request: FastRequest): Promise<{ client: string; decision: LimitDecision } | null> {
-    const { options } = this;
-    const client = options.clientKey?.({ headers: { get: (name) => request.header(name) } }, request.env) ?? 'shared';
-    const decision = await clientLimit(options.state, options.limits, client, false);
+    const { config, state } = this.ctx;
+    const client = clientOf(config.clientKey, (name) => request.header(name), request.env);
+    const decision = await clientLimit(state, config, client, false);
     if (decision.allowed) return { client, decision };
     (request.env as CountedEnv)[COUNTED] = decision;
     return null;
@@ -270,145 +286,36 @@ export class FastPath {
 
   /** The headers that differ per request: CORS origin and the client's limit. */
   private perRequest(out: string[], request: FastRequest, decision: LimitDecision): void {
-    const { options } = this;
-    const allowOrigin = options.allowOrigin(request.header('origin') || '');
-    if (allowOrigin) out.push('access-control-allow-origin', allowOrigin);
-    for (const name in decision.headers) out.push(name.toLowerCase(), decision.headers[name]!);
-    const quota = quotaFields(decision, options.limits, false, options.now());
-    out.push('ratelimit-policy', quota['RateLimit-Policy'], 'ratelimit', quota.RateLimit);
+    const allowOrigin = this.parts.allowOrigin(request.header('origin') || '');
+    perRequestHeaders(out, allowOrigin, decision, this.ctx.config, this.ctx.now());
   }
 
-  /**
-   * What the app does with an answer it sends besides counting it: its log line, its calling site
-   * noted. The milliseconds it took.
-   */
-  private logged(request: GuardRequest, status: number, started: number, cache: string | undefined): number {
-    const { options } = this;
-    const ms = options.now() - started;
-    options.logger.log({
-      level: status >= 500 ? 'error' : 'info',
-      msg: 'request',
-      method: 'GET',
-      path: request.url.pathname.slice(0, 120),
-      status,
-      ms,
-      cache,
-    });
-    noteSite(request, options.guards, options.recentOrigins);
-    return ms;
+  /** What the app does with an answer it sends: its log line and metrics (pipeline.ts), its calling site noted. */
+  private answered(
+    request: GuardRequest,
+    route: string,
+    status: number,
+    started: number,
+    responseBytes: number,
+    cache?: string,
+    series?: Series,
+  ): void {
+    this.parts.recorder.record(
+      { method: 'GET', path: request.url.pathname, route, status, started, cache, requestBytes: 0, responseBytes },
+      series,
+    );
+    noteSite(request, this.parts.guards, this.ctx.recentOrigins);
   }
 }
 
-/**
- * Which cache key each relayed answer came from, so that an answer sent from the cache can be
- * remembered by the fast path with the key it must still be fresh under. The route modules see
- * the state through `noting`; nothing else changes.
- */
-export class CacheKeys {
-  private readonly keys = new WeakMap<Relayed, string>();
-
-  /** The cache key `relayed` was read under, when it came through the state's reads. */
-  of(relayed: Relayed): string | undefined {
-    return this.keys.get(relayed);
+/** The URL of a fast request: split when the host found it plain, else parsed; null when it does not parse. */
+function requestUrl(request: FastRequest): RequestUrl | null {
+  const { plain } = request;
+  const split = plain && plainUrl(plain.scheme, plain.host, plain.target);
+  if (split) return split;
+  try {
+    return new URL(request.url);
+  } catch {
+    return null;
   }
-
-  /**
-   * `state` as the route modules see it: its reads note their answers' keys; every other member
-   * is the state's own (bound to it), so a new method needs no change here.
-   */
-  noting(state: ProxyState): ProxyState {
-    const note = <T extends { value: Relayed } | undefined>(key: string, read: T): T => {
-      if (read) this.keys.set(read.value, key);
-      return read;
-    };
-    const reads: Pick<ProxyState, 'peekRead' | 'read'> = {
-      peekRead: (key, allowStale) => state.peekRead(key, allowStale).then((read) => note(key, read)),
-      read: (key, load) => state.read(key, load).then((read) => note(key, read)),
-    };
-    const bound = new Map<PropertyKey, unknown>();
-    return new Proxy(state, {
-      get(target, name) {
-        if (name === 'peekRead' || name === 'read') return reads[name];
-        const member: unknown = Reflect.get(target, name, target);
-        if (typeof member !== 'function') return member;
-        if (!bound.has(name)) bound.set(name, member.bind(target));
-        return bound.get(name);
-      },
-    });
-  }
-}
-
-/**
- * What the app tells the fast path of each relayed answer it sends (routes/context.ts `onSent`):
- * a GET answered from a cache entry, not stale, with the plain headers the app built, is
- * remembered with its bytes, unless its body had to be redacted.
- */
-export function rememberSent(fast: FastPath, keys: CacheKeys, config: ResolvedConfig) {
-  return (c: Context, relayed: Relayed, response: Response, headers: Record<string, string> | undefined): void => {
-    const key = keys.of(relayed);
-    const plain = plainHeadersOf(response);
-    if (c.req.method !== 'GET' || !key || !plain || headers?.['X-Cache'] === 'STALE') return;
-    const url = urlOf(c.req.raw);
-    const { bookingUrl, apiKey } = sendOptions(config, url);
-    const { bytes, leaked } = prepare(relayed, bookingUrl, apiKey);
-    if (!leaked) fast.remember(url, routeLabel(c), key, relayed, bytes, plain);
-  };
-}
-
-/** The same headers with lower-case names. */
-const lowerCase = (headers: Record<string, string>) => {
-  const lower: Record<string, string> = {};
-  for (const name in headers) lower[name.toLowerCase()] = headers[name]!;
-  return lower;
-};
-
-const AVAILABILITY = /^\/api\/venues\/([^/]+)\/booking-availability$/;
-
-/**
- * An availability GET for the fast path (`FastPathOptions.relay`), when the route's checks are
- * simple: a configured venue (a venue of a group is the app's to look up) and a valid query. The
- * read is the route's own; what it sends, and what it throws, are what the app would send.
- */
-export function availabilityRelay(ctx: ProxyContext, keys: CacheKeys): (url: URL) => FastRead | null {
-  const venues = new Set(ctx.config.venues);
-  return (url) => {
-    const venue = AVAILABILITY.exec(url.pathname)?.[1];
-    if (!venue || !ID_RE.test(venue) || !venues.has(venue)) return null;
-    const query = queryParams(url);
-    if (query.errors.length) return null;
-    let spec;
-    try {
-      spec = availabilityRead(ctx, venue, query.raw);
-    } catch {
-      return null;
-    }
-    return async (client) => {
-      const call: ReadCall<FastSent> = {
-        path: url.pathname,
-        method: 'GET',
-        client: () => client,
-        waitUntil: () => {},
-        send(relayed, headers) {
-          const answer = sent(relayed, { ...sendOptions(ctx.config, url), headers });
-          const key = keys.of(relayed);
-          return {
-            status: answer.status,
-            body: answer.body,
-            headers: lowerCase(answer.headers),
-            memo: key && !answer.leaked ? { cacheKey: key, relayed } : undefined,
-          };
-        },
-      };
-      try {
-        return await readThrough(ctx, call, spec);
-      } catch (thrown) {
-        const error = asProxyError(thrown, false, ctx.logger);
-        const headers = lowerCase(Object.fromEntries(new Headers(error.options.headers)));
-        headers['content-type'] = 'application/json; charset=utf-8';
-        headers['cache-control'] = 'no-store';
-        const text = envelopeText(url.pathname, 'GET', error.status, errorPayload(error.message, error.options));
-        return { status: error.status, body: new TextEncoder().encode(text), headers };
-      }
-    };
-  };
 }

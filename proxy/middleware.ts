@@ -14,9 +14,12 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { routePath } from 'hono/route';
 import { errorResponse } from './core/envelope.js';
-import { addLayer, applyLayer, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
+import { addLayer, applyLayer, bodySizeOf, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
 import type { Logger } from './core/log.js';
 import type { Metrics } from './core/metrics.js';
+import type { RequestRecorder } from './pipeline.js';
+import type { ProxyContext } from './routes/context.js';
+import { bookingRoutes, type Route } from './routes/table.js';
 import { urlOf } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
 import { clientLimit, COUNTED, quotaFields, type CountedEnv } from './guards/limits.js';
@@ -32,35 +35,38 @@ export function routeLabel(c: Context): string {
 
 /**
  * One structured line per request (method, path with ids only and never the query, status,
- * timing, cache), and the request's count and duration in the metrics, by route template.
+ * timing, cache), and the request's count and duration in the metrics, by route label: the
+ * pipeline's recorder, which the fast path records with too.
  */
-export function requestLog(logger: Logger, now: () => number, metrics: Metrics): MiddlewareHandler {
+export function requestLog(recorder: RequestRecorder, now: () => number, labels: RouteLabels): MiddlewareHandler {
   return async (c, next) => {
     const started = now();
+    recorder.begin();
     await next();
-    const ms = now() - started;
-    const method = c.req.method.slice(0, 10);
-    logger.log({
-      level: c.res.status >= 500 ? 'error' : 'info',
-      msg: 'request',
-      method,
-      path: urlOf(c.req.raw).pathname.slice(0, 120),
+    recorder.record({
+      method: c.req.method,
+      path: urlOf(c.req.raw).pathname,
+      route: labels(c),
       status: c.res.status,
-      ms,
+      started,
       cache: headerOf(c.res, 'x-cache'),
+      requestBytes: Number(c.req.header('content-length')) || 0,
+      responseBytes: bodySizeOf(c.res),
     });
-    const route = routeLabel(c);
-    metrics.count('requests_total', {
-      route,
-      method: KNOWN_METHODS.has(method) ? method : 'other',
-      code: String(c.res.status),
-    });
-    metrics.observe('request_duration_seconds', { route }, ms / 1000);
   };
 }
 
-/** Methods counted by name; any other is `other`, so a client cannot make up label values. */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
+/** The route label of a request, from the table (a chunk's shared label) or the matched template. */
+export type RouteLabels = (c: Context) => string;
+
+/** The route labels of a table: a row's `label` where it has one, else its template. */
+export function routeLabels(routes: readonly Route[]): RouteLabels {
+  const labelled = new Map(routes.flatMap((route) => (route.label ? [[route.path, route.label] as const] : [])));
+  return (c) => {
+    const route = routeLabel(c);
+    return labelled.get(route) ?? route;
+  };
+}
 
 /**
  * Security headers on every answer, where the route did not set its own (the widget script sets
@@ -113,11 +119,21 @@ export function guards(settings: GuardSettings, logger: Logger, watch: GuardWatc
   };
 }
 
-/** Whether a request is a booking (its refusals say whether a booking may be stored). */
-const isBooking = (c: Context) => c.req.method === 'POST' && urlOf(c.req.raw).pathname === '/api/bookings';
+/**
+ * What a booking's early refusal says of `stored`, from the row that makes it (routes/table.ts
+ * `booking`); undefined for a request that is no booking.
+ */
+export type BookingOf = (c: Context) => ((request: Request) => Promise<false | 'unknown'>) | undefined;
 
-/** What a booking's early refusal says of `stored` (routes/bookings.ts `storedBefore`). */
-type StoredBefore = (request: Request) => Promise<false | 'unknown'>;
+/** The booking rows of a table as a `BookingOf`. */
+export function bookingOf(routes: readonly Route[], ctx: ProxyContext): BookingOf {
+  const bookings = bookingRoutes(routes);
+  return (c) => {
+    if (c.req.method !== 'POST') return undefined;
+    const stored = bookings.get(urlOf(c.req.raw).pathname);
+    return stored && ((request) => stored(ctx, request));
+  };
+}
 
 /**
  * The per-client limits (guards/limits.ts) on every API request but a preflight, with their
@@ -129,13 +145,13 @@ export function limits(
   config: ResolvedConfig,
   state: Pick<ProxyState, 'hit'>,
   clientOf: (c: Context) => string,
-  storedBefore: StoredBefore,
+  bookingOf: BookingOf,
   bookingValid: (c: Context) => Promise<boolean> = async () => true,
 ): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.method === 'OPTIONS') return next();
-    const booking = isBooking(c);
-    const countedAsBooking = booking && (await bookingValid(c));
+    const storedBefore = bookingOf(c);
+    const countedAsBooking = storedBefore !== undefined && (await bookingValid(c));
     const counted = (c.env as CountedEnv | undefined)?.[COUNTED];
     const decision = await clientLimit(state, config, clientOf(c), countedAsBooking, counted);
     const headers = { ...decision.headers, ...quotaFields(decision, config, countedAsBooking, config.now()) };
@@ -143,7 +159,7 @@ export function limits(
       config.metrics.refused(decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit');
       return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {
         headers,
-        ...(booking ? { stored: await storedBefore(c.req.raw) } : {}),
+        ...(storedBefore ? { stored: await storedBefore(c.req.raw) } : {}),
       });
     }
     const layer: Layer = { mode: 'set', headers };
@@ -157,16 +173,17 @@ export function limits(
  * The body size limit (413). Only POST carries a body; looking for one on a GET would make Node's
  * adapter build a full Request per read, which halves the throughput of cached answers.
  */
-export function bodySize(maxSize: number, storedBefore: StoredBefore, metrics: Metrics): MiddlewareHandler {
+export function bodySize(maxSize: number, bookingOf: BookingOf, metrics: Metrics): MiddlewareHandler {
   const limit = bodyLimit({
     maxSize,
     onError: async (c) => {
       metrics.refused('body_too_large');
+      const storedBefore = bookingOf(c);
       return errorResponse(
         c.req.raw,
         413,
         'The request body is too large',
-        urlOf(c.req.raw).pathname === '/api/bookings' ? { stored: await storedBefore(c.req.raw) } : {},
+        storedBefore ? { stored: await storedBefore(c.req.raw) } : {},
       );
     },
   });

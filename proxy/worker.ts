@@ -13,7 +13,8 @@ import type { ExecutionContext } from 'hono';
 import { sharedStateTimings, type ProxyConfig } from './config.js';
 import { errorResponse } from './core/envelope.js';
 import { consoleLogger } from './core/log.js';
-import { configFromEnv, ConfigError, type ProxyEnv } from './env.js';
+import { configFromEnv, ConfigError } from './env.js';
+import { envName, type ProxyEnv } from './settings.js';
 import { clientKeyFor } from './guards/client-ip.js';
 import { handlerFor, type HostHandler } from './host.js';
 import { createDurableObjectState, type StateNamespace } from './state/durable-object.js';
@@ -23,7 +24,7 @@ export { VenueBookingState } from './state/durable-object.js';
 
 /** The shared state of the deployment, when the Worker has the Durable Object binding. */
 function sharedState(env: ProxyEnv, settings: Partial<ProxyConfig>): { state?: SharedState } {
-  const namespace = env.VENUE_BOOKING_STATE as StateNamespace | undefined;
+  const namespace = env[envName('stateBinding')] as StateNamespace | undefined;
   if (!namespace) return {};
   const state = createDurableObjectState({
     namespace,
@@ -49,7 +50,7 @@ function builtFor(env: ProxyEnv, request: Request): NonNullable<typeof built> {
     console.warn(
       JSON.stringify({
         level: 'warn',
-        msg: 'VENUE_BOOKING_REDIS_URL is for Node; a Worker shares state through VENUE_BOOKING_STATE',
+        msg: `${envName('redisUrl')} is for Node; a Worker shares state through ${envName('stateBinding')}`,
       }),
     );
   for (const warning of config.warnings) console.warn(JSON.stringify({ level: 'warn', msg: warning }));

@@ -9,6 +9,7 @@
  */
 import type { ApiError } from './api/client.js';
 import type { Availability, Choices } from './api/normalize.js';
+import { isConfirmed } from './api/rules.js';
 import type { BookingRequest, WireBookingCreated, WireOffer, WireVenue } from './api/types.js';
 import {
   autoChoice,
@@ -184,8 +185,7 @@ const CHANGES: {
   submit: () => ({ submitting: true, submitError: null }),
   booked: (state, { created, instant }) => {
     // The service's word when it gives one; when it says nothing, a time that books at once.
-    const said = String(created.bookingStatus ?? '').toLowerCase();
-    const confirmed = said === 'confirmed' || said === 'complete' || (!said && instant);
+    const confirmed = isConfirmed(created, instant);
     const reference = String(created.booking?.reference ?? '');
     return {
       submitting: false,

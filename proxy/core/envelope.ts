@@ -4,6 +4,7 @@
  * shape whether the refusal came from the proxy or from the upstream.
  */
 import type { Envelope, WireErrorPayload, WireFieldError } from '../../src/api/types.js';
+import { noteBodySize } from './headers.js';
 import { urlOf } from './url.js';
 
 /** A field error as the live service sends it; every field of the proxy's errors is filled. */
@@ -75,7 +76,8 @@ export function envelopeResponse(request: Request, status: number, payload: unkn
   const h = new Headers(headers);
   h.set('content-type', 'application/json; charset=utf-8');
   h.set('cache-control', 'no-store');
-  return new Response(envelopeText(urlOf(request).pathname, request.method, status, payload), { status, headers: h });
+  const text = envelopeText(urlOf(request).pathname, request.method, status, payload);
+  return noteBodySize(new Response(text, { status, headers: h }), text);
 }
 
 /** Serializes a fresh envelope around `payload`, for the proxy's own answers and relayed ones. */

@@ -86,7 +86,7 @@ export function answer(c: Context, body: BodyInit | null, status: number, own: R
   }
   const response = new Response(body, { status, headers });
   built.set(response, headers);
-  return response;
+  return noteBodySize(response, body);
 }
 
 /** One header of an answer; reads an `answer()`'s plain headers without converting them. */
@@ -98,4 +98,32 @@ export function headerOf(response: Response, name: string): string | undefined {
 /** Every header of an `answer()`, as the plain object it was built with (lower-case names); else undefined. */
 export function plainHeadersOf(response: Response): Readonly<Record<string, string>> | undefined {
   return built.get(response);
+}
+
+/** The body sizes of answers built from a string or bytes (`answer()`, `envelopeResponse`). */
+const bodySizes = new WeakMap<Response, number>();
+
+/** UTF-8 length of a string, without encoding it. */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x800) bytes += code >= 0xd800 && code <= 0xdbff ? 1 : 2;
+    else if (code >= 0x80) bytes += 1;
+  }
+  return bytes;
+}
+
+/** Notes the size of `body` as the body of `response` (the response size metric reads it). */
+export function noteBodySize(response: Response, body: BodyInit | null): Response {
+  if (typeof body === 'string') bodySizes.set(response, utf8Length(body));
+  else if (body instanceof Uint8Array) bodySizes.set(response, body.byteLength);
+  return response;
+}
+
+/** The body size of an answer: its Content-Length, or the size noted when it was built; undefined for a stream. */
+export function bodySizeOf(response: Response): number | undefined {
+  const length = headerOf(response, 'content-length');
+  if (length !== undefined) return Number(length) || 0;
+  return response.body === null ? 0 : bodySizes.get(response);
 }

@@ -24,81 +24,165 @@ export interface MetricDefinition {
   labels: readonly string[];
   /** Upper bounds of a histogram's buckets, in its unit. */
   buckets?: readonly number[];
+  /** The README's "Labels" cell: the values each label takes (Markdown); none: no labels. */
+  labelDoc?: string;
+  /** The README's "What it tells" cell. */
+  tells: string;
+  /** Where only the Node entry reports it (`/metrics` is the Node entry's anyway; the status page reads the rest). */
+  node?: boolean;
 }
 
-/** Every metric of the proxy, by name without the prefix. README.md's metrics table lists the same. */
+/** Sizes in bytes: an envelope is a few hundred bytes, a widget chunk tens of kilobytes. */
+export const SIZE_BUCKETS = [100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000];
+
+/**
+ * Every metric of the proxy, by name without the prefix. README.md's metrics table is rendered
+ * from it (`npm run docs`; test/package/readme.test.ts fails on drift).
+ */
 export const METRICS = {
   requests_total: {
     type: 'counter',
     help: 'Requests answered, by route template, method and status code.',
     labels: ['route', 'method', 'code'],
+    labelDoc: '`route` (template, `/:chunk.js` for every widget chunk, or `unmatched`), `method`, `code`',
+    tells: 'requests answered',
+  },
+  requests_in_flight: {
+    type: 'gauge',
+    help: 'Requests received and not yet answered.',
+    labels: [],
+    tells: 'requests the proxy is working on now (a stuck upstream shows here first)',
+  },
+  request_latency_seconds: {
+    type: 'histogram',
+    help: 'Time from a request to its answer inside the proxy, by route template, method and status class (2xx, 3xx, 4xx, 5xx).',
+    labels: ['route', 'method', 'status_class'],
+    buckets: LATENCY_BUCKETS,
+    labelDoc: '`route`, `method`, `status_class` (`2xx`, `3xx`, `4xx`, `5xx`)',
+    tells: 'latency of good and failed answers apart (a fast 429 no longer flatters the p99 of reads)',
+  },
+  request_size_bytes: {
+    type: 'histogram',
+    help: 'Size of request bodies in bytes (Content-Length; 0 without a body), by route template.',
+    labels: ['route'],
+    buckets: SIZE_BUCKETS,
+    labelDoc: '`route`',
+    tells: 'what clients send (bookings are the only bodies)',
+  },
+  response_size_bytes: {
+    type: 'histogram',
+    help: 'Size of response bodies in bytes, by route template (answers of unknown length, a stream, are left out).',
+    labels: ['route'],
+    buckets: SIZE_BUCKETS,
+    labelDoc: '`route`',
+    tells: 'what the proxy sends back, uncompressed size of its envelopes, compressed size of the script',
+  },
+  connections_refused_total: {
+    type: 'counter',
+    help: 'Connections dropped at accept because VENUE_BOOKING_MAX_CONNECTIONS were open (Node entry).',
+    labels: [],
+    tells: 'the connection cap reached: a flood, or a cap too low for the traffic',
+    node: true,
+  },
+  build_info: {
+    type: 'gauge',
+    help: "Always 1, labelled with the proxy's version.",
+    labels: ['version'],
+    labelDoc: '`version` (the package version)',
+    tells: 'which release runs where (join on it to compare releases)',
   },
   request_duration_seconds: {
     type: 'histogram',
     help: 'Time from a request to its answer inside the proxy (upstream calls included), by route template.',
     labels: ['route'],
     buckets: LATENCY_BUCKETS,
+    labelDoc: '`route`',
+    tells: 'time in the proxy, upstream calls included',
   },
   upstream_requests_total: {
     type: 'counter',
     help: 'Calls made to the upstream service, by upstream route and outcome (ok, refused, or the fault).',
     labels: ['route', 'outcome'],
+    labelDoc:
+      '`route` (e.g. `GET /venues/:venue/booking-availability`), `outcome` (`ok`, `refused`, `timeout`, `unreachable`, `server`, `redirect`, `garbage`, `auth`, `limited`)',
+    tells: "calls spent of the App ID's quota, and how each went",
   },
   upstream_duration_seconds: {
     type: 'histogram',
     help: 'Time an upstream call took, answer read included, by upstream route.',
     labels: ['route'],
     buckets: LATENCY_BUCKETS,
+    labelDoc: '`route`',
+    tells: "how slow the upstream is, beside the proxy's own time",
   },
   upstream_ratelimit_limit: {
     type: 'gauge',
-    help: "The App ID's calls per window, as the upstream last reported (X-RateLimit-Limit); absent before it said.",
+    help: "The App ID's calls per window, as the upstream last reported (X-RateLimit-Limit); -1 until it said.",
     labels: [],
+    tells:
+      "the App ID's quota as the upstream last reported it (`X-RateLimit-Limit`); `-1` from start until it said, so an alert has data after a restart",
   },
   upstream_ratelimit_remaining: {
     type: 'gauge',
-    help: "Calls left in the App ID's window, as the upstream last reported (X-RateLimit-Remaining); absent before it said.",
+    help: "Calls left in the App ID's window, as the upstream last reported (X-RateLimit-Remaining); -1 until it said.",
     labels: [],
+    tells: 'calls left of it (`X-RateLimit-Remaining`); `-1` until the upstream said',
   },
   upstream_ratelimit_reset_timestamp_seconds: {
     type: 'gauge',
-    help: "When the App ID's window resets, Unix time in seconds (X-RateLimit-Reset); absent before it said.",
+    help: "When the App ID's window resets, Unix time in seconds (X-RateLimit-Reset); -1 until it said.",
     labels: [],
+    tells: 'when its window resets (`X-RateLimit-Reset`); `-1` until the upstream said',
   },
   upstream_backoff: {
     type: 'gauge',
     help: '1 while the proxy stays away from the upstream after its 429, else 0.',
     labels: [],
+    tells: "1 while the proxy stays away after the upstream's 429",
   },
   budget_remaining_calls: {
     type: 'gauge',
     help: "Upstream calls a share of the hourly budget may still spend, as last counted: early reads, final checks (all but the bookings' reserve), all (bookings).",
     labels: ['share'],
+    labelDoc: '`share` (`early`, `final`, `all`)',
+    tells: 'what each share of the hourly budget may still spend, as last counted',
   },
   budget_reserve_calls: {
     type: 'gauge',
     help: 'Upstream calls per hour kept back: from early reads for final checks and bookings (final), and for bookings alone (booking).',
     labels: ['share'],
+    labelDoc: '`share` (`final`, `booking`)',
+    tells: 'the calls kept back for final checks and bookings, and for bookings alone',
   },
   refusals_total: {
     type: 'counter',
     help: 'Requests refused by the proxy itself, by reason (a guard, a wrong or throttled operator token, a per-client limit, the upstream budget).',
     labels: ['reason'],
+    labelDoc:
+      '`reason`: guards `uri_too_long`, `invalid_path`, `method`, `method_override`, `unauthorized`, `unknown_host`, `forbidden_origin`, `body_too_large`; per-client limits `rate_limit`, `booking_rate_limit`, `miss_limit`; the budget `upstream_budget`, `upstream_spared`, `upstream_backoff`',
+    tells: 'who is refused, and why',
   },
   cache_reads_total: {
     type: 'counter',
     help: 'Reads answered through the cache, by result: hit, miss (an upstream call), coalesced (waited for a call in flight), stale.',
     labels: ['result'],
+    labelDoc: '`result` (`hit`, `miss`, `coalesced`, `stale`)',
+    tells: 'how much the cache spares: only `miss` calls the upstream',
   },
   bookings_total: {
     type: 'counter',
     help: 'Bookings by outcome: confirmed, enquiry, handed_off (returned from the booking site with its hand-off id), replayed, refused, failed; unproven_return counts returns without a valid hand-off id (no booking is proven).',
     labels: ['outcome'],
+    labelDoc:
+      '`outcome` (`confirmed`, `enquiry`, `handed_off`: back from the booking site through the return bridge, `replayed`, `refused`, `failed`)',
+    tells: 'bookings',
   },
   store_state: {
     type: 'gauge',
     help: 'State of the shared store: 1 for the current state (memory, ok, degraded, down), 0 for the others.',
     labels: ['state'],
+    labelDoc: '`state` (`memory`, `ok`, `degraded`, `down`)',
+    tells: 'the shared store, 1 for the current state',
   },
 } as const satisfies Record<string, MetricDefinition>;
 
@@ -314,4 +398,15 @@ export function total(snapshot: MetricsSnapshot, name: MetricName, where: Record
     if (Object.entries(where).every(([label, value]) => sample.labels[label] === value)) sum += sample.value;
   }
   return sum;
+}
+
+/** The README's metrics table (between its `metrics-table` markers), rendered from `METRICS`. */
+export function metricsTable(): string {
+  const rows = Object.entries(METRICS).map(([name, raw]) => {
+    const definition: MetricDefinition = raw;
+    const labels = definition.labelDoc ?? '—';
+    const where = definition.node ? ' (Node entry)' : '';
+    return `| \`${METRIC_PREFIX}${name}\` | ${definition.type} | ${labels} | ${definition.tells}${where} |`;
+  });
+  return ['| Metric | Type | Labels | What it tells |', '|---|---|---|---|', ...rows].join('\n');
 }

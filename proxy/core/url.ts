@@ -35,3 +35,26 @@ export function canonicalOrigin(value: string): string | null {
   if (url.pathname !== '/' || url.search || url.hash) return null;
   return url.origin;
 }
+
+/** What the guards and the fast path read of a request's URL: a `URL`, or the plain split below. */
+export type RequestUrl = Pick<URL, 'href' | 'origin' | 'hostname' | 'pathname' | 'search'>;
+
+/**
+ * The URL of a request whose Host and target the Node listener found plain (no percent, no
+ * brackets, no dot segments: node/listener.ts), split without the WHATWG parser, which was a
+ * tenth of a cached read's cost; null where the parser could change a character (a quote, which
+ * it encodes, or a `#`), so the caller parses it as usual.
+ */
+export function plainUrl(scheme: string, host: string, target: string): RequestUrl | null {
+  if (target.includes("'") || target.includes('#')) return null;
+  const query = target.indexOf('?');
+  const colon = host.indexOf(':');
+  const origin = `${scheme}://${host}`;
+  return {
+    href: origin + target,
+    origin,
+    hostname: colon < 0 ? host : host.slice(0, colon),
+    pathname: query < 0 ? target : target.slice(0, query),
+    search: query < 0 || query === target.length - 1 ? '' : target.slice(query),
+  };
+}

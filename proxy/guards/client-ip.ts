@@ -85,3 +85,21 @@ export function clientKeyFor(
     addressKey(socketAddress(env)) ??
     undefined;
 }
+
+/** A host's client key function (node/main.ts, worker.ts): a request's headers and per-request context. */
+export type ClientKey = (
+  request: { headers: { get(name: string): string | null } },
+  env: unknown,
+) => string | undefined;
+
+/**
+ * The client key of a request for the per-client limits: the host's (socket address, trusted
+ * header), else one bucket every client shares. The Hono app and the fast path both ask here.
+ */
+export function clientOf(
+  clientKey: ClientKey | undefined,
+  header: (name: string) => string | null,
+  env: unknown,
+): string {
+  return clientKey?.({ headers: { get: header } }, env) ?? 'shared';
+}

@@ -14,12 +14,15 @@
  * The token is sent as `Authorization: Bearer <token>` (Prometheus' `authorization` setting), or as
  * the password of HTTP Basic authentication, which a browser asks for by itself (any user name).
  */
+import type { RequestUrl } from '../core/url.js';
 import { isLoopback } from './validate.js';
 
 /** The operator pages' settings. */
 export interface OperatorSettings {
   /** The paths the pages answer at (with their files). */
   paths: ReadonlySet<string>;
+  /** The pages a scraper asks for (a bearer challenge rather than a browser's password prompt). */
+  scrape: ReadonlySet<string>;
   /** The token that opens them from anywhere; null: loopback only. */
   token: string | null;
   /** Whether a client on this machine may open them without the token. */
@@ -75,7 +78,7 @@ export function presentedToken(authorization: string | null): string | null {
 
 /** What the operator rule reads of a request. */
 export interface OperatorRequest {
-  url: URL;
+  url: RequestUrl;
   header(name: string): string | null;
   /** The peer's address as the host saw it (the socket's); undefined where the host cannot tell. */
   peer?: string;

@@ -6,20 +6,17 @@
  * that happened). Falling back to the `Referer`'s origin, then to `Sec-Fetch-Site`, gives GETs the
  * same answer as POSTs from the first call.
  */
-
-import { canonicalOrigin } from '../core/url.js';
+import { canonicalOrigin, type RequestUrl } from '../core/url.js';
 
 /**
  * The page's origin (`Origin`, else the origin of `Referer`); `'same-origin'` when only
  * `Sec-Fetch-Site` speaks and says so; `'hidden'` when a browser says the request is from another
  * site without naming it; null when nothing says (not a browser page: curl, a server, a monitor).
  */
-export function requestSite(request: {
-  headers: { get(name: string): string | null };
-}): string | 'same-origin' | 'hidden' | null {
-  const origin = request.headers.get('origin');
+export function requestSite(header: (name: string) => string | null): string | 'same-origin' | 'hidden' | null {
+  const origin = header('origin');
   if (origin) return origin;
-  const referer = request.headers.get('referer');
+  const referer = header('referer');
   if (referer) {
     try {
       return new URL(referer).origin;
@@ -27,7 +24,7 @@ export function requestSite(request: {
       // An unreadable Referer names no site; fall through to Sec-Fetch-Site.
     }
   }
-  const fetchSite = request.headers.get('sec-fetch-site');
+  const fetchSite = header('sec-fetch-site');
   if (fetchSite === 'same-site' || fetchSite === 'cross-site') return 'hidden';
   return fetchSite === 'same-origin' ? 'same-origin' : null;
 }
@@ -40,6 +37,9 @@ export interface SiteSettings {
   /** The origin of the hosted booking site, which posts the return bridge; null when not configured. */
   bookingSiteOrigin: string | null;
 }
+
+/** Paths the booking site's pages reach (the return bridge: the route table's `fromBookingSite` rows). */
+export type BookingSitePaths = ReadonlySet<string>;
 
 /**
  * The origin rule, for the guards and for CORS: which pages may call the proxy, and the
@@ -54,8 +54,11 @@ export interface SiteSettings {
  * kept in it, and a request's other spelling of an allowed origin (`HTTPS://VENUE.EXAMPLE:443`)
  * is that origin.
  */
-export function siteRule(settings: SiteSettings): {
-  siteAllowed(origin: string, url: URL): boolean;
+export function siteRule(
+  settings: SiteSettings,
+  bookingSitePaths: BookingSitePaths,
+): {
+  siteAllowed(origin: string, url: RequestUrl): boolean;
   allowOrigin(origin: string): string | null;
 } {
   const origins = new Set(settings.origins);
@@ -71,7 +74,7 @@ export function siteRule(settings: SiteSettings): {
         origin !== null &&
         (origins.has(origin) ||
           origin === own ||
-          ((origin === bookingSiteOrigin || origin === 'null') && url.pathname === '/api/return'))
+          ((origin === bookingSiteOrigin || origin === 'null') && bookingSitePaths.has(url.pathname)))
       );
     },
     allowOrigin: (origin) => (allowed(origin) ? origin : null),

@@ -9,6 +9,7 @@
  * app, which then answers it. A guard knows nothing of Hono or of a host: it reads a
  * `GuardRequest` and says why it refuses, with the log line the operator needs, or null.
  */
+import type { RequestUrl } from '../core/url.js';
 import type { ErrorOptions } from '../core/envelope.js';
 import type { LogEntry } from '../core/log.js';
 import type { RefusalReason } from '../core/metrics.js';
@@ -35,7 +36,7 @@ const FILE_METHODS: readonly string[] = ['GET', 'HEAD'];
 export interface GuardRequest {
   /** The absolute URL as received (its length is checked before anything parses it further). */
   href: string;
-  url: URL;
+  url: RequestUrl;
   method: string;
   /** A header by its lower-case name; null when absent. */
   header(name: string): string | null;
@@ -64,7 +65,9 @@ export interface GuardSettings {
   /** Whether the proxy knows its public address; without it only loopback hosts are answered. */
   publicUrl: boolean;
   /** The origin rule: may a page of `origin` call `url`? (request-site.ts `siteRule`). */
-  siteAllowed(origin: string, url: URL): boolean;
+  siteAllowed(origin: string, url: RequestUrl): boolean;
+  /** GET paths with no effect that any site may start (the route table's `anySite` rows: the return). */
+  anySite: ReadonlySet<string>;
   /** Who may open the operator's pages (guards/operator.ts). */
   operator: OperatorSettings;
 }
@@ -114,7 +117,8 @@ const methodGuard: Guard = (request, settings) => {
 
 /** Refuses headers that ask for another method (400). */
 const overrideGuard: Guard = (request) => {
-  const name = OVERRIDE_HEADERS.find((header) => request.header(header) !== null);
+  let name: string | undefined;
+  for (const header of OVERRIDE_HEADERS) if (request.header(header) !== null) name ??= header;
   if (name === undefined) return null;
   const message = 'Method override headers are not accepted';
   return {
@@ -153,8 +157,8 @@ const hostGuard: Guard = (request, settings) => {
  * line tells the operator which origin to add.
  */
 const siteGuard: Guard = (request, settings) => {
-  if (!isApiPath(request.url.pathname) || isGetReturn(request)) return null;
-  const site = requestSite({ headers: { get: (name) => request.header(name) } });
+  if (!isApiPath(request.url.pathname) || isAnySite(request, settings)) return null;
+  const site = requestSite(request.header);
   if (site === null || site === 'same-origin' || (site !== 'hidden' && settings.siteAllowed(site, request.url)))
     return null;
   // A preflight stays unreadable: it fails on its status anyway, and says nothing the page needs.
@@ -197,8 +201,8 @@ function readableBy(origin: string | null): Record<string, string> | null {
  * state): it only sends the guest to an allowed page or shows a readable one, so any site may
  * start it; a guest who paid must never meet a 403.
  */
-function isGetReturn(request: GuardRequest): boolean {
-  return request.method === 'GET' && request.url.pathname === '/api/return';
+function isAnySite(request: GuardRequest, settings: GuardSettings): boolean {
+  return request.method === 'GET' && settings.anySite.has(request.url.pathname);
 }
 
 /**
@@ -237,10 +241,9 @@ const operatorGuard: Guard = (request, settings): Refusal | null => {
     message,
     options: {
       headers: {
-        'www-authenticate':
-          request.url.pathname === '/metrics'
-            ? 'Bearer realm="venue-booking"'
-            : 'Basic realm="venue-booking operator pages", charset="UTF-8"',
+        'www-authenticate': operator.scrape.has(request.url.pathname)
+          ? 'Bearer realm="venue-booking"'
+          : 'Basic realm="venue-booking operator pages", charset="UTF-8"',
       },
       errors: [{ code: 'unauthorized', message, fields: [] }],
     },
@@ -266,7 +269,7 @@ export function firstRefusal(request: GuardRequest, settings: GuardSettings): Re
 export function noteSite(request: GuardRequest, settings: GuardSettings, origins: RecentOrigins): void {
   const { pathname } = request.url;
   if (!isApiPath(pathname) && !settings.files.has(pathname)) return;
-  const site = requestSite({ headers: { get: (name) => request.header(name) } });
+  const site = requestSite(request.header);
   if (site === null || site === 'same-origin' || site === 'hidden' || site === request.url.origin) return;
   origins.note(site, settings.siteAllowed(site, request.url));
 }

@@ -48,7 +48,12 @@ function fastRequest(req: IncomingMessage, env: unknown): FastRequest | null {
   const host = headers.get('host');
   if (!host || !PLAIN_HOST.test(host) || !PLAIN_TARGET.test(target) || DOT_SEGMENT.test(target)) return null;
   const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return { url: `${scheme}://${host}${target}`, header: (name) => headers.get(name) ?? null, env };
+  return {
+    url: `${scheme}://${host}${target}`,
+    header: (name) => headers.get(name) ?? null,
+    env,
+    plain: { scheme, host, target },
+  };
 }
 
 /** The request listener of the Node entry. */

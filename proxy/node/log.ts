@@ -16,6 +16,23 @@ export interface LogStreams {
 /** Lines held at most before a write, whatever the turn. */
 const MAX_PENDING = 512;
 
+let lastMs = 0;
+let lastTime = '';
+
+/**
+ * A log line: the time first, then the entry's fields (as `{ time, ...entry }` serialises them,
+ * without copying the entry). The time's text is made once per millisecond, not once per line.
+ */
+function lineOf(entry: object): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastTime = new Date(ms).toISOString();
+  }
+  const fields = JSON.stringify(entry);
+  return `{"time":"${lastTime}"${fields.length > 2 ? `,${fields.slice(1)}` : '}'}\n`;
+}
+
 /** A logger that batches its info lines per event-loop turn; `flush` writes what is pending. */
 export function batchedLogger(
   streams: LogStreams = { out: process.stdout, err: process.stderr },
@@ -33,7 +50,7 @@ export function batchedLogger(
     flush,
     log(entry) {
       if (entry.level === 'debug') return;
-      const line = `${JSON.stringify({ time: new Date().toISOString(), ...entry })}\n`;
+      const line = lineOf(entry);
       if (entry.level === 'error' || entry.level === 'warn') {
         flush();
         streams.err.write(line);

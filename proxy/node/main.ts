@@ -14,75 +14,20 @@ import { parseArgs } from 'node:util';
 import { sharedStateTimings, type ProxyConfig } from '../config.js';
 import { consoleLogger } from '../core/log.js';
 import { Metrics, offBackend } from '../core/metrics.js';
-import { configFromEnv, ConfigError, type ProxyEnv, type RedisSettings } from '../env.js';
+import { configFromEnv, ConfigError, type RedisSettings } from '../env.js';
 import { clientKeyFor } from '../guards/client-ip.js';
 import { handlerFor } from '../host.js';
 import { integrityOf, widgetSnippet } from '../routes/script.js';
 import { nodeListener } from './listener.js';
 import { batchedLogger } from './log.js';
 import { prometheusBackend } from './prometheus.js';
+import { envName, flagMap, helpText, type ProxyEnv } from '../settings.js';
 import { nodeSettingsFromEnv } from './settings.js';
 import { nodeTransport } from './transport.js';
 
-const HELP = `Usage: venue-booking-proxy [flags]
-
-Flags (each overrides the environment variable in brackets):
-  --port N                 port to listen on [PORT, default 8080]
-  --host ADDRESS           address to listen on, e.g. 127.0.0.1 [HOST, default every interface]
-  --upstream URL           service base URL ending in /v4 [VENUE_BOOKING_UPSTREAM]
-  --venues IDS             comma list of venue ids [VENUE_BOOKING_VENUES]
-  --venue-groups IDS       comma list of venue group ids [VENUE_BOOKING_VENUE_GROUPS]
-  --origins ORIGINS        comma list of allowed site origins [VENUE_BOOKING_ORIGINS]
-  --booking-site URL       prefix next.web must start with [VENUE_BOOKING_BOOKING_SITE]
-  --return-page URL        page (or id=url list) for the return bridge [VENUE_BOOKING_RETURN_PAGE]
-  --partner-source TEXT    partner_source of every booking [VENUE_BOOKING_PARTNER_SOURCE]
-  --public-url URL         public address of this proxy [VENUE_BOOKING_PUBLIC_URL]
-  --timeout-ms N           upstream timeout [VENUE_BOOKING_TIMEOUT_MS, default 10000]
-  --cache-ttl-ms N         read cache TTL [VENUE_BOOKING_CACHE_TTL_MS, default 60000]
-  --rate-limit N           requests per minute per client [VENUE_BOOKING_RATE_LIMIT, default 300]
-  --client-ip-header NAME  trust this header for the client address behind a reverse proxy
-                           [VENUE_BOOKING_CLIENT_IP_HEADER]
-  --trusted-hops N         reverse proxies in front that append to that header; the client is
-                           the entry N from the right [VENUE_BOOKING_TRUSTED_HOPS, default 1]
-  --headers-timeout-ms N   time to receive a request's headers [VENUE_BOOKING_HEADERS_TIMEOUT_MS, default 10000]
-  --request-timeout-ms N   time to receive a whole request [VENUE_BOOKING_REQUEST_TIMEOUT_MS, default 30000]
-  --keep-alive-timeout-ms N  idle keep-alive connection lifetime [VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS, default 5000]
-  --max-connections N      open connections at most [VENUE_BOOKING_MAX_CONNECTIONS, default 1000]
-  --operator-port N        serve /metrics, /status and /embed on 127.0.0.1:N only; the public port
-                           then opens them with the token alone [VENUE_BOOKING_OPERATOR_PORT]
-Credentials come only from the environment: VENUE_BOOKING_APP_ID, VENUE_BOOKING_API_KEY.
-With neither set the proxy runs on the embedded sandbox (no real bookings).
-Several instances share their state through Redis: VENUE_BOOKING_REDIS_URL (redis:// or rediss://),
-VENUE_BOOKING_REDIS_PREFIX, VENUE_BOOKING_REDIS_TIMEOUT_MS (environment only).
-The operator's pages /metrics, /status and /embed open from this machine; elsewhere with
-VENUE_BOOKING_METRICS_TOKEN as a bearer token. VENUE_BOOKING_METRICS=off turns /metrics and
-/status off, VENUE_BOOKING_STUDIO=off the embed studio (environment only).
-Returns from the booking site count only with the hand-off id the proxy signed: set
-VENUE_BOOKING_RETURN_SECRET (32+ characters, environment only) to keep it valid across restarts
-and instances without Redis; with Redis the instances agree on a random key.`;
-
-const FLAGS: Record<string, string> = {
-  port: 'PORT',
-  host: 'HOST',
-  upstream: 'VENUE_BOOKING_UPSTREAM',
-  venues: 'VENUE_BOOKING_VENUES',
-  'venue-groups': 'VENUE_BOOKING_VENUE_GROUPS',
-  origins: 'VENUE_BOOKING_ORIGINS',
-  'booking-site': 'VENUE_BOOKING_BOOKING_SITE',
-  'return-page': 'VENUE_BOOKING_RETURN_PAGE',
-  'partner-source': 'VENUE_BOOKING_PARTNER_SOURCE',
-  'public-url': 'VENUE_BOOKING_PUBLIC_URL',
-  'timeout-ms': 'VENUE_BOOKING_TIMEOUT_MS',
-  'cache-ttl-ms': 'VENUE_BOOKING_CACHE_TTL_MS',
-  'rate-limit': 'VENUE_BOOKING_RATE_LIMIT',
-  'client-ip-header': 'VENUE_BOOKING_CLIENT_IP_HEADER',
-  'trusted-hops': 'VENUE_BOOKING_TRUSTED_HOPS',
-  'headers-timeout-ms': 'VENUE_BOOKING_HEADERS_TIMEOUT_MS',
-  'request-timeout-ms': 'VENUE_BOOKING_REQUEST_TIMEOUT_MS',
-  'keep-alive-timeout-ms': 'VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS',
-  'max-connections': 'VENUE_BOOKING_MAX_CONNECTIONS',
-  'operator-port': 'VENUE_BOOKING_OPERATOR_PORT',
-};
+/** `--help` and the flags, from the settings registry (proxy/settings.ts). */
+const HELP = helpText();
+const FLAGS = flagMap();
 
 function fail(message: string): never {
   console.error(message);
@@ -137,6 +82,18 @@ function widgetFiles(): { script?: Uint8Array<ArrayBuffer>; chunks: Record<strin
   return { script, chunks };
 }
 
+/** The package's version (package.json two levels up, from dist/server/ as from proxy/node/). */
+function packageVersion(): string {
+  try {
+    const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version?: unknown;
+    };
+    return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /**
  * The Redis-backed state. Imported only when a Redis URL is set, so a proxy without one never
  * loads the client. Its timings follow the proxy's: a booking holds its key past the upstream timeout.
@@ -151,18 +108,6 @@ async function redisState(redis: RedisSettings, settings: Partial<ProxyConfig>) 
     logger: consoleLogger,
     now: () => Date.now(),
   });
-}
-
-/** The `HOST` to listen on (undefined: every interface, Node's default): an IP address or a host name. */
-function listenHost(raw: string | undefined): string | undefined {
-  const host = raw?.trim().replace(/^\[(.*)\]$/, '$1');
-  if (!host) return undefined;
-  if (
-    isIP(host) ||
-    /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i.test(host)
-  )
-    return host;
-  fail('HOST must be an IP address or a host name, e.g. 127.0.0.1, ::1 or localhost');
 }
 
 /** How the proxy's own address is written in its messages: `localhost` when it listens everywhere. */
@@ -190,9 +135,6 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, host: string 
 
 async function start() {
   const env = readEnv();
-  const port = Number(env.PORT ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) fail('PORT must be a port number from 0 to 65535');
-  const host = listenHost(env.HOST);
   let config;
   let server;
   try {
@@ -217,12 +159,14 @@ async function start() {
       process.kill(process.pid, signal);
     });
   }
+  const metrics = new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend());
   const extra: Partial<ProxyConfig> = {
     clientKey,
+    version: packageVersion(),
     logger,
     // The counters in prom-client's registry, which /metrics renders (with the process's own);
     // with the metrics off, nothing is counted at all.
-    metrics: new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend()),
+    metrics,
     // With an operator port, only requests that came in on it may be "this machine" (operatorListener).
     peerAddress: (hostEnv) => {
       const socket = (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket;
@@ -254,19 +198,19 @@ async function start() {
   );
   // A port taken (or an address this machine does not have) ends the start with one line saying
   // which setting to change, not a stack trace.
-  listening.once('error', (error: NodeJS.ErrnoException) => fail(listenProblem(error, port, host)));
-  listening.listen({ port, host }, async () => {
+  listening.once('error', (error: NodeJS.ErrnoException) => fail(listenProblem(error, server.port, server.host)));
+  listening.listen({ port: server.port, host: server.host }, async () => {
     const info = listening.address() as AddressInfo;
-    const origin = config.settings.publicUrl ?? `http://${shownHost(host)}:${info.port}`;
+    const origin = config.settings.publicUrl ?? `http://${shownHost(server.host)}:${info.port}`;
     listener = nodeListener(handlerFor(config, extra, origin));
     if (server.operatorPort !== undefined) operatorListener(server.operatorPort, listener);
     const mode = config.embedded
-      ? 'on the embedded sandbox (no VENUE_BOOKING_APP_ID / VENUE_BOOKING_API_KEY set): bookings are not real'
+      ? `on the embedded sandbox (no ${envName('appId')} / ${envName('apiKey')} set): bookings are not real`
       : `upstream ${config.settings.upstream}`;
     console.log(
       JSON.stringify({
         level: 'info',
-        msg: `venue-booking-proxy listening on http://${shownHost(host)}:${info.port}`,
+        msg: `venue-booking-proxy listening on http://${shownHost(server.host)}:${info.port}`,
         mode,
       }),
     );
@@ -275,7 +219,7 @@ async function start() {
     // With an operator port, that listener says where the pages are.
     if (open.length && server.operatorPort === undefined)
       console.log(
-        `Operator pages (from this machine${pages?.token ? ', or with VENUE_BOOKING_METRICS_TOKEN' : ''}): ${open.map((page) => `http://${shownHost(host)}:${info.port}/${page}`).join(' ')}`,
+        `Operator pages (from this machine${pages?.token ? `, or with ${envName('operatorToken')}` : ''}): ${open.map((page) => `http://${shownHost(server.host)}:${info.port}/${page}`).join(' ')}`,
       );
     if (script) {
       const snippet = widgetSnippet(`${origin}/venue-booking.js`, await integrityOf(script));
@@ -289,6 +233,8 @@ async function start() {
     }
   });
   listening.maxConnections = server.maxConnections;
+  // Connections past the cap are dropped at accept; counted, so the operator sees the cap reached.
+  listening.on('drop', () => metrics.count('connections_refused_total', {}));
 }
 
 /** The operator's pages' own paths. */
@@ -306,7 +252,7 @@ function operatorListener(port: number, handle: RequestListener): void {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Only the operator pages are served on this port: /metrics, /status, /embed\n');
   });
-  operator.on('error', (error) => fail(`VENUE_BOOKING_OPERATOR_PORT ${port}: ${error.message}`));
+  operator.on('error', (error) => fail(`${envName('operatorPort')} ${port}: ${error.message}`));
   operator.listen(port, '127.0.0.1', () =>
     console.log(
       `Operator port (this machine only): http://127.0.0.1:${port}/status http://127.0.0.1:${port}/embed http://127.0.0.1:${port}/metrics`,

@@ -5,10 +5,15 @@
  * which the rate limit sees; these bound both. Runtime-free, so it is tested like env.ts.
  */
 import type { ClientIpOptions } from '../guards/client-ip.js';
-import { ConfigError, wholeNumber, type ProxyEnv } from '../env.js';
+import { ConfigError } from '../env.js';
+import { envName, readSetting, settingOr, type ProxyEnv } from '../settings.js';
 
 /** The Node server's settings, every one filled. */
 export interface NodeSettings {
+  /** The port to listen on. */
+  port: number;
+  /** The address to listen on (undefined: every interface, Node's default). */
+  host?: string;
   clientIp: ClientIpOptions;
   /** Time to receive a request's headers (Node's `headersTimeout`). */
   headersTimeoutMs: number;
@@ -25,41 +30,27 @@ export interface NodeSettings {
   operatorPort?: number;
 }
 
-/** Defaults: generous for a guest on a slow phone, far below Node's own. */
-export const NODE_DEFAULTS = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_000,
-} as const;
-
-/** Reads the Node-only settings, or throws a `ConfigError` listing every problem. */
+/** Reads the Node-only settings (defaults from the registry, proxy/settings.ts), or throws a `ConfigError` listing every problem. */
 export function nodeSettingsFromEnv(env: ProxyEnv): NodeSettings {
   const problems: string[] = [];
-  const header =
-    typeof env.VENUE_BOOKING_CLIENT_IP_HEADER === 'string'
-      ? env.VENUE_BOOKING_CLIENT_IP_HEADER.trim().toLowerCase()
-      : '';
-  if (header && !/^[a-z0-9!#$%&'*+.^_`|~-]+$/.test(header))
-    problems.push('VENUE_BOOKING_CLIENT_IP_HEADER must be a header name, e.g. x-forwarded-for');
-  const trustedHops = wholeNumber(env, 'VENUE_BOOKING_TRUSTED_HOPS', 1, 20, problems);
+  const header = readSetting(env, 'clientIpHeader', problems);
+  const trustedHops = readSetting(env, 'trustedHops', problems);
   if (trustedHops !== undefined && !header)
-    problems.push(
-      'VENUE_BOOKING_TRUSTED_HOPS needs VENUE_BOOKING_CLIENT_IP_HEADER (the header those proxies append to)',
-    );
-  const ms = (name: string, fallback: number) => wholeNumber(env, name, 100, 600_000, problems) ?? fallback;
+    problems.push(`${envName('trustedHops')} needs ${envName('clientIpHeader')} (the header those proxies append to)`);
   const settings: NodeSettings = {
-    clientIp: header ? { header, trustedHops: trustedHops ?? 1 } : {},
-    headersTimeoutMs: ms('VENUE_BOOKING_HEADERS_TIMEOUT_MS', NODE_DEFAULTS.headersTimeoutMs),
-    requestTimeoutMs: ms('VENUE_BOOKING_REQUEST_TIMEOUT_MS', NODE_DEFAULTS.requestTimeoutMs),
-    keepAliveTimeoutMs: ms('VENUE_BOOKING_KEEP_ALIVE_TIMEOUT_MS', NODE_DEFAULTS.keepAliveTimeoutMs),
-    maxConnections:
-      wholeNumber(env, 'VENUE_BOOKING_MAX_CONNECTIONS', 1, 1_000_000, problems) ?? NODE_DEFAULTS.maxConnections,
+    port: settingOr(env, 'port', problems),
+    clientIp: header ? { header, trustedHops: trustedHops ?? settingOr(env, 'trustedHops', problems) } : {},
+    headersTimeoutMs: settingOr(env, 'headersTimeoutMs', problems),
+    requestTimeoutMs: settingOr(env, 'requestTimeoutMs', problems),
+    keepAliveTimeoutMs: settingOr(env, 'keepAliveTimeoutMs', problems),
+    maxConnections: settingOr(env, 'maxConnections', problems),
   };
-  const operatorPort = wholeNumber(env, 'VENUE_BOOKING_OPERATOR_PORT', 1, 65_535, problems);
+  const host = readSetting(env, 'host', problems);
+  if (host !== undefined) settings.host = host;
+  const operatorPort = readSetting(env, 'operatorPort', problems);
   if (operatorPort !== undefined) settings.operatorPort = operatorPort;
   if (settings.headersTimeoutMs > settings.requestTimeoutMs)
-    problems.push('VENUE_BOOKING_HEADERS_TIMEOUT_MS must not exceed VENUE_BOOKING_REQUEST_TIMEOUT_MS');
+    problems.push(`${envName('headersTimeoutMs')} must not exceed ${envName('requestTimeoutMs')}`);
   if (problems.length) throw new ConfigError(problems);
   return settings;
 }

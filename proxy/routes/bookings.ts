@@ -11,7 +11,7 @@ import { readFields, type Rule } from '../guards/validate.js';
 import { fingerprintOf, type StoredAnswer } from '../state/idempotency.js';
 import { guestError } from '../upstream/errors.js';
 import { faultRelay } from '../upstream/relay.js';
-import { LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
+import { isConfirmed, LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
 import { bookingAnswer } from './booking-answer.js';
 import type { ProxyContext } from './context.js';
 import { jsonBody } from './input.js';
@@ -121,17 +121,6 @@ export async function bookingValid(ctx: ProxyContext, c: Context): Promise<boole
   }
 }
 
-/**
- * Whether a created booking is confirmed, as the widget reads it: the service's `bookingStatus`
- * (`confirmed`; an enquiry is `received`), else the booking's own status (`complete`).
- */
-function confirmed(created: { bookingStatus?: unknown; booking?: unknown }): boolean {
-  const handled = String(
-    created.bookingStatus ?? (created.booking as { status?: unknown })?.status ?? '',
-  ).toLowerCase();
-  return handled === 'confirmed' || handled === 'complete';
-}
-
 /** Makes the booking upstream: the answer to send (and keep for repeats of its key), `stored` always said. */
 async function placeBooking(ctx: ProxyContext, path: string, body: Record<string, unknown>): Promise<StoredAnswer> {
   const venue = body.venue_id as string;
@@ -163,7 +152,7 @@ async function placeBooking(ctx: ProxyContext, path: string, body: Record<string
   await ctx.state.bump(bookedScope(dateScope(venue, body.date as string)!));
   ctx.logger.log({ level: 'info', msg: 'booking created', venue, status: answer.status });
   const reduced = bookingAnswer(answer.body.payload);
-  ctx.config.metrics.booking(confirmed(reduced) ? 'confirmed' : 'enquiry');
+  ctx.config.metrics.booking(isConfirmed(reduced as Parameters<typeof isConfirmed>[0]) ? 'confirmed' : 'enquiry');
   return {
     status: answer.status,
     body: envelopeText(path, 'POST', answer.status, reduced),

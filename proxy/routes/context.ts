@@ -9,7 +9,10 @@ import { answer } from '../core/headers.js';
 import type { Logger } from '../core/log.js';
 import { urlOf } from '../core/url.js';
 import type { ResolvedConfig } from '../config.js';
+import { GROUP_LIST_TTL } from '../settings.js';
+import { PATHS } from './paths.js';
 import type { UpstreamBudget } from '../guards/budget.js';
+import { clientOf } from '../guards/client-ip.js';
 import { ReadCache } from '../state/cache.js';
 import type { RecentOrigins } from '../state/recent-origins.js';
 import type { ProxyState, Relayed } from '../state/types.js';
@@ -29,8 +32,13 @@ export interface ProxyContext {
   budget: UpstreamBudget;
   /** The client key of a request (per-client limits; hashed before any store sees it). */
   clientOf(c: Context): string;
-  /** Sends a relayed answer to the request of `c` (fills the booking URL, guards against leaking the key). */
-  send(c: Context, relayed: Relayed, headers?: Record<string, string>): Response;
+  /**
+   * Sends a relayed answer to the request of `c` (fills the booking URL, guards against leaking the
+   * key); `cacheKey` names the cache entry it came from, when it did.
+   */
+  send(c: Context, relayed: Relayed, headers?: Record<string, string>, cacheKey?: string): Response;
+  /** Tells `listener` of every relayed answer sent (the fast path remembers cached ones). */
+  watchSent(listener: SentListener): void;
   /** The sites that recently loaded the widget or called the API (the embed studio shows them). */
   recentOrigins: RecentOrigins;
   /** Epoch ms when this proxy instance started (its counters count from then). */
@@ -41,18 +49,24 @@ export interface ProxyContext {
 export interface RouteParts {
   config: ResolvedConfig;
   upstream: Upstream;
-  /** The state as the routes see it (app.ts notes which cache key each read came from). */
   state: ProxyState;
   budget: UpstreamBudget;
   recentOrigins: RecentOrigins;
-  /** Told of every relayed answer sent, with the answer and its booking URL (the fast path's memo). */
-  onSent?: (c: Context, relayed: Relayed, response: Response, headers: Record<string, string> | undefined) => void;
 }
+
+/** What is told of a relayed answer sent: the request, the answer, its headers and its cache entry. */
+export type SentListener = (
+  c: Context,
+  relayed: Relayed,
+  response: Response,
+  headers: Record<string, string> | undefined,
+  cacheKey: string | undefined,
+) => void;
 
 /** How a relayed answer to `url` is sent: the proxy's booking URL filled in, its key never leaked. */
 export function sendOptions(config: ResolvedConfig, url: URL): SendOptions {
   return {
-    bookingUrl: `${config.publicBase ?? url.origin}/api/bookings`,
+    bookingUrl: `${config.publicBase ?? url.origin}${PATHS.bookings}`,
     apiKey: config.apiKey,
     onLeak: () => config.logger.log({ level: 'error', msg: 'upstream answer contained the API key; redacted' }),
   };
@@ -65,8 +79,7 @@ export function sendOptions(config: ResolvedConfig, url: URL): SendOptions {
 function venueAllowList(config: ResolvedConfig, upstream: Upstream): (id: string) => Promise<boolean> {
   const venues = new Set(config.venues);
   const groupVenues = new ReadCache<Set<string>>({
-    ttlMs: 300_000,
-    staleMs: 3_600_000,
+    ...GROUP_LIST_TTL,
     maxEntries: 100,
     now: config.now,
   });
@@ -90,7 +103,8 @@ function venueAllowList(config: ResolvedConfig, upstream: Upstream): (id: string
 
 /** The route context of one proxy. */
 export function createRouteContext(parts: RouteParts): ProxyContext {
-  const { config, onSent } = parts;
+  const { config } = parts;
+  const listeners: SentListener[] = [];
   return {
     config,
     upstream: parts.upstream,
@@ -100,13 +114,14 @@ export function createRouteContext(parts: RouteParts): ProxyContext {
     budget: parts.budget,
     recentOrigins: parts.recentOrigins,
     startedAt: config.now(),
-    clientOf: (c) => config.clientKey?.(c.req.raw, c.env) ?? 'shared',
+    clientOf: (c) => clientOf(config.clientKey, (name) => c.req.raw.headers.get(name), c.env),
     venueAllowed: venueAllowList(config, parts.upstream),
-    send(c, relayed, headers) {
+    watchSent: (listener) => void listeners.push(listener),
+    send(c, relayed, headers, cacheKey) {
       const { status, body, headers: own } = sent(relayed, { ...sendOptions(config, urlOf(c.req.raw)), headers });
       // With the header layers the middleware recorded (security, CORS, rate limit).
       const response = answer(c, body, status, own);
-      onSent?.(c, relayed, response, headers);
+      for (const listener of listeners) listener(c, relayed, response, headers, cacheKey);
       return response;
     },
   };

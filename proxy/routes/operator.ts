@@ -8,7 +8,8 @@ import type { Context } from 'hono';
 import { ProxyError } from '../core/envelope.js';
 import type { ResolvedConfig } from '../config.js';
 import type { ProxyContext } from './context.js';
-import { PAGES_CSS, PAGES_CSS_PATH } from './page.js';
+import { PAGES_CSS } from './page.js';
+import { PATHS } from './paths.js';
 import { statusPage } from './status.js';
 import { STUDIO_SCRIPT, studioPage } from './studio.js';
 import { wordpressPlugin } from './wordpress.js';
@@ -41,15 +42,15 @@ export interface OperatorRoute {
 export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): OperatorRoute[] {
   const { metrics, studio } = config.operatorPages;
   const routes: OperatorRoute[] = [];
-  if (metrics || studio) routes.push({ path: PAGES_CSS_PATH, answer: file(PAGES_CSS, 'text/css') });
+  if (metrics || studio) routes.push({ path: PATHS.pagesCss, answer: file(PAGES_CSS, 'text/css') });
   if (metrics) {
-    routes.push({ path: '/metrics', answer: metricsText });
-    routes.push({ path: '/status', answer: statusPage });
+    routes.push({ path: PATHS.metrics, answer: metricsText });
+    routes.push({ path: PATHS.status, answer: statusPage });
   }
   if (studio) {
-    routes.push({ path: '/embed', answer: studioPage });
-    routes.push({ path: '/embed/studio.js', answer: file(STUDIO_SCRIPT, 'text/javascript') });
-    routes.push({ path: '/embed/wordpress-plugin.zip', answer: wordpressPlugin });
+    routes.push({ path: PATHS.studio, answer: studioPage });
+    routes.push({ path: PATHS.studioScript, answer: file(STUDIO_SCRIPT, 'text/javascript') });
+    routes.push({ path: PATHS.wordpressPlugin, answer: wordpressPlugin });
   }
   return routes;
 }

@@ -5,6 +5,7 @@
  * nonce, styles only from this proxy. Not `'strict-dynamic'`: the widget fetches its locale modules
  * through `<link rel="modulepreload">` (with their integrity), which it does not cover.
  */
+import { PATHS } from './paths.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {
@@ -23,7 +24,7 @@ export function newNonce(): string {
 }
 
 /** The stylesheet of the operator's pages, relative to the page (so a proxy mounted under a path works). */
-export const PAGES_CSS_PATH = '/embed/pages.css';
+export const PAGES_CSS_PATH = PATHS.pagesCss;
 
 /** Options of a page. */
 export interface PageOptions {

@@ -118,8 +118,8 @@ export interface ReadCall<T> {
   client(): string;
   /** Keeps a background refresh alive after the answer (a Worker's `waitUntil`; elsewhere it runs on). */
   waitUntil(promise: Promise<unknown>): void;
-  /** Sends a relayed answer. */
-  send(relayed: Relayed, headers: Record<string, string>): T;
+  /** Sends a relayed answer; `cacheKey` names the cache entry it came from. */
+  send(relayed: Relayed, headers: Record<string, string>, cacheKey: string): T;
 }
 
 /** The read call of a route's Hono context. */
@@ -135,7 +135,7 @@ function honoCall(ctx: ProxyContext, c: Context): ReadCall<Response> {
         // Not a Worker: the refresh simply runs on.
       }
     },
-    send: (relayed, headers) => ctx.send(c, relayed, headers),
+    send: (relayed, headers, cacheKey) => ctx.send(c, relayed, headers, cacheKey),
   };
 }
 
@@ -161,7 +161,7 @@ export async function readThrough<T>(ctx: ProxyContext, call: ReadCall<T>, spec:
   // Every answer says where it came from, in `X-Cache` and in the cache metrics.
   const answer = (relayed: Relayed, source: CacheSource) => {
     metrics.count('cache_reads_total', { result: source.toLowerCase() });
-    return call.send(relayed, { 'X-Cache': source });
+    return call.send(relayed, { 'X-Cache': source }, key);
   };
   const fresh = await ctx.state.peekRead(key, false);
   if (fresh) return answer(fresh.value, fresh.source);

@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import { ProxyError, throwIfInvalid } from '../core/envelope.js';
-import { readFields, type Rule } from '../guards/validate.js';
+import { ID_RE, readFields, type Rule } from '../guards/validate.js';
 import { BOOKING_URL_SENTINEL } from '../upstream/relay.js';
 import { PARTY_SIZE } from '../../src/api/rules.js';
 import type { ProxyContext } from './context.js';
@@ -69,7 +69,7 @@ const pick = (value: unknown, keys: readonly string[]) => {
  * right needs the Public Suffix List, while the operator simply knows the site (env.ts requires
  * it outside the embedded sandbox).
  */
-export function bookingSiteUrl(web: unknown, site: string | undefined): string | null {
+export function bookingSiteUrl(web: unknown, site: string | null | undefined): string | null {
   if (typeof web !== 'string' || !site) return null;
   let url: URL;
   let base: URL;
@@ -128,6 +128,20 @@ export type TieredRead = Omit<ReadSpec, 'tier'>;
 /** `GET|POST /api/venues/:venue/booking-availability`: the tier follows the query (browse, times, final). */
 export async function availability(ctx: ProxyContext, c: Context): Promise<ReadSpec> {
   return availabilityRead(ctx, await allowedVenue(ctx, c), await inputOf(c));
+}
+
+/**
+ * The availability read of the Node fast path (fast-path.ts): only for a configured venue (a venue
+ * of a group is the app's to look up); an invalid query throws, and the app answers it.
+ */
+export function availabilityFastRead(
+  ctx: ProxyContext,
+  params: Record<string, string>,
+  query: Record<string, string>,
+): ReadSpec | null {
+  const venue = params.venue;
+  if (!venue || !ID_RE.test(venue) || !ctx.config.venues.includes(venue)) return null;
+  return availabilityRead(ctx, venue, query);
 }
 
 /** `GET|POST /api/venues/:venue/booking-rules`. */

@@ -18,6 +18,7 @@
  * details and client as the first request (the key's fingerprint), so the store never keeps them.
  */
 import { envelopeText } from '../core/envelope.js';
+import { PATHS } from './paths.js';
 import type { Reconciled, Reconciler, StoredAnswer } from '../state/idempotency.js';
 import { bookingAnswer } from './booking-answer.js';
 import type { ProxyContext } from './context.js';
@@ -181,7 +182,7 @@ function unsettledAnswer(path: string, key: string): StoredAnswer {
       'The booking may have been made: it could not be confirmed yet. Please try again in a moment; it will not be booked twice.',
     errors: [],
     stored: 'unknown',
-    lookup: { method: 'POST', path: '/api/bookings', idempotency_key: key, retry_after_s: RETRY_AFTER_S },
+    lookup: { method: 'POST', path: PATHS.bookings, idempotency_key: key, retry_after_s: RETRY_AFTER_S },
   };
   return {
     status: 504,

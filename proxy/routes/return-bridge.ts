@@ -49,7 +49,7 @@ const RETURN_VALUES = ['reference', 'status', 'first_name', 'last_name', 'email'
  * otherwise null.
  */
 function targetOf(ctx: ProxyContext, request: Request, venue: string | null, page: string | null): URL | null {
-  const configured = venue && (ctx.config.returnPages?.[venue] ?? ctx.config.returnPages?.['*']);
+  const configured = venue && (ctx.config.returnPages[venue] ?? ctx.config.returnPages['*']);
   if (configured) return new URL(configured.replace('{venue}', venue));
   if (ctx.config.returnBridge === false || !page || page.length > 2000) return null;
   let url: URL;
@@ -60,8 +60,8 @@ function targetOf(ctx: ProxyContext, request: Request, venue: string | null, pag
   }
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return null;
   // Without a public URL, app.ts answers loopback hosts only, so the request's own origin is ours.
-  const own = ctx.config.publicUrl ? new URL(ctx.config.publicUrl).origin : urlOf(request).origin;
-  if (url.origin !== own && !(ctx.config.origins ?? []).includes(url.origin)) return null;
+  const own = ctx.config.publicOrigin ?? urlOf(request).origin;
+  if (url.origin !== own && !ctx.config.origins.includes(url.origin)) return null;
   for (const name of RETURN_VALUES) url.searchParams.delete(name);
   url.hash = '';
   return url;

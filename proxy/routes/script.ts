@@ -9,6 +9,7 @@
  * wire, which on a phone's connection is the largest part of the wait for the first choice. They
  * are compressed once, at start, with `CompressionStream` (the same in Node and edge runtimes).
  */
+import { PATHS } from './paths.js';
 import type { Context } from 'hono';
 
 /** The base64 digest of `bytes`, the form Subresource Integrity and CSP hash sources take. */
@@ -66,6 +67,8 @@ function servedFile(bytes: Uint8Array<ArrayBuffer>) {
 /** One file the proxy serves, and its answer to a GET (Hono answers HEAD from it, without the body). */
 export interface ServedFile {
   path: string;
+  /** A chunk the bundle imports on demand (content-hashed name: one metrics label for them all). */
+  chunk?: boolean;
   answer(c: Context): Response | Promise<Response>;
 }
 
@@ -87,7 +90,7 @@ export function scriptFiles(
   };
   const served = servedFile(bytes);
   const script: ServedFile = {
-    path: '/venue-booking.js',
+    path: PATHS.script,
     async answer(c) {
       const { body, headers: own } = await served.for(c);
       // Each representation has its own tag, as a cache keeps them apart.
@@ -109,6 +112,7 @@ export function scriptFiles(
       const file = servedFile(chunk);
       return {
         path: `/${name}`,
+        chunk: true,
         async answer(c) {
           const { body, headers } = await file.for(c);
           return new Response(body, {

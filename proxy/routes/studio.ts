@@ -13,6 +13,7 @@
  * to the preview, redraws the preview and snippet as the form changes (by asking this page again),
  * and copies the snippet. Nothing of it is in the widget's bundle.
  */
+import { PATHS } from './paths.js';
 import type { Context } from 'hono';
 import { urlOf } from '../core/url.js';
 import { ID_RE } from '../guards/validate.js';
@@ -90,7 +91,7 @@ async function venueTitles(ctx: ProxyContext): Promise<Map<string, string>> {
   await Promise.all(
     ctx.config.venues.slice(0, 50).map(async (venue) => {
       const call: ReadCall<unknown> = {
-        path: `/api/venues/${venue}`,
+        path: PATHS.venue.replace(':venue', venue),
         method: 'GET',
         client: () => 'embed-studio',
         waitUntil: () => {},

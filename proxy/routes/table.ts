@@ -1,18 +1,23 @@
 /**
- * The proxy's routes as one declarative table: each path with its methods, how its answers are
- * shared (the cache tier of its reads) and what answers it. app.ts registers every row with Hono
- * and answers every other method of a row's path with 405 and `Allow` from the same row, and the
- * method guard learns the widget's files from it, so a route is declared once.
+ * The proxy's routes as one declarative table: each path (routes/paths.ts) with its policy: the
+ * methods it answers, how its answers are shared (the cache tier of its reads), whether it is a
+ * booking (whose refusals say whether a booking may be stored), whether the API's guards, CORS and
+ * per-client limits apply, whether the Node fast path may serve it, and what answers it. app.ts
+ * registers every row with Hono and answers every other method of a row's path with 405 and
+ * `Allow` from the same row; the guards learn the widget's files, the operator's pages and the
+ * effect-free return from it; the fast path its reads. A route is declared once.
  */
 import type { Context } from 'hono';
 import type { ProxyContext } from './context.js';
-import { book } from './bookings.js';
+import { book, storedBefore } from './bookings.js';
 import type { ResolvedConfig } from '../config.js';
 import { health, live, ready } from './health.js';
 import { operatorRoutes } from './operator.js';
+import { API_PREFIX, CHUNK_ROUTE, PATHS } from './paths.js';
 import { cachedRead, type CacheTier, type ReadSpec } from './read-through.js';
 import {
   availability,
+  availabilityFastRead,
   bookingRules,
   marketingPreferences,
   offers,
@@ -29,38 +34,72 @@ export type RouteMethod = 'GET' | 'POST' | 'HEAD';
 
 type Answer = (ctx: ProxyContext, c: Context) => Response | Promise<Response>;
 
+/** What a booking's early refusal says of `stored` (routes/bookings.ts `storedBefore`). */
+export type StoredBefore = (ctx: ProxyContext, request: Request) => Promise<false | 'unknown'>;
+
+/**
+ * What a row says beyond its handler:
+ * - `booking`: the route makes bookings; a refusal before it ran (limit, body size, a crash) says
+ *   whether an earlier booking under the request's key may be stored, as this function tells;
+ * - `fast`: the Node fast path may answer it: `memo` a repeat of an answer the app just sent from
+ *   its cache, `relay` also a first read, run here (fast-path.ts);
+ * - `anySite`: a GET with no effect that any site may start (the return bridge);
+ * - `label`: the route label of its metrics, when not its path (the widget's chunks share one).
+ */
+export interface RoutePolicy {
+  booking?: StoredBefore;
+  fast?: 'memo' | 'relay';
+  anySite?: boolean;
+  label?: string;
+  /**
+   * For `fast: 'relay'`: the read of a GET with these path segments and query, when its checks are
+   * simple enough for the fast path (a configured venue); null or a throw leaves it to the app.
+   */
+  fastRead?: (ctx: ProxyContext, params: Record<string, string>, query: Record<string, string>) => ReadSpec | null;
+  /** The hosted booking site's pages may reach it, their opaque `Origin: null` too (the return bridge). */
+  fromBookingSite?: boolean;
+  /** An operator's page, and whether a scraper asks for it (a bearer challenge, not a password prompt). */
+  operator?: { scrape: boolean };
+}
+
 /**
  * One route. A read route gives the upstream read its request asks for and is run through the
  * cache: with its row's tier, or with the tier its query picks (`by query`). Any other route
  * answers itself and is never cached.
  */
-export type Route = { path: string; methods: readonly RouteMethod[] } & (
-  | { cache: CacheTier; read: (ctx: ProxyContext, c: Context) => Promise<TieredRead> }
-  | { cache: 'by query'; read: (ctx: ProxyContext, c: Context) => Promise<ReadSpec> }
-  | { cache: 'none'; answer: Answer }
-);
+export type Route = { path: string; methods: readonly RouteMethod[] } & RoutePolicy &
+  (
+    | { cache: CacheTier; read: (ctx: ProxyContext, c: Context) => Promise<TieredRead> }
+    | { cache: 'by query'; read: (ctx: ProxyContext, c: Context) => Promise<ReadSpec> }
+    | { cache: 'none'; answer: Answer }
+  );
 
 /** The API's routes. */
 const API_ROUTES: readonly Route[] = [
-  { path: '/api/venues/:venue/booking-availability', methods: ['GET', 'POST'], cache: 'by query', read: availability },
-  { path: '/api/venues/:venue/booking-rules', methods: ['GET', 'POST'], cache: 'early', read: bookingRules },
-  { path: '/api/venues/:venue/offers', methods: ['GET'], cache: 'by query', read: offers },
   {
-    path: '/api/venues/:venue/marketing-preferences',
-    methods: ['GET'],
-    cache: 'static',
-    read: marketingPreferences,
+    path: PATHS.availability,
+    methods: ['GET', 'POST'],
+    cache: 'by query',
+    read: availability,
+    fast: 'relay',
+    fastRead: availabilityFastRead,
   },
-  { path: '/api/venues/:venue', methods: ['GET'], cache: 'static', read: venueRecord },
-  { path: '/api/venues', methods: ['GET'], cache: 'static', read: venueList },
-  { path: '/api/bookings', methods: ['POST'], cache: 'none', answer: book },
-  { path: '/api/return', methods: ['GET'], cache: 'none', answer: returnGet },
-  { path: '/api/return', methods: ['POST'], cache: 'none', answer: returnPost },
-  { path: '/healthz', methods: ['GET'], cache: 'none', answer: health },
-  { path: '/livez', methods: ['GET'], cache: 'none', answer: live },
-  { path: '/readyz', methods: ['GET'], cache: 'none', answer: ready },
-  { path: '/site-check', methods: ['GET'], cache: 'none', answer: siteCheck },
+  { path: PATHS.rules, methods: ['GET', 'POST'], cache: 'early', read: bookingRules, fast: 'memo' },
+  { path: PATHS.offers, methods: ['GET'], cache: 'by query', read: offers, fast: 'memo' },
+  { path: PATHS.marketingPreferences, methods: ['GET'], cache: 'static', read: marketingPreferences, fast: 'memo' },
+  { path: PATHS.venue, methods: ['GET'], cache: 'static', read: venueRecord, fast: 'memo' },
+  { path: PATHS.venues, methods: ['GET'], cache: 'static', read: venueList, fast: 'memo' },
+  { path: PATHS.bookings, methods: ['POST'], cache: 'none', answer: book, booking: storedBefore },
+  { path: PATHS.return, methods: ['GET'], cache: 'none', answer: returnGet, anySite: true, fromBookingSite: true },
+  { path: PATHS.return, methods: ['POST'], cache: 'none', answer: returnPost, fromBookingSite: true },
+  { path: PATHS.health, methods: ['GET'], cache: 'none', answer: health },
+  { path: PATHS.live, methods: ['GET'], cache: 'none', answer: live },
+  { path: PATHS.ready, methods: ['GET'], cache: 'none', answer: ready },
+  { path: PATHS.siteCheck, methods: ['GET'], cache: 'none', answer: siteCheck },
 ];
+
+/** Whether a path is the API's (the guards' Host and site rules, CORS and the per-client limits apply). */
+export const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 /**
  * Every route of a proxy: the widget's files first when the host has the bundle (served with
@@ -80,10 +119,17 @@ export function routeTable(
         methods: ['GET', 'HEAD'],
         cache: 'none',
         answer: (_ctx, c) => file.answer(c),
+        ...(file.chunk ? { label: CHUNK_ROUTE } : {}),
       }))
     : [];
   const operator: Route[] = config
-    ? operatorRoutes(config).map(({ path, answer }) => ({ path, methods: ['GET'], cache: 'none', answer }))
+    ? operatorRoutes(config).map(({ path, answer }) => ({
+        path,
+        methods: ['GET'],
+        cache: 'none',
+        answer,
+        operator: { scrape: path === PATHS.metrics },
+      }))
     : [];
   return [...files, ...API_ROUTES, ...operator];
 }
@@ -107,4 +153,9 @@ export function methodsByPath(routes: readonly Route[]): Map<string, RouteMethod
   const methods = new Map<string, RouteMethod[]>();
   for (const route of routes) methods.set(route.path, [...(methods.get(route.path) ?? []), ...route.methods]);
   return methods;
+}
+
+/** The rows that make bookings, by path (their refusals report `stored`). */
+export function bookingRoutes(routes: readonly Route[]): Map<string, StoredBefore> {
+  return new Map(routes.flatMap((route) => (route.booking ? [[route.path, route.booking] as const] : [])));
 }

@@ -122,14 +122,14 @@ function originOf(value: string): string | null {
 export async function siteCheck(ctx: ProxyContext, c: Context): Promise<Response> {
   const url = urlOf(c.req.raw);
   const named = url.searchParams.get('origin');
-  const site = named === null ? requestSite(c.req.raw) : named;
+  const site = named === null ? requestSite((name) => c.req.header(name) ?? null) : named;
   const origin = typeof site === 'string' ? originOf(site) : null;
   if (!origin)
     throw refused(400, 'invalid_parameter', 'Name the site as an origin, like https://www.example.com', 'origin');
   const script = ctx.config.widgetScript;
   const payload = {
     origin,
-    allowed: siteRule(ctx.config).siteAllowed(origin, url),
+    allowed: siteRule(ctx.config, new Set()).siteAllowed(origin, url),
     integrity: script ? await integrityOf(script) : null,
   };
   return envelopeResponse(c.req.raw, 200, payload, {

@@ -75,3 +75,17 @@ export function isBirthDate(value: string, today: string): boolean {
 export function isPartySize(value: number): boolean {
   return Number.isSafeInteger(value) && value >= PARTY_SIZE.min && value <= PARTY_SIZE.max;
 }
+
+/**
+ * Whether a created booking is confirmed, decided once for the widget (src/booking-state.ts) and
+ * the proxy's booking metrics (proxy/routes/bookings.ts): the service's word when it gives one,
+ * its `bookingStatus` (`confirmed`, or `complete`; an enquiry is `received`), else the booking's
+ * own `status`; when it says nothing, `otherwise` (the widget: a time that books at once).
+ */
+export function isConfirmed(
+  created: { bookingStatus?: unknown; booking?: { status?: unknown } | null },
+  otherwise = false,
+): boolean {
+  const said = String(created.bookingStatus ?? created.booking?.status ?? '').toLowerCase();
+  return said ? said === 'confirmed' || said === 'complete' : otherwise;
+}

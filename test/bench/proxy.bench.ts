@@ -20,7 +20,7 @@
  * 4. Identical concurrent requests: 1000 at once → upstream calls (goal: 1 per cache window).
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +31,7 @@ import { createProxy } from '../../proxy/app.js';
 import { silentLogger } from '../../proxy/core/log.js';
 import { nodeTransport } from '../../proxy/node/transport.js';
 import { nodeListener } from '../../proxy/node/listener.js';
+import { batchedLogger } from '../../proxy/node/log.js';
 import { createStack } from '../../proxy/stack.js';
 import { Metrics, offBackend } from '../../proxy/core/metrics.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
@@ -56,6 +57,12 @@ const PAYLOAD = JSON.stringify({
   },
   status: 200,
 });
+
+/** The bin's logger (node/log.ts: one JSON line per request, batched per event-loop turn), into /dev/null. */
+const binLogger = () => {
+  const sink = createWriteStream('/dev/null');
+  return batchedLogger({ out: sink, err: sink });
+};
 
 const listen = (server: Server) =>
   new Promise<number>((resolve) =>
@@ -171,7 +178,7 @@ async function addedLatency() {
     cacheTtlMs: 0,
     browseTtlMs: 0,
     staleMs: 0,
-    logger: silentLogger,
+    logger: binLogger(),
     ...UNLIMITED,
     // The Node entry's own way to a real upstream.
     transport: nodeTransport(),
@@ -284,12 +291,13 @@ function capture(port: number, path: string): Promise<{ headers: string[]; body:
 }
 
 async function cachedThroughput() {
-  // The entry counts into prom-client's registry, as the bin does; `quiet` is the same entry with
-  // its metrics turned off (nothing counted), for what the counting costs.
+  // The entry counts into prom-client's registry and writes its JSON line per request, batched, as
+  // the bin does (here into /dev/null); `quiet` is the same entry with its metrics turned off
+  // (nothing counted), for what the counting costs.
   const stackWith = (metrics: Metrics) =>
     createStack({
       origin: 'http://127.0.0.1',
-      proxy: { logger: silentLogger, ...UNLIMITED, cacheTtlMs: 600_000, metrics },
+      proxy: { logger: binLogger(), ...UNLIMITED, cacheTtlMs: 600_000, metrics },
     });
   const stack = stackWith(new Metrics(prometheusBackend()));
   const quietStack = stackWith(new Metrics(offBackend()));

@@ -19,6 +19,9 @@ import {
   type LayerRules,
   type Layers,
 } from './import-graph.js';
+import { proxySources, routeLiterals, settingSpellings } from './source-rules.js';
+import { API_PREFIX, PATHS } from '../../proxy/routes/paths.js';
+import { settingRows } from '../../proxy/settings.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -35,13 +38,36 @@ const PROXY_LAYERS: Layers = [
   [['proxy/core/'], ['proxy/sandbox/']],
   [['proxy/state/']],
   [['proxy/guards/'], ['proxy/upstream/']],
-  [['proxy/config.ts', 'proxy/env.ts']],
+  [['proxy/config.ts', 'proxy/env.ts', 'proxy/settings.ts']],
   [['proxy/routes/']],
-  [['proxy/app.ts', 'proxy/fast-path.ts', 'proxy/middleware.ts', 'proxy/stack.ts', 'proxy/host.ts', 'proxy/index.ts']],
+  [
+    [
+      'proxy/app.ts',
+      'proxy/pipeline.ts',
+      'proxy/fast-path.ts',
+      'proxy/middleware.ts',
+      'proxy/stack.ts',
+      'proxy/host.ts',
+      'proxy/index.ts',
+    ],
+  ],
   [['proxy/node/'], ['proxy/worker.ts']],
 ];
 
 const graph = importGraph(root, ['src', 'proxy', 'demo']);
+const sources = proxySources(root);
+
+/** The environment variables the settings registry defines, and where it is. */
+const REGISTERED = new Set(
+  settingRows()
+    .map((row) => row.env)
+    .filter((env) => env.startsWith('VENUE_BOOKING_')),
+);
+const REGISTRY = 'proxy/settings.ts';
+
+/** The route table's paths, and the module that writes them. */
+const TABLE_PATHS = new Set<string>(Object.values(PATHS));
+const PATHS_MODULE = 'proxy/routes/paths.ts';
 
 /** A synthetic graph from `file: [specifier, typeOnly?][]`, resolved as the real one is. */
 function planted(files: Record<string, [string, boolean?][]>): ImportGraph {
@@ -88,6 +114,65 @@ describe('the import map', () => {
 
   it('keeps Hono out of the guards, the state and the upstream client', () => {
     assert.deepEqual(forbiddenPackages(graph, ['proxy/guards/', 'proxy/state/', 'proxy/upstream/'], ['hono']), []);
+  });
+});
+
+describe('each fact once', () => {
+  it('spells every setting once, in the settings registry (proxy/settings.ts)', () => {
+    assert.ok(REGISTERED.size > 30 && sources.has(REGISTRY), `${REGISTERED.size} settings read`);
+    assert.deepEqual(settingSpellings(sources, REGISTERED, REGISTRY), []);
+  });
+
+  it('writes every route path once, in the route table (proxy/routes/paths.ts, table.ts)', () => {
+    assert.ok(TABLE_PATHS.has('/api/bookings') && sources.has(PATHS_MODULE));
+    assert.deepEqual(routeLiterals(sources, TABLE_PATHS, API_PREFIX, PATHS_MODULE), []);
+  });
+});
+
+describe('the source rules fail on a planted violation', () => {
+  it('refuses a setting read or declared by name outside the registry, and a name it does not define', () => {
+    const problems = settingSpellings(
+      new Map([
+        [REGISTRY, "const A = { env: 'VENUE_BOOKING_A' };"],
+        ['proxy/env.ts', 'const a = env.VENUE_BOOKING_A; // and VENUE_BOOKING_GONE'],
+        ['proxy/worker.ts', "const b = env['VENUE_BOOKING_A'];"],
+        ['proxy/types.ts', 'interface E {\n  VENUE_BOOKING_A?: string;\n}'],
+        ['proxy/guards/x.ts', "log('set VENUE_BOOKING_A to the address'); const c = text(env, 'VENUE_BOOKING_A');"],
+        ['proxy/guards/ok.ts', "log('set VENUE_BOOKING_A to the address');"],
+      ]),
+      new Set(['VENUE_BOOKING_A']),
+      REGISTRY,
+    );
+    assert.deepEqual(problems, [
+      `proxy/env.ts names VENUE_BOOKING_GONE, which ${REGISTRY} does not define`,
+      `proxy/env.ts spells the setting VENUE_BOOKING_A: read it through ${REGISTRY}`,
+      `proxy/guards/x.ts spells the setting VENUE_BOOKING_A: read it through ${REGISTRY}`,
+      `proxy/types.ts spells the setting VENUE_BOOKING_A: read it through ${REGISTRY}`,
+      `proxy/worker.ts spells the setting VENUE_BOOKING_A: read it through ${REGISTRY}`,
+    ]);
+  });
+});
+
+describe('the route rule fails on a planted violation', () => {
+  it('refuses a table path or an API path written outside the table, but not in a comment or the sandbox', () => {
+    const problems = routeLiterals(
+      new Map([
+        [PATHS_MODULE, "export const PATHS = { bookings: '/api/bookings' };"],
+        ['proxy/app.ts', "const booking = path === '/api/bookings'; // '/api/return' in a comment is fine"],
+        ['proxy/routes/studio.ts', 'const path = `/api/venues/${venue}`;'],
+        ['proxy/guards/request.ts', "if (path === '/metrics') challenge(); const api = '/api/';"],
+        ['proxy/sandbox/routes.ts', "app.get('/api/bookings', answer);"],
+        ['proxy/routes/ok.ts', "/** `GET /metrics` and '/api/bookings' */ const upstream = '/venues';"],
+      ]),
+      new Set(['/api/bookings', '/metrics']),
+      '/api',
+      PATHS_MODULE,
+    );
+    assert.deepEqual(problems, [
+      `proxy/app.ts writes the route path "/api/bookings": name it from ${PATHS_MODULE}`,
+      `proxy/guards/request.ts writes the route path "/metrics": name it from ${PATHS_MODULE}`,
+      `proxy/routes/studio.ts writes the route path "/api/venues/": name it from ${PATHS_MODULE}`,
+    ]);
   });
 });
 

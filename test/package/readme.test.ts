@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { STRICT_CSP } from '../../demo/csp-policy.js';
 import { SUPPORTED_BROWSERS } from '../../vite.config.js';
 import { analyze, renderTables, tablesIn, README } from '../support/api-tables.js';
+import { settingsTable } from '../../proxy/settings.js';
+import { generatedIn, settingsTableIn } from '../support/settings-table.js';
+import { metricsTable } from '../../proxy/core/metrics.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const readme = readFileSync(README, 'utf8');
@@ -31,6 +34,19 @@ describe('README.md', () => {
     assert.ok(current !== null, 'README has the <!-- api-tables:start/end --> markers');
     assert.ok(section('The element').includes(tables.trim().split('\n')[0]!), 'the tables sit in "## The element"');
     assert.equal(current, tables.trim(), 'README API tables are stale: run `npm run docs`');
+  });
+
+  it('has the settings table of the settings registry (run `npm run docs` after changing proxy/settings.ts)', () => {
+    const current = settingsTableIn(readme);
+    assert.ok(current !== null, 'README has the <!-- settings-table:start/end --> markers');
+    assert.ok(section('The proxy').split('### Settings')[1]?.includes(current!), 'the table sits in "### Settings"');
+    assert.equal(current, settingsTable().trim(), 'README settings table is stale: run `npm run docs`');
+  });
+
+  it('has the metrics table of the metrics catalogue (run `npm run docs` after changing proxy/core/metrics.ts)', () => {
+    const current = generatedIn(readme, 'metrics-table');
+    assert.ok(current !== null, 'README has the <!-- metrics-table:start/end --> markers');
+    assert.equal(current, metricsTable().trim(), 'README metrics table is stale: run `npm run docs`');
   });
 
   it('quotes the exact strict CSP the demo is served and tested with', () => {

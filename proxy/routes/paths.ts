@@ -1,0 +1,50 @@
+/**
+ * The path of every route, once: the first column of the route table (table.ts), kept in a module
+ * of its own so that what must name a route (a page linking its stylesheet, a booking's lookup, the
+ * booking URL of an answer) can do so without importing the handlers. No other module of the proxy
+ * writes a route path (test/package/architecture.test.ts reads the source and fails on one).
+ */
+export const PATHS = {
+  availability: '/api/venues/:venue/booking-availability',
+  rules: '/api/venues/:venue/booking-rules',
+  offers: '/api/venues/:venue/offers',
+  marketingPreferences: '/api/venues/:venue/marketing-preferences',
+  venue: '/api/venues/:venue',
+  venues: '/api/venues',
+  bookings: '/api/bookings',
+  return: '/api/return',
+  health: '/healthz',
+  live: '/livez',
+  ready: '/readyz',
+  script: '/venue-booking.js',
+  metrics: '/metrics',
+  status: '/status',
+  studio: '/embed',
+  studioScript: '/embed/studio.js',
+  pagesCss: '/embed/pages.css',
+  wordpressPlugin: '/embed/wordpress-plugin.zip',
+  siteCheck: '/site-check',
+} as const;
+
+/** Where the API is mounted: the guards, CORS and the per-client limits of the API apply below it. */
+export const API_PREFIX = '/api';
+
+/** The label the metrics give every widget chunk (a bounded set, whatever the release's file names). */
+export const CHUNK_ROUTE = '/:chunk.js';
+
+/**
+ * A matcher of a route template (`:name` matches one segment) against a concrete path: the
+ * segments' values by name, or null.
+ */
+export function templateMatcher(template: string): (pathname: string) => Record<string, string> | null {
+  const names: string[] = [];
+  const source = template.replace(/:(\w+)/g, (_, name: string) => {
+    names.push(name);
+    return '([^/]+)';
+  });
+  const pattern = new RegExp(`^${source}$`);
+  return (pathname) => {
+    const match = pattern.exec(pathname);
+    return match ? Object.fromEntries(names.map((name, i) => [name, match[i + 1]!])) : null;
+  };
+}
