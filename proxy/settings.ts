@@ -541,8 +541,8 @@ export const SETTINGS = {
     arg: 'ADDRESS',
     scope: 'node',
     parse: parsers.listenHost,
-    defaultDoc: '— (every interface)',
-    doc: 'Address to listen on, an IP address or host name (`127.0.0.1` keeps the proxy off the network, for one behind a reverse proxy on the same machine)',
+    defaultDoc: 'every interface',
+    doc: 'Address to listen on, e.g. 127.0.0.1',
   },
   operatorPort: {
     env: 'VENUE_BOOKING_OPERATOR_PORT',
@@ -630,18 +630,22 @@ function defaultText(setting: Setting, markdown: boolean): string {
   return setting.defaultDoc ?? '—';
 }
 
+/** Whether the help names a row's default: a value, or one described in words (a `—`, none, is left out). */
+const shownDefault = (setting: Setting) =>
+  setting.default !== undefined || (setting.defaultDoc !== undefined && !setting.defaultDoc.startsWith('—'));
+
 /** `venue-booking-proxy --help`: the flags, then what is read from the environment only. */
 export function helpText(): string {
   const rows = settingRows().filter((row) => row.scope !== 'worker');
   const flagged = rows.filter((row) => row.flag);
   const flagLine = (row: (typeof rows)[number]) => {
     const head = `  --${row.flag} ${row.arg ?? 'VALUE'}`.padEnd(30);
-    const tail = `${plain(row.doc)} [${row.env}${row.default !== undefined ? `, default ${defaultText(row, false)}` : ''}]`;
+    const tail = `${plain(row.doc)} [${row.env}${shownDefault(row) ? `, default ${plain(defaultText(row, false))}` : ''}]`;
     return `${head} ${wrap(tail, 70, ' '.repeat(31))}`;
   };
   const envLine = (row: (typeof rows)[number]) =>
     `  ${row.env}\n${' '.repeat(31)}${wrap(
-      `${plain(row.doc)}${row.default !== undefined ? ` [default ${defaultText(row, false)}]` : ''}`,
+      `${plain(row.doc)}${shownDefault(row) ? ` [default ${plain(defaultText(row, false))}]` : ''}`,
       70,
       ' '.repeat(31),
     )}`;

@@ -275,7 +275,7 @@ describe('the listen address and port of the Node entry', { timeout: 60_000 }, (
   test('a HOST that is no address: a clear error before listening', async () => {
     const bad = await runBin({ PORT: '0', HOST: 'not an address!' }, []);
     assert.equal(bad.code, 2);
-    assert.match(bad.out, /^HOST must be an IP address or a host name/);
+    assert.match(bad.out, /^ {2}- HOST must be an IP address or a host name/m);
     const absent = await runBin({ PORT: '0', HOST: '192.0.2.1' }, []);
     assert.ok(absent.code !== null && absent.code !== 0);
     assert.equal(absent.out.trim().split('\n').length, 1, absent.out);
