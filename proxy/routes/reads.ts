@@ -186,6 +186,14 @@ export async function venueRecord(ctx: ProxyContext, c: Context): Promise<Tiered
   const { values, errors } = readFields(await inputOf(c), SETTINGS);
   throwIfInvalid(errors);
   const fields = typeof values.fields === 'string' ? values.fields.split(',') : [...PUBLIC_SETTINGS];
+  return venueRecordRead(venue, fields);
+}
+
+/**
+ * The read of a venue's record with `fields`, as the widget asks for it: the venue-facing pages
+ * (the studio, the booking page) read the same, so they share its cached copy.
+ */
+export function venueRecordRead(venue: string, fields: readonly string[] = PUBLIC_SETTINGS): TieredRead {
   return {
     method: 'GET',
     path: `/venues/${venue}`,
