@@ -115,9 +115,10 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   );
   app.use('*', requestLog(logger, config.now, config.metrics));
   app.use('*', securityHeaders);
-  // HTML and JSON go gzipped (or deflated) to a client that accepts it, as the widget's files do
-  // (those are compressed once, at start, and skip this: they carry their Content-Encoding).
-  app.use('*', compress());
+  // HTML and JSON go gzipped to a client that accepts it, as the widget's files do (those are
+  // compressed once, at start, and skip this: they carry their Content-Encoding). The Node fast
+  // path does the same to the availability answers it sends (fast-path.ts, `encoded`).
+  if (config.compress !== false) app.use('*', compress({ encoding: 'gzip' }));
   app.use(
     '*',
     guards(guardSettings, logger, { metrics: config.metrics, recentOrigins, peerAddress: config.peerAddress }),

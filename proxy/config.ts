@@ -102,6 +102,11 @@ export interface ProxyConfig {
    */
   practice?: boolean;
   /**
+   * Whether the app gzips its HTML and JSON for clients that accept it (default true). A host that
+   * compresses answers itself turns it off: a Worker's runtime encodes the body it is given.
+   */
+  compress?: boolean;
+  /**
    * `publicUrl` was not configured but derived by the host (the offline stack's port or first
    * request): the venue-facing pages then name the address they were opened at, not `publicUrl`'s.
    */
