@@ -132,6 +132,7 @@ input[type='color'] { inline-size: 3rem; block-size: 2rem; padding: 0; border: 1
 input[type='color']:disabled { opacity: 0.4; }
 .warning { color: #7a4d00; background: #fff4ce; border-inline-start: 4px solid #8a6100; padding: 0.25rem 0.75rem; }
 .scripted .no-script-only { display: none; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
 details { margin: 0.25rem 0; }
 summary { cursor: pointer; color: #0b57a4; }
 .qr svg { inline-size: 10rem; block-size: 10rem; background: #fff; }

@@ -49,9 +49,16 @@ export function studioClient(): void {
     const fresh = next.getElementById(id);
     const current = byId(id);
     if (!fresh || !current || current.innerHTML === fresh.innerHTML) return;
-    // The part being typed in stays as it is; it is redrawn with the next change elsewhere.
-    if (current.contains(document.activeElement) && current.tagName === 'FIELDSET') return;
-    current.replaceWith(document.importNode(fresh, true));
+    if (!current.contains(document.activeElement) || current.children.length !== fresh.children.length) {
+      current.replaceWith(document.importNode(fresh, true));
+      return;
+    }
+    // The control in use stays as it is (focus and what is typed); its neighbours are redrawn.
+    [...current.children].forEach((child, index) => {
+      const update = fresh.children[index]!;
+      if (!child.contains(document.activeElement) && child.outerHTML !== update.outerHTML)
+        child.replaceWith(document.importNode(update, true));
+    });
   };
   // The preview as the page last gave it: redrawn only when that changes (a new widget starts over).
   let previewSource = document.querySelector('#preview venue-booking')?.outerHTML;

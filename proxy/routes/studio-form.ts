@@ -216,7 +216,7 @@ function colourPart(choices: WidgetSettings): string {
   return (Object.keys(COLOURS) as ColourName[])
     .map((name) => {
       const own = choices.colours[name];
-      return `<div class="colour"><label><input type="checkbox" data-colour="${name}"${checked(!!own)}> ${escapeHtml(COLOURS[name].label)}</label> <input type="color" name="${name}" value="${escapeHtml(own ?? COLOURS[name].start)}" aria-label="${escapeHtml(COLOURS[name].label)}"${own ? '' : ' disabled'}></div>`;
+      return `<div class="colour"><label><input type="checkbox" data-colour="${name}"${checked(!!own)}> ${escapeHtml(COLOURS[name].label)}</label> <label class="visually-hidden" for="colour-${name}">${escapeHtml(COLOURS[name].label)}: the colour</label><input type="color" id="colour-${name}" name="${name}" value="${escapeHtml(own ?? COLOURS[name].start)}"${own ? '' : ' disabled'}></div>`;
     })
     .join('');
 }

@@ -28,7 +28,7 @@ import {
 import { formOf, londonToday, studioChoices, type StudioOffer } from './studio-form.js';
 import { originsOf } from './studio-origins.js';
 import { stepsOf } from './studio-steps.js';
-import { venuesAndGroups } from './venue-data.js';
+import { venuesAndGroups, withPartySizes } from './venue-data.js';
 
 /** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
 export function bookingLink(choices: WidgetSettings, base: string): string {
@@ -103,8 +103,11 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
 /** `GET /embed`: the studio. */
 export async function studioPage(ctx: ProxyContext, c: Context): Promise<Response> {
   const url = urlOf(c.req.raw);
-  const offer = await venuesAndGroups(ctx);
-  const { choices, problems } = studioChoices(url.searchParams, offer, londonToday(ctx.config.now()));
+  const today = londonToday(ctx.config.now());
+  const { venues, groups } = await venuesAndGroups(ctx);
+  const type = url.searchParams.get('type');
+  const offer = { venues: type ? await withPartySizes(ctx, venues, type, today) : venues, groups };
+  const { choices, problems } = studioChoices(url.searchParams, offer, today);
   const base = pagesBase(ctx.config, url);
   const script = ctx.config.widgetScript;
   const integrity = script ? await integrityOf(script) : null;

@@ -9,13 +9,13 @@
 import { PARTY_SIZE } from '../../src/api/rules.js';
 import type { ProxyContext } from './context.js';
 import { readThrough, type ReadCall } from './read-through.js';
-import { shapeVenueList, venueRecordRead } from './reads.js';
+import { bookingRulesRead, shapeVenueList, venueRecordRead } from './reads.js';
 
 /** A booking type as a venue offers it. */
 export interface BookingType {
   id: string;
   name: string;
-  /** The party sizes it takes. */
+  /** The party sizes it takes: any until its rules are read (`withPartySizes`). */
   minPeople: number;
   maxPeople: number;
 }
@@ -113,4 +113,31 @@ export function named(group: GroupInfo, venues: readonly VenueInfo[]): GroupInfo
       title: venue.title ?? venues.find((known) => known.id === venue.id)?.title ?? null,
     })),
   };
+}
+
+/**
+ * `offer`'s booking type `type` (the one a prefill names) with the party sizes its rules take on
+ * `date`, read as the widget reads them (one call, shared through the cache): the venue record
+ * names types only. Unchanged when the type is not offered or its rules cannot be read now.
+ */
+export async function withPartySizes(
+  ctx: ProxyContext,
+  venues: VenueInfo[],
+  type: string,
+  date: string,
+): Promise<VenueInfo[]> {
+  const venue = venues.find((item) => item.types.some((known) => known.id === type));
+  if (!venue) return venues;
+  const rules = (await payloadOf(ctx, `/api/venues/${venue.id}/booking-rules`, {
+    ...bookingRulesRead(venue.id, { type, date }),
+    tier: 'early',
+  })) as { min_people?: unknown; max_people?: unknown } | undefined;
+  if (!rules) return venues;
+  const minPeople = count(rules.min_people, PARTY_SIZE.min);
+  const maxPeople = Math.max(minPeople, count(rules.max_people, PARTY_SIZE.max));
+  return venues.map((item) =>
+    item !== venue
+      ? item
+      : { ...item, types: item.types.map((known) => (known.id === type ? { ...known, minPeople, maxPeople } : known)) },
+  );
 }
