@@ -110,9 +110,10 @@ a { color: #0b57a4; }
 .note { color: #454c54; font-size: 0.9rem; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid #dde1e5; vertical-align: top; }
-fieldset { border: 1px solid #c9ced4; border-radius: 8px; margin: 0 0 1rem; padding: 0.5rem 1rem 0.75rem; background: #fff; }
+fieldset { min-inline-size: 0; border: 1px solid #c9ced4; border-radius: 8px; margin: 0 0 1rem; padding: 0.5rem 1rem 0.75rem; background: #fff; }
 legend { font-weight: 600; padding: 0 0.25rem; }
 label { display: block; margin: 0.35rem 0; }
+label select { display: block; inline-size: 100%; margin-top: 0.2rem; }
 input[type='text'], input[type='url'], input[type='tel'], input[type='date'], input[type='time'], input[type='number'], select { font: inherit; padding: 0.3rem 0.4rem; border: 1px solid #6b737b; border-radius: 4px; max-width: 100%; }
 .choice { display: inline-block; margin-right: 1rem; }
 button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid #0b57a4; background: #0b57a4; color: #fff; cursor: pointer; }
