@@ -6,7 +6,8 @@
  * its locale chunks, on the embedded sandbox, warmed by one visit. Lighthouse runs through
  * `npx lighthouse@12.2.3` (fetched from the npm registry on first use; CHROME_PATH names the browser).
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -39,9 +40,12 @@ interface LighthouseReport {
   audits: Record<string, { numericValue?: number; score: number | null; displayValue?: string }>;
 }
 
-/** Lighthouse's mobile audit of `url`, as JSON (it exits non-zero only when it could not run). */
-function lighthouse(url: string): LighthouseReport {
-  const output = execFileSync(
+/**
+ * Lighthouse's mobile audit of `url`, as JSON (it exits non-zero only when it could not run). Run
+ * asynchronously: the server under audit lives in this process.
+ */
+async function lighthouse(url: string): Promise<LighthouseReport> {
+  const { stdout } = await promisify(execFile)(
     'npx',
     [
       '-y',
@@ -54,7 +58,7 @@ function lighthouse(url: string): LighthouseReport {
     ],
     { cwd: root, env: { ...process.env, CHROME_PATH: findChromium() }, maxBuffer: 64 * 2 ** 20 },
   );
-  return JSON.parse(output.toString()) as LighthouseReport;
+  return JSON.parse(stdout) as LighthouseReport;
 }
 
 /** Serves the booking page and audits it. */
@@ -69,7 +73,7 @@ export async function run(): Promise<BenchRow[]> {
   try {
     // Warm: the venue's name and the first reads in the proxy's cache, as on a page in use.
     await (await fetch(url)).text();
-    const report = lighthouse(url);
+    const report = await lighthouse(url);
     const audit = (id: string) => report.audits[id]?.displayValue ?? '—';
     const score = (name: 'performance' | 'accessibility') => Math.round(report.categories[name].score * 100);
     return [
