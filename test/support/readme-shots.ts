@@ -2,8 +2,10 @@
  * The README's pictures of the venue's pages (docs/*.png): the embed studio with the dark #8b1f3a
  * warning, and the booking page on a phone. `node --import tsx test/support/readme-shots.ts`
  * serves the offline stack with the widget bundled by esbuild, opens each page in Chromium and
- * writes small PNGs; look at them before committing.
+ * writes small PNGs (ImageMagick's `convert` makes them 64-colour; the studio at 70 %); look at
+ * them before committing.
  */
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +41,7 @@ const stack = createStack({
 server.on('request', nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
 const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
 try {
-  const studio = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+  const studio = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
   await studio.goto(`${origin}/embed?venue=${VENUE}&theme=dark&accent=%238b1f3a&type=64a1f0c2e4b0a1b2c3d4e601`);
   await studio.waitForFunction(() =>
     document.querySelector('#preview venue-booking')?.shadowRoot?.querySelector('[part~="step"]'),
@@ -54,4 +56,11 @@ try {
 } finally {
   await browser.close();
   server.close();
+}
+for (const [name, scale] of [
+  ['studio', '70%'],
+  ['booking-page', '100%'],
+] as const) {
+  const file = `${root}docs/${name}.png`;
+  execFileSync('convert', [file, '-resize', scale, '+dither', '-colors', '64', `PNG8:${file}`]);
 }
