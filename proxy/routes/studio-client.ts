@@ -67,7 +67,9 @@ export function studioClient(): void {
   const redraw = async () => {
     inFlight?.abort();
     inFlight = new AbortController();
-    const query = new URLSearchParams(new FormData(form) as unknown as Record<string, string>).toString();
+    // What is left empty is left out of the address, as the page reads it as unset anyway.
+    const filled = [...new FormData(form)].filter((entry): entry is [string, string] => entry[1] !== '');
+    const query = new URLSearchParams(filled).toString();
     const response = await fetch(`${form.getAttribute('action')}?${query}`, { signal: inFlight.signal });
     if (!response.ok) return;
     const next = new DOMParser().parseFromString(await response.text(), 'text/html');
