@@ -103,6 +103,21 @@ export interface ProxyConfig {
   operatorPages?: OperatorPages;
   /** The address of the peer that sent a request (the socket's), from the host's per-request context. */
   peerAddress?: (env: unknown) => string | undefined;
+  /**
+   * The upstream is a sandbox, not the live service (the offline stack sets it): the venue-facing
+   * pages say "Practice mode: bookings here are not real".
+   */
+  practice?: boolean;
+  /**
+   * Whether the app gzips its HTML and JSON for clients that accept it (default true). A host that
+   * compresses answers itself turns it off: a Worker's runtime encodes the body it is given.
+   */
+  compress?: boolean;
+  /**
+   * `publicUrl` was not configured but derived by the host (the offline stack's port or first
+   * request): the venue-facing pages then name the address they were opened at, not `publicUrl`'s.
+   */
+  publicUrlDerived?: boolean;
 }
 
 /**

@@ -46,6 +46,7 @@ import { ID_RE, queryParams } from './guards/validate.js';
 import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
 import { readThrough, type ReadCall } from './routes/read-through.js';
 import { availabilityRead } from './routes/reads.js';
+import { acceptsGzip, gzip } from './routes/script.js';
 import type { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState, Relayed } from './state/types.js';
 import { prepare, sent } from './upstream/relay.js';
@@ -115,6 +116,8 @@ interface Memo {
   /** Every header of the app's answer but the per-request ones (CORS origin, limits, X-Cache), flat. */
   headers: string[];
   until: number;
+  /** The body gzipped, made when a client first accepts it. */
+  gzipped?: Promise<Uint8Array>;
 }
 
 /** How long a remembered answer stands in for the app's route checks. */
@@ -124,6 +127,10 @@ const MAX_MEMOS = 1_000;
 /** Headers that differ per request; everything else of a remembered answer is replayed as it is. */
 const PER_REQUEST = new Set([
   'access-control-allow-origin',
+  // The encoding is the client's to choose (`encoded`), and the length follows it.
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
@@ -174,7 +181,7 @@ export class FastPath {
   }
 
   private keep(url: URL, route: string, cacheKey: string, relayed: Relayed, body: Uint8Array, kept: string[]): void {
-    kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
+    kept.push('x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
     const { metrics } = this.options;
@@ -218,11 +225,12 @@ export class FastPath {
     if (!counted) return null;
     const out = memo.headers.slice();
     this.perRequest(out, request, counted.decision);
+    const body = await encoded(out, memo.body, request, memo);
     const ms = this.logged(guarded, memo.relayed.status, started, 'HIT');
     memo.counted.request(1);
     memo.counted.duration(ms / 1000);
     memo.counted.hit(1);
-    return { status: memo.relayed.status, headers: out, body: memo.body };
+    return { status: memo.relayed.status, headers: out, body };
   }
 
   /**
@@ -250,12 +258,12 @@ export class FastPath {
       if (sent.status >= 200 && sent.status < 300 && !sent.memo.relayed.headers)
         this.keep(url, AVAILABILITY_ROUTE, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
     }
-    out.push('content-length', String(sent.body.byteLength));
     this.perRequest(out, request, counted.decision);
+    const body = await encoded(out, sent.body, request);
     const ms = this.logged(guarded, sent.status, started, cache);
     options.metrics.count('requests_total', { route: AVAILABILITY_ROUTE, method: 'GET', code: String(sent.status) });
     options.metrics.observe('request_duration_seconds', { route: AVAILABILITY_ROUTE }, ms / 1000);
-    return { status: sent.status, headers: out, body: sent.body };
+    return { status: sent.status, headers: out, body };
   }
 
   /** The client's limit, counted once: a refusal is handed to the app with the count made. */
@@ -353,6 +361,25 @@ export function rememberSent(fast: FastPath, keys: CacheKeys, config: ResolvedCo
     const { bytes, leaked } = prepare(relayed, bookingUrl, apiKey);
     if (!leaked) fast.remember(url, routeLabel(c), key, relayed, bytes, plain);
   };
+}
+
+/**
+ * The body as the app's compression middleware would send it (app.ts, `compress`): the JSON
+ * gzipped for a client that accepts gzip, `Vary: Accept-Encoding` either way; `Content-Length`
+ * added to `out` for the bytes sent. A memo keeps its gzipped body for the next client.
+ */
+async function encoded(out: string[], body: Uint8Array, request: FastRequest, memo?: Memo): Promise<Uint8Array> {
+  const vary = out.indexOf('vary');
+  if (vary < 0) out.push('vary', 'Accept-Encoding');
+  else if (!/accept-encoding/i.test(out[vary + 1]!)) out[vary + 1] = `${out[vary + 1]}, Accept-Encoding`;
+  let sent = body;
+  if (acceptsGzip(request.header('accept-encoding') ?? undefined)) {
+    const zipped = gzip(body as Uint8Array<ArrayBuffer>);
+    sent = await (memo ? (memo.gzipped ??= zipped) : zipped);
+    out.push('content-encoding', 'gzip');
+  }
+  out.push('content-length', String(sent.byteLength));
+  return sent;
 }
 
 /** The same headers with lower-case names. */

@@ -10,7 +10,8 @@ import type { ResolvedConfig } from '../config.js';
 import type { ProxyContext } from './context.js';
 import { PAGES_CSS, PAGES_CSS_PATH } from './page.js';
 import { statusPage } from './status.js';
-import { STUDIO_SCRIPT, studioPage } from './studio.js';
+import { studioPage } from './studio.js';
+import { studioScript } from './studio-client.js';
 import { wordpressPlugin } from './wordpress.js';
 
 /** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
@@ -48,7 +49,7 @@ export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): O
   }
   if (studio) {
     routes.push({ path: '/embed', answer: studioPage });
-    routes.push({ path: '/embed/studio.js', answer: file(STUDIO_SCRIPT, 'text/javascript') });
+    routes.push({ path: '/embed/studio.js', answer: file(studioScript(), 'text/javascript') });
     routes.push({ path: '/embed/wordpress-plugin.zip', answer: wordpressPlugin });
   }
   return routes;
