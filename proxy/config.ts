@@ -108,6 +108,21 @@ export interface ProxyConfig {
   peerAddress?: (env: unknown) => string | undefined;
   /** The proxy's version, for `venue_booking_build_info` (the Node entry reads its package's). */
   version?: string;
+  /**
+   * The upstream is a sandbox, not the live service (the offline stack sets it): the venue-facing
+   * pages say "Practice mode: bookings here are not real".
+   */
+  practice?: boolean;
+  /**
+   * Whether the app gzips its HTML and JSON for clients that accept it (default true). A host that
+   * compresses answers itself turns it off: a Worker's runtime encodes the body it is given.
+   */
+  compress?: boolean;
+  /**
+   * `publicUrl` was not configured but derived by the host (the offline stack's port or first
+   * request): the venue-facing pages then name the address they were opened at, not `publicUrl`'s.
+   */
+  publicUrlDerived?: boolean;
 }
 
 /**
@@ -191,6 +206,12 @@ export interface ResolvedConfig {
   budget: BudgetSettings;
   metrics: Metrics;
   operatorPages: Required<Omit<OperatorPages, 'token'>> & { token: string | null };
+  /** The upstream is a sandbox: the venue-facing pages say "Practice mode". */
+  practice: boolean;
+  /** Whether the app gzips its HTML and JSON for clients that accept it. */
+  compress: boolean;
+  /** `publicUrl` was derived by the host, not configured: pages name the address they were opened at. */
+  publicUrlDerived: boolean;
 }
 
 /** Fills every default of `config` once; the proxy's parts read nothing else. */
@@ -205,6 +226,9 @@ export function resolveConfig(config: ProxyConfig): ResolvedConfig {
     returnPages: config.returnPages ?? {},
     returnBridge: config.returnBridge ?? defaultOf('returnBridge'),
     returnSecret: config.returnSecret ?? null,
+    practice: config.practice ?? false,
+    compress: config.compress ?? true,
+    publicUrlDerived: config.publicUrlDerived ?? false,
     partnerSource: config.partnerSource ?? null,
     clientKey: config.clientKey,
     state: config.state,

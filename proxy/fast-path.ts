@@ -35,6 +35,7 @@ import { queryParams } from './guards/validate.js';
 import { routeLabel } from './middleware.js';
 import { perRequestHeaders, relayedRead, type FastRead, type RequestRecorder, type Series } from './pipeline.js';
 import { sendOptions, type ProxyContext } from './routes/context.js';
+import { acceptsGzip, gzip } from './routes/script.js';
 import { templateMatcher } from './routes/paths.js';
 import type { Route } from './routes/table.js';
 import type { Relayed } from './state/types.js';
@@ -83,6 +84,8 @@ interface Memo {
   /** Every header of the app's answer but the per-request ones (CORS origin, limits, X-Cache), flat. */
   headers: string[];
   until: number;
+  /** The body gzipped, made when a client first accepts it. */
+  gzipped?: Promise<Uint8Array>;
 }
 
 /** How long a remembered answer stands in for the app's route checks. */
@@ -92,6 +95,10 @@ const MAX_MEMOS = 1_000;
 /** Headers that differ per request; everything else of a remembered answer is replayed as it is. */
 const PER_REQUEST = new Set([
   'access-control-allow-origin',
+  // The encoding is the client's to choose (`encoded`), and the length follows it.
+  'content-encoding',
+  'content-length',
+  'transfer-encoding',
   'x-ratelimit-limit',
   'x-ratelimit-remaining',
   'x-ratelimit-reset',
@@ -174,7 +181,7 @@ export class FastPath {
     body: Uint8Array,
     kept: string[],
   ): void {
-    kept.push('content-length', String(body.byteLength), 'x-cache', 'HIT');
+    kept.push('x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
     const series = this.parts.recorder.series(route, 'GET', relayed.status);
@@ -219,9 +226,10 @@ export class FastPath {
     if (!counted) return null;
     const out = memo.headers.slice();
     this.perRequest(out, request, counted.decision);
-    this.answered(guarded, memo.route, memo.relayed.status, started, memo.body.byteLength, 'HIT', memo.series);
+    const body = await encoded(out, memo.body, request, memo);
+    this.answered(guarded, memo.route, memo.relayed.status, started, body.byteLength, 'HIT', memo.series);
     this.hit(1);
-    return { status: memo.relayed.status, headers: out, body: memo.body };
+    return { status: memo.relayed.status, headers: out, body };
   }
 
   /**
@@ -249,10 +257,10 @@ export class FastPath {
       if (sent.status >= 200 && sent.status < 300 && !sent.memo.relayed.headers)
         this.keep(guarded.url, found.route, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
     }
-    out.push('content-length', String(sent.body.byteLength));
     this.perRequest(out, request, counted.decision);
-    this.answered(guarded, found.route, sent.status, started, sent.body.byteLength, cache);
-    return { status: sent.status, headers: out, body: sent.body };
+    const body = await encoded(out, sent.body, request);
+    this.answered(guarded, found.route, sent.status, started, body.byteLength, cache);
+    return { status: sent.status, headers: out, body };
   }
 
   /** The read of a row the fast path may run for a GET of `url`, with its route label; null leaves it to the app. */
@@ -318,4 +326,23 @@ function requestUrl(request: FastRequest): RequestUrl | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The body as the app's compression middleware would send it (app.ts, `compress`): the JSON
+ * gzipped for a client that accepts gzip, `Vary: Accept-Encoding` either way; `Content-Length`
+ * added to `out` for the bytes sent. A memo keeps its gzipped body for the next client.
+ */
+async function encoded(out: string[], body: Uint8Array, request: FastRequest, memo?: Memo): Promise<Uint8Array> {
+  const vary = out.indexOf('vary');
+  if (vary < 0) out.push('vary', 'Accept-Encoding');
+  else if (!/accept-encoding/i.test(out[vary + 1]!)) out[vary + 1] = `${out[vary + 1]}, Accept-Encoding`;
+  let sent = body;
+  if (acceptsGzip(request.header('accept-encoding') ?? undefined)) {
+    const zipped = gzip(body as Uint8Array<ArrayBuffer>);
+    sent = await (memo ? (memo.gzipped ??= zipped) : zipped);
+    out.push('content-encoding', 'gzip');
+  }
+  out.push('content-length', String(sent.byteLength));
+  return sent;
 }

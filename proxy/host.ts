@@ -26,7 +26,7 @@ export function handlerFor(config: EnvConfig, extra: Partial<ProxyConfig>, fallb
   if (!config.embedded) return createProxy({ ...config.settings, ...extra });
   const stack = createStack({
     origin: config.settings.publicUrl ?? fallbackOrigin,
-    proxy: { ...config.settings, ...extra },
+    proxy: { ...config.settings, ...extra, publicUrlDerived: !config.settings.publicUrl },
   });
   return { fetch: stack.fetch, fast: stack.proxy.fast };
 }

@@ -64,6 +64,8 @@ export function createStack(options: StackOptions): Stack {
     bookingSite: `${sandboxUrl}/book`,
     // next.api must name the proxy as the browser sees it, mount path included.
     publicUrl: `${options.origin}${basePath}`,
+    // The embedded sandbox stands in for the live service: nothing booked here is real.
+    practice: true,
     ...options.proxy,
   });
   return {

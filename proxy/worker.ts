@@ -44,7 +44,8 @@ function builtFor(env: ProxyEnv, request: Request): NonNullable<typeof built> {
   const config = configFromEnv(env);
   const clientKey = clientKeyFor({ header: 'cf-connecting-ip' });
   const { state } = sharedState(env, config.settings);
-  const extra = { clientKey, ...(state ? { state } : {}) };
+  // The Workers runtime compresses what it is given (and would gzip a gzipped body again).
+  const extra = { clientKey, compress: false, ...(state ? { state } : {}) };
   const handler = handlerFor(config, extra, new URL(request.url).origin);
   if (config.redis)
     console.warn(

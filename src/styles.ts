@@ -12,7 +12,7 @@ import { css } from 'lit';
 /** The dark defaults, for `theme="dark"` and for `theme="auto"` under a dark preference. */
 const dark = css`
   --_accent: var(--vb-accent, #8cc4ec);
-  --_accent-text: var(--vb-accent-text, #0b1a26);
+  --_accent-text: var(--vb-accent-text, var(--_on-accent, #0b1a26));
   --_background: var(--vb-background, #161a1f);
   --_surface: var(--vb-background, #161a1f);
   --_text: var(--vb-text, #eef1f4);
@@ -26,7 +26,11 @@ export const styles = css`
   :host {
     display: block;
     --_accent: var(--vb-accent, #1f5f8b);
-    --_accent-text: var(--vb-accent-text, #ffffff);
+    /* On a custom accent with no text colour named: white or black, whichever reads (OKLab
+       lightness against 0.56, where both contrast alike). Without --vb-accent this is invalid, so
+       the theme's default text colour stands. */
+    --_on-accent: oklch(from var(--vb-accent) clamp(0, (0.56 - l) * 1000, 1) 0 0);
+    --_accent-text: var(--vb-accent-text, var(--_on-accent, #ffffff));
     --_background: var(--vb-background, transparent);
     --_surface: var(--vb-background, #ffffff);
     --_text: var(--vb-text, inherit);

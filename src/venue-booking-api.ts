@@ -60,7 +60,7 @@ import type { GuestPrefill } from './element-types.js';
  * @csspart dialog - The popup's `<dialog>`.
  *
  * @cssproperty --vb-accent - Accent colour of chosen values and the main button.
- * @cssproperty --vb-accent-text - Text colour on the accent colour.
+ * @cssproperty --vb-accent-text - Text colour on the accent colour (default on a custom accent: white or black, whichever reads).
  * @cssproperty --vb-background - Background of the widget (default transparent; the dialog's is opaque).
  * @cssproperty --vb-text - Text colour (default inherited from the page).
  * @cssproperty --vb-muted - Colour of secondary text.

@@ -11,7 +11,8 @@ import type { ProxyContext } from './context.js';
 import { PAGES_CSS } from './page.js';
 import { PATHS } from './paths.js';
 import { statusPage } from './status.js';
-import { STUDIO_SCRIPT, studioPage } from './studio.js';
+import { studioPage } from './studio.js';
+import { studioScript } from './studio-client.js';
 import { wordpressPlugin } from './wordpress.js';
 
 /** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
@@ -49,7 +50,7 @@ export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): O
   }
   if (studio) {
     routes.push({ path: PATHS.studio, answer: studioPage });
-    routes.push({ path: PATHS.studioScript, answer: file(STUDIO_SCRIPT, 'text/javascript') });
+    routes.push({ path: PATHS.studioScript, answer: file(studioScript(), 'text/javascript') });
     routes.push({ path: PATHS.wordpressPlugin, answer: wordpressPlugin });
   }
   return routes;

@@ -33,14 +33,24 @@ export interface PageOptions {
   nonce?: string;
   /** Seconds after which the browser reloads the page (the status page). */
   refreshS?: number;
+  /** What search engines and link previews show of the page. */
+  description: string;
+  /** The page's language (default en-GB). */
+  lang?: string;
+  /** The answer's status (default 200). */
+  status?: number;
+  /** One `<style>` element of the page's own (a venue's colours), allowed by the nonce. */
+  style?: string;
+  /** The stylesheet's address, relative to the page (default the operator pages' own). */
+  stylesheet?: string;
 }
 
 /** The page's Content-Security-Policy. */
-export function pageCsp(nonce?: string): string {
+export function pageCsp(nonce?: string, styleNonce?: string): string {
   return [
     "default-src 'none'",
     nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'none'",
-    "style-src 'self'",
+    styleNonce ? `style-src 'self' 'nonce-${styleNonce}'` : "style-src 'self'",
     // The embed studio's preview talks to this proxy's API, and reads its own page again.
     nonce ? "connect-src 'self'" : "connect-src 'none'",
     "img-src 'self' data:",
@@ -54,15 +64,36 @@ export function pageCsp(nonce?: string): string {
 /** A whole HTML answer: the page frame around `body`, with its CSP and no caching. */
 export function pageResponse(body: string, options: PageOptions): Response {
   const refresh = options.refreshS ? `<meta http-equiv="refresh" content="${options.refreshS}">` : '';
-  const html = `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${PAGES_CSS_PATH.slice(1)}"></head><body>${body}</body></html>`;
+  const styleNonce = options.style ? newNonce() : undefined;
+  const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
+  const html = `<!doctype html><html lang="${escapeHtml(options.lang ?? 'en-GB')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? PAGES_CSS_PATH.slice(1))}">${style}</head><body>${body}</body></html>`;
   return new Response(html, {
-    status: 200,
+    status: options.status ?? 200,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'content-security-policy': pageCsp(options.nonce),
+      'content-security-policy': pageCsp(options.nonce, styleNonce),
     },
   });
+}
+
+/**
+ * The address the venue-facing pages give out (snippets, links, QR codes): the configured public
+ * address, else the address the page was opened at (its mount path kept), so a studio opened at
+ * `127.0.0.1:8787` names that, not `localhost`.
+ */
+export function pagesBase(config: { publicBase: string | null; publicUrlDerived?: boolean }, url: URL): string {
+  if (!config.publicBase) return url.origin;
+  if (!config.publicUrlDerived) return config.publicBase;
+  return `${url.origin}${new URL(config.publicBase).pathname.replace(/\/+$/, '')}`;
+}
+
+/** The practice banner, while the upstream is a sandbox. */
+export function practiceBanner(
+  practice: boolean | undefined,
+  words = 'Practice mode: bookings here are not real.',
+): string {
+  return practice ? `<p class="practice" role="note">${escapeHtml(words)}</p>` : '';
 }
 
 /** The stylesheet of the operator's pages: readable, high contrast, no framework. */
@@ -80,9 +111,10 @@ a { color: #0b57a4; }
 .note { color: #454c54; font-size: 0.9rem; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid #dde1e5; vertical-align: top; }
-fieldset { border: 1px solid #c9ced4; border-radius: 8px; margin: 0 0 1rem; padding: 0.5rem 1rem 0.75rem; background: #fff; }
+fieldset { min-inline-size: 0; border: 1px solid #c9ced4; border-radius: 8px; margin: 0 0 1rem; padding: 0.5rem 1rem 0.75rem; background: #fff; }
 legend { font-weight: 600; padding: 0 0.25rem; }
 label { display: block; margin: 0.35rem 0; }
+label select { display: block; inline-size: 100%; margin-top: 0.2rem; }
 input[type='text'], input[type='url'], input[type='tel'], input[type='date'], input[type='time'], input[type='number'], select { font: inherit; padding: 0.3rem 0.4rem; border: 1px solid #6b737b; border-radius: 4px; max-width: 100%; }
 .choice { display: inline-block; margin-right: 1rem; }
 button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid #0b57a4; background: #0b57a4; color: #fff; cursor: pointer; }
@@ -95,4 +127,17 @@ textarea { width: 100%; box-sizing: border-box; font: 0.85rem/1.4 ui-monospace, 
 code { background: #eef0f2; padding: 0 0.2rem; border-radius: 3px; }
 ol li, ul li { margin: 0.25rem 0; }
 #preview { min-height: 12rem; }
+.practice { background: #fff4ce; border: 2px solid #8a6100; color: #3d2b00; border-radius: 8px; padding: 0.5rem 1rem; font-weight: 600; }
+.colour { display: flex; gap: 0.5rem; align-items: center; }
+.colour label { margin: 0.2rem 0; }
+input[type='color'] { inline-size: 3rem; block-size: 2rem; padding: 0; border: 1px solid #6b737b; border-radius: 4px; }
+input[type='color']:disabled { opacity: 0.4; }
+.warning { color: #7a4d00; background: #fff4ce; border-inline-start: 4px solid #8a6100; padding: 0.25rem 0.75rem; }
+.scripted .no-script-only { display: none; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
+details { margin: 0.25rem 0; }
+summary { cursor: pointer; color: #0b57a4; }
+.qr svg { inline-size: 10rem; block-size: 10rem; background: #fff; }
+.book-page { max-width: 40rem; }
+@media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
 `;

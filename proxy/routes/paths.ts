@@ -24,6 +24,9 @@ export const PATHS = {
   pagesCss: '/embed/pages.css',
   wordpressPlugin: '/embed/wordpress-plugin.zip',
   siteCheck: '/site-check',
+  bookingCss: '/book/style.css',
+  bookingPage: '/book/:id',
+  bookingQr: '/book/:id/qr.svg',
 } as const;
 
 /** Where the API is mounted: the guards, CORS and the per-client limits of the API apply below it. */

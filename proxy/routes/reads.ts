@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import { ProxyError, throwIfInvalid } from '../core/envelope.js';
-import { ID_RE, readFields, type Rule } from '../guards/validate.js';
+import { ID_RE, readFields, type Rule, type Value } from '../guards/validate.js';
 import { BOOKING_URL_SENTINEL } from '../upstream/relay.js';
 import { PARTY_SIZE } from '../../src/api/rules.js';
 import type { ProxyContext } from './context.js';
@@ -149,6 +149,11 @@ export async function bookingRules(ctx: ProxyContext, c: Context): Promise<Tiere
   const venue = await allowedVenue(ctx, c);
   const { values, errors } = readFields(await inputOf(c), RULES);
   throwIfInvalid(errors);
+  return bookingRulesRead(venue, values);
+}
+
+/** The read of a venue's booking rules for `values` (none: the venue's own), as the widget asks for it. */
+export function bookingRulesRead(venue: string, values: Record<string, Value> = {}): TieredRead {
   return {
     method: 'POST',
     path: `/venues/${venue}/booking-rules`,
@@ -200,6 +205,14 @@ export async function venueRecord(ctx: ProxyContext, c: Context): Promise<Tiered
   const { values, errors } = readFields(await inputOf(c), SETTINGS);
   throwIfInvalid(errors);
   const fields = typeof values.fields === 'string' ? values.fields.split(',') : [...PUBLIC_SETTINGS];
+  return venueRecordRead(venue, fields);
+}
+
+/**
+ * The read of a venue's record with `fields`, as the widget asks for it: the venue-facing pages
+ * (the studio, the booking page) read the same, so they share its cached copy.
+ */
+export function venueRecordRead(venue: string, fields: readonly string[] = PUBLIC_SETTINGS): TieredRead {
   return {
     method: 'GET',
     path: `/venues/${venue}`,

@@ -25,13 +25,8 @@ export async function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<strin
   return `sha384-${await base64Digest('SHA-384', bytes)}`;
 }
 
-/** The script tag a venue pastes into its page. */
-function scriptTag(src: string, integrity: string): string {
-  return `<script type="module" src="${src}" integrity="${integrity}" crossorigin="anonymous"></script>`;
-}
-
 /** `bytes` gzipped. */
-async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+export async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
@@ -123,21 +118,4 @@ export function scriptFiles(
       };
     }),
   ];
-}
-
-/**
- * What a venue pastes into its page, the first two lines in its `<head>`: a `preconnect` to the
- * proxy's origin (the connection, DNS and TLS included, opens while the page still loads) and a
- * `modulepreload` of the bundle (fetched at once even where the script tag sits at the end of the
- * body or is added late, say by a tag manager), then the script tag, which may go anywhere. The
- * reads go to the same origin as the script, so they find the connection open. `crossorigin` on
- * all three: module scripts and the widget's reads are CORS requests, which a connection opened
- * without it would not serve.
- */
-export function widgetSnippet(src: string, integrity: string): string {
-  return [
-    `<link rel="preconnect" href="${new URL(src).origin}" crossorigin>`,
-    `<link rel="modulepreload" href="${src}" integrity="${integrity}" crossorigin="anonymous">`,
-    scriptTag(src, integrity),
-  ].join('\n');
 }

@@ -10,6 +10,7 @@
 import type { Context } from 'hono';
 import type { ProxyContext } from './context.js';
 import { book, storedBefore } from './bookings.js';
+import { BOOKING_ROUTES } from './booking-page.js';
 import type { ResolvedConfig } from '../config.js';
 import { health, live, ready } from './health.js';
 import { operatorRoutes } from './operator.js';
@@ -103,7 +104,7 @@ export const isApiPath = (path: string): boolean => path === API_PREFIX || path.
 
 /**
  * Every route of a proxy: the widget's files first when the host has the bundle (served with
- * their own HTTP caching, GET and HEAD only), then the API's, then the operator's pages that
+ * their own HTTP caching, GET and HEAD only), then the API's, the booking pages, then the operator's pages that
  * `config` serves (routes/operator.ts).
  */
 export function routeTable(
@@ -131,7 +132,14 @@ export function routeTable(
         operator: { scrape: path === PATHS.metrics },
       }))
     : [];
-  return [...files, ...API_ROUTES, ...operator];
+  // The booking pages are for guests: open to anyone, like the widget's files.
+  const booking: Route[] = BOOKING_ROUTES.map(({ path, answer }) => ({
+    path,
+    methods: ['GET'],
+    cache: 'none',
+    answer,
+  }));
+  return [...files, ...API_ROUTES, ...booking, ...operator];
 }
 
 /** The Hono handler of a route. */

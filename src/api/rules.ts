@@ -89,3 +89,37 @@ export function isConfirmed(
   const said = String(created.bookingStatus ?? created.booking?.status ?? '').toLowerCase();
   return said ? said === 'confirmed' || said === 'complete' : otherwise;
 }
+
+/**
+ * The widget's languages, by the `locale` attribute's value, each named in itself (src/i18n:
+ * en-GB built in, the others loaded on demand). The embed studio and the booking page offer these.
+ */
+export const LOCALES = {
+  'en-GB': 'English',
+  fr: 'Français',
+  de: 'Deutsch',
+  es: 'Español',
+  nl: 'Nederlands',
+} as const;
+
+/** A language of the widget. */
+export type Locale = keyof typeof LOCALES;
+
+/**
+ * Orders of the steps a venue may pick (the widget's `steps`: the fields it asks first, the rest in
+ * its own order), described for the venue's staff; `''` is the widget's default order.
+ */
+export const STEP_ORDERS = {
+  '': 'Type, day, time, party size (the usual order)',
+  'num_people,type,date,time': 'Party size first',
+  'date,type,time,num_people': 'Day first',
+  'date,time,type,num_people': 'Day and time first',
+} as const;
+
+/** A time of day `HH:MM`, 24-hour. */
+export const TIME_RE = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+
+/** True for a time of day `HH:MM`. */
+export function isTime(value: string): boolean {
+  return TIME_RE.test(value);
+}

@@ -7,7 +7,15 @@
 import { expect } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import { formatViolations, type AxeViolation } from '../support/demo-frame.js';
-import { newStack, storedBookings, until, WidgetPage, type TestStack } from '../support/widget-page.js';
+import {
+  DEMO_VENUE,
+  newStack,
+  storedBookings,
+  TYPES,
+  until,
+  WidgetPage,
+  type TestStack,
+} from '../support/widget-page.js';
 
 const frames: HTMLIFrameElement[] = [];
 afterEach(() => {
@@ -93,6 +101,35 @@ function originRow(doc: Document, origin: string): { status: string; fix: string
   return { status: cells[0]!.textContent!, fix: cells[3]!.textContent! };
 }
 
+/** The studio at `query`, once its preview widget has drawn its first step. */
+async function studioAt(stack: TestStack, query: string): Promise<Document> {
+  const frame = await frameOf(`${stack.base}/embed?${query}`, 'embed studio');
+  const doc = frame.contentDocument!;
+  await until(
+    () => doc.querySelector('#preview venue-booking')?.shadowRoot?.querySelector('[part~="step"], [part~="open"]'),
+    'the preview',
+  );
+  return doc;
+}
+
+/** A CSS colour as sRGB bytes, however the browser writes its computed value (`oklch(1 0 0)` is white). */
+function rgbOf(colour: string): number[] {
+  const context = document.createElement('canvas').getContext('2d')!;
+  context.fillStyle = colour;
+  context.fillRect(0, 0, 1, 1);
+  return [...context.getImageData(0, 0, 1, 1).data.slice(0, 3)];
+}
+
+/** Sets a form control's value as a person would, and waits for the studio to redraw. */
+async function change(doc: Document, control: HTMLInputElement | HTMLSelectElement, value: string): Promise<void> {
+  const drawn = doc.body.dataset.drawn;
+  control.focus();
+  control.value = value;
+  control.dispatchEvent(new Event('input', { bubbles: true }));
+  control.dispatchEvent(new Event('change', { bubbles: true }));
+  await until(() => doc.body.dataset.drawn !== drawn && doc.body.dataset.drawn, 'the studio to redraw');
+}
+
 describe('the embed studio', () => {
   it('previews the real widget, which books a real table through the proxy', async () => {
     const stack = await newStack({ proxy: { widget: true } });
@@ -164,7 +201,7 @@ describe('the embed studio', () => {
     expect((await shown).step).to.equal('type');
 
     const again = await openStudio(stack);
-    expect(originRow(again, origin)).to.deep.equal({ status: 'Allowed', fix: '' });
+    expect(originRow(again, origin)).to.deep.equal({ status: 'Shows the widget', fix: '' });
   });
 
   it('shows a page on a refused origin as refused, with the setting that lets it in', async () => {
@@ -177,8 +214,103 @@ describe('the embed studio', () => {
 
     const doc = await openStudio(stack);
     const row = originRow(doc, origin)!;
-    expect(row.status).to.equal('Refused');
+    expect(row.status).to.equal('Blocked');
+    expect(row.fix).to.contain('Ask your web person to allow this site.');
+    // The exact setting, folded away for the web person.
     expect(row.fix).to.contain(`VENUE_BOOKING_ORIGINS=${origin}`);
-    expect(row.fix).to.contain('restart the proxy');
+    expect(row.fix).to.contain('restart the booking service');
+  });
+
+  it('offers the venue’s booking types by name in a select; the one chosen goes into the snippet by its id', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const doc = await studioAt(stack, `venue=${DEMO_VENUE}`);
+    expect(doc.querySelector('input[name="type"]'), 'no box to type an id into').to.equal(null);
+    const select = doc.querySelector<HTMLSelectElement>('select[name="type"]')!;
+    const names = [...select.options].map((option) => option.textContent);
+    expect(names).to.include.members(['Let the guest choose', 'Table', 'Bottomless Brunch', 'Private Hire']);
+    const table = [...select.options].find((option) => option.textContent === 'Table')!;
+    await change(doc, select, table.value);
+    expect(doc.querySelector<HTMLTextAreaElement>('#snippet')!.value).to.contain(`type="${TYPES.table}"`);
+    // The party size takes what a table takes (2 to 8 at this venue), from its booking rules.
+    const people = await until(
+      () => doc.querySelector<HTMLInputElement>('input[name="num-people"][max="8"]'),
+      'the party sizes of a table',
+    );
+    expect(people.min).to.equal('2');
+    expect(doc.querySelector('#problems')!.textContent).to.equal('');
+    // A type typed into the address by name is left out, and said.
+    const typed = await studioAt(stack, `venue=${DEMO_VENUE}&type=Table`);
+    expect(typed.querySelector('#problems')!.textContent).to.contain('Booking type: not one of the choices');
+    expect(typed.querySelector<HTMLTextAreaElement>('#snippet')!.value).to.not.contain('type="Table"');
+  });
+
+  it('warns that the dark theme’s accent #8b1f3a is hard to see; the widget picks white text on it', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const doc = await studioAt(stack, `venue=${DEMO_VENUE}&mode=popup`);
+    expect(doc.querySelector('#contrast')!.textContent).to.equal('');
+    doc.querySelector<HTMLInputElement>('input[name="theme"][value="dark"]')!.click();
+    const own = doc.querySelector<HTMLInputElement>('input[data-colour="accent"]')!;
+    own.click();
+    const picker = doc.querySelector<HTMLInputElement>('input[type="color"][name="accent"]')!;
+    expect(picker.disabled).to.equal(false, 'ticking the colour turns its picker on');
+    await change(doc, picker, '#8b1f3a');
+    const warning = doc.querySelector('#contrast')!.textContent!;
+    expect(warning).to.contain('Hard to read in the dark theme');
+    expect(warning).to.contain('1.96:1');
+    expect(doc.querySelector<HTMLTextAreaElement>('#snippet')!.value).to.contain('--vb-accent: #8b1f3a;');
+    const button = await until(
+      () => doc.querySelector('#preview venue-booking')?.shadowRoot?.querySelector<HTMLElement>('[part~="open"]'),
+      'the popup button',
+    );
+    await until(() => getComputedStyle(button).backgroundColor === 'rgb(139, 31, 58)', 'the accent on the button');
+    // No text colour named: white on the red (8.6:1), not the dark theme's #0b1a26 (1.98:1).
+    expect(rgbOf(getComputedStyle(button).color)).to.deep.equal([255, 255, 255]);
+  });
+
+  it('says practice mode while the proxy runs on the sandbox, and never that bookings are real', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const doc = await openStudio(stack);
+    const banner = doc.querySelector('.practice')!;
+    expect(banner.textContent).to.contain('Practice mode: bookings here are not real.');
+    expect(banner.getBoundingClientRect().top).to.be.lessThan(200, 'at the top of the page');
+    expect(doc.body.textContent).to.not.match(/bookings (made there )?are real|books for real/);
+  });
+
+  it('redraws the preview as the form changes, and keeps it in view while the form scrolls', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const doc = await studioAt(stack, `venue=${DEMO_VENUE}`);
+    await change(doc, doc.querySelector<HTMLSelectElement>('select[name="locale"]')!, 'fr');
+    const element = await until(
+      () => doc.querySelector<VenueBooking>('#preview venue-booking[locale="fr"]'),
+      'the French preview',
+    );
+    await until(() => element.shadowRoot?.querySelector('[part~="step"]'), 'the French preview’s first step');
+    expect(element.shadowRoot!.querySelector('[part~="step"] h2, [part~="step"] legend')?.textContent).to.match(
+      /réserv|type|choisi/i,
+    );
+    expect(doc.defaultView!.location.search).to.contain('locale=fr');
+    const preview = doc.querySelector<HTMLElement>('.studio-preview')!;
+    expect(getComputedStyle(preview).position).to.equal('sticky');
+    doc.querySelector('#prefill')!.scrollIntoView();
+    const box = preview.getBoundingClientRect();
+    expect(box.top).to.be.at.least(0);
+    expect(box.top).to.be.lessThan(doc.defaultView!.innerHeight);
+  });
+
+  it('links the booking page and its QR code, and the WordPress plugin for the chosen venue', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const doc = await studioAt(stack, `venue=${DEMO_VENUE}&locale=de`);
+    const link = doc.querySelector<HTMLAnchorElement>('#booking-link')!;
+    expect(link.href).to.equal(`${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de`);
+    expect(doc.querySelector('#links svg[role="img"]')!.getAttribute('aria-label')).to.equal(`QR code of ${link.href}`);
+    const qr = await fetch(doc.querySelector<HTMLAnchorElement>('#qr-download')!.href);
+    expect(qr.headers.get('content-type')).to.equal('image/svg+xml; charset=utf-8');
+    expect(doc.querySelector<HTMLAnchorElement>('#wordpress-plugin')!.href).to.equal(
+      `${location.origin}${stack.base}/embed/wordpress-plugin.zip?venue=${DEMO_VENUE}`,
+    );
+    // Without a booking page of the venue's own, the widget's fallback points to this one.
+    expect(doc.querySelector<HTMLTextAreaElement>('#snippet')!.value).to.contain(
+      `<a href="${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de">book on our booking page</a>`,
+    );
   });
 });

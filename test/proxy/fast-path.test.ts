@@ -5,7 +5,8 @@
  * sites, foreign hosts, a client over its limit (counted once), an expired cache entry.
  */
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
+import { createServer, get as httpGet, type IncomingHttpHeaders, type Server } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ProxyApp } from '../../proxy/app.js';
@@ -27,6 +28,17 @@ import {
 } from './support.js';
 
 const READ = `/api/venues/${VENUE}/booking-availability?type=${TYPE}&num_people=2`;
+
+/** A GET over node:http, the body as sent (not decoded), with `Accept-Encoding: encoding`. */
+function rawGet(url: string, encoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers: { 'accept-encoding': encoding } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+    }).on('error', reject);
+  });
+}
 
 /** The Node entry's listener on a loopback port, counting the answers the fast path gave. */
 async function entry(proxy: ProxyApp) {
@@ -57,10 +69,19 @@ async function entry(proxy: ProxyApp) {
   };
 }
 
-/** The headers of an answer, less those that differ per request or per connection (the count left, in both fields). */
+/**
+ * The headers of an answer, less those that differ per request or per connection (the count left,
+ * in both fields), and the encoding, which follows the client's Accept-Encoding (Node's fetch asks
+ * for gzip; the app's own answers here are asked without: `encodes alike` compares those).
+ */
 const stable = (response: Response) =>
   [...response.headers]
-    .filter(([name]) => !/^(date|connection|keep-alive|content-length|x-ratelimit-remaining)$/.test(name))
+    .filter(
+      ([name]) =>
+        !/^(date|connection|keep-alive|content-length|content-encoding|transfer-encoding|x-ratelimit-remaining)$/.test(
+          name,
+        ),
+    )
     .map(([name, value]) => [name, name === 'ratelimit' ? value.replace(/;r=\d+/, ';r=…') : value]);
 
 describe('the fast path answers a repeated cached read as the app would', () => {
@@ -85,7 +106,7 @@ describe('the fast path answers a repeated cached read as the app would', () => 
     assert.deepEqual(stable(quick), stable(app));
     const body = await assertNoLeak(quick, logger);
     assert.equal(body, await app.text());
-    assert.equal(quick.headers.get('content-length'), String(Buffer.byteLength(body)));
+    assert.equal(quick.headers.get('content-encoding'), 'gzip', 'Node’s fetch accepts gzip');
     assert.equal(calls.length, 1);
     const lines = logger.lines.filter((line) => line.msg === 'request');
     assert.deepEqual(
@@ -97,6 +118,21 @@ describe('the fast path answers a repeated cached read as the app would', () => 
       ],
       'one request log line per answer, the fast ones included',
     );
+  });
+
+  test('encodes alike: gzip for a client that accepts it, the body as it is for one that does not', async () => {
+    for (const encoding of ['gzip', 'identity']) {
+      const before = node.fast();
+      const raw = await rawGet(`${node.base}${READ}`, encoding);
+      assert.equal(node.fast() - before, 1, 'the fast path answered');
+      const app = await send(READ, { headers: { 'accept-encoding': encoding } });
+      assert.equal(raw.headers['content-encoding'], app.headers.get('content-encoding') ?? undefined, encoding);
+      assert.match(raw.headers.vary ?? '', /Accept-Encoding/);
+      assert.equal(raw.headers['content-length'], String(raw.body.byteLength));
+      const appBody = Buffer.from(await app.arrayBuffer());
+      const decoded = (bytes: Buffer) => (encoding === 'gzip' ? gunzipSync(bytes) : bytes).toString();
+      assert.equal(decoded(raw.body), decoded(appBody), encoding);
+    }
   });
 
   test('the limit counts every fast answer once', async () => {

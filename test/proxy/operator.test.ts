@@ -257,7 +257,7 @@ describe('the operator pages off loopback', { timeout: 60_000 }, () => {
     assert.match(await scrape.text(), /^# TYPE venue_booking_requests_total counter$/m);
     const page = await fetch(`${base}/status`, { headers: { authorization: `Basic ${btoa(`staff:${TOKEN}`)}` } });
     assert.equal(page.status, 200);
-    assert.match(await page.text(), /Upstream calls left/);
+    assert.match(await page.text(), /Requests to the booking service left/);
     // The API itself is not behind the token.
     assert.equal((await fetch(`${base}/api/venues/${VENUE}/booking-availability?num_people=2`)).status, 200);
   });

@@ -2,7 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { createStack } from '../../proxy/stack.js';
-import { acceptsGzip, widgetSnippet } from '../../proxy/routes/script.js';
+import { acceptsGzip } from '../../proxy/routes/script.js';
+import { widgetSnippet } from '../../proxy/routes/snippet.js';
 
 const encode = (text: string) => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 

@@ -7,9 +7,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import type { ProxyConfig } from '../../proxy/config.js';
 import { Metrics } from '../../proxy/core/metrics.js';
 import { integrityOf } from '../../proxy/routes/script.js';
-import { snippetOf, studioChoices } from '../../proxy/routes/studio.js';
+import { contrastRatio, contrastWarnings, readableOn } from '../../proxy/routes/colours.js';
+import { elementOf, fallbackOf, styleRuleOf, widgetSnippet } from '../../proxy/routes/snippet.js';
+import { studioChoices, type StudioOffer } from '../../proxy/routes/studio-form.js';
+import { studioClient, studioScript } from '../../proxy/routes/studio-client.js';
 import { configFromEnv } from '../../proxy/env.js';
 import { MAX_ORIGINS, RecentOrigins } from '../../proxy/state/recent-origins.js';
 import { freePort, runBin } from './node-bin.js';
@@ -19,6 +23,7 @@ import {
   OTHER_VENUE,
   postJson,
   recordingProxy,
+  TYPE,
   upstreamJson,
   VENUE,
   type Script,
@@ -27,10 +32,34 @@ import {
 const SCRIPT = new TextEncoder().encode(
   'customElements.define("venue-booking", class extends HTMLElement {});',
 ) as Uint8Array<ArrayBuffer>;
-const OFFER = { venues: [VENUE, OTHER_VENUE], groups: ['64a1f0c2e4b0a1b2c3d4e500'] };
+const TABLE = { id: TYPE, name: 'Table', minPeople: 2, maxPeople: 8 };
+const OFFER: StudioOffer = {
+  venues: [
+    { id: VENUE, title: 'Harbour', types: [TABLE] },
+    {
+      id: OTHER_VENUE,
+      title: 'Cellar',
+      types: [{ id: 'cellar-party', name: 'Cellar Party', minPeople: 15, maxPeople: 50 }],
+    },
+  ],
+  groups: [{ id: '64a1f0c2e4b0a1b2c3d4e500', venues: [{ id: VENUE, title: 'Harbour' }] }],
+};
+const TODAY = '2026-11-27';
+
+/** The venue record the upstream gives: a name and one booking type. */
+const venueScript: Script = (request, body) =>
+  new URL(request.url).pathname === `/v4/venues/${VENUE}`
+    ? upstreamJson({
+        venue: {
+          _id: VENUE,
+          title: 'The Crown & <Anchor>',
+          booking_types: [{ id: TYPE, name: 'Table', rules: { min_people: 2, max_people: 8 } }],
+        },
+      })
+    : okScript(request, body);
 
 /** A proxy with the widget bundle and no public URL, asked from this machine (`local`). */
-function studioProxy(script?: Script) {
+function studioProxy(script?: Script, overrides: Partial<ProxyConfig> = {}) {
   const metrics = new Metrics();
   const { proxy, calls } = recordingProxy(
     {
@@ -38,52 +67,75 @@ function studioProxy(script?: Script) {
       peerAddress: () => '127.0.0.1',
       metrics,
       publicUrl: undefined,
+      ...overrides,
     },
     script,
   );
-  const local = (path: string, init: RequestInit = {}) =>
-    proxy.fetch(new Request(`http://localhost:8080${path}`, init));
+  const local = (path: string, at: string | RequestInit = 'http://localhost:8080', init: RequestInit = {}) =>
+    typeof at === 'string'
+      ? proxy.fetch(new Request(`${at}${path}`, init))
+      : proxy.fetch(new Request(`http://localhost:8080${path}`, at));
   return { local, calls, metrics };
 }
 
 describe('the studio’s choices', () => {
-  test('keep what the proxy allows, and name what they leave out', () => {
+  test('keep what the proxy allows and the venue takes, and name what they leave out', () => {
     const query = new URLSearchParams(
-      'venue=64a1f0c2e4b0a1b2c3d4e502&venue=64a1f0c2e4b0a1b2c3d4e599&mode=popup&theme=neon&locale=fr&accent=%23AB12CD&text=red&steps=date,type,time,num_people&num-people=4&date=2030-02-30x&time=19:30&link=javascript:alert(1)&phone=%2B44%2020%207946%200000',
+      'venue=64a1f0c2e4b0a1b2c3d4e502&venue=64a1f0c2e4b0a1b2c3d4e599&mode=popup&theme=neon&locale=fr&accent=%23AB12CD&text=red&steps=date,type,time,num_people&num-people=20&date=2030-02-30&time=19:30&link=javascript:alert(1)&phone=%2B44%2020%207946%200000',
     );
-    const { choices, problems } = studioChoices(query, OFFER);
+    const { choices, problems } = studioChoices(query, OFFER, TODAY);
     assert.deepEqual(choices.venues, [OTHER_VENUE]);
     assert.equal(choices.mode, 'popup');
     assert.equal(choices.theme, 'light');
     assert.equal(choices.locale, 'fr');
     assert.deepEqual(choices.colours, { accent: '#ab12cd' });
     assert.equal(choices.steps, 'date,type,time,num_people');
-    assert.equal(choices.numPeople, 4);
+    assert.equal(choices.numPeople, 20, 'the Cellar takes parties of 15 to 50');
     assert.equal(choices.date, null);
     assert.equal(choices.time, '19:30');
     assert.equal(choices.link, null);
     assert.equal(choices.phone, '+44 20 7946 0000');
     assert.deepEqual(problems.map((problem) => problem.split(':')[0]).sort(), [
-      'date',
-      'link',
-      'text',
-      'theme',
-      'venue',
+      'Day',
+      'Text',
+      'Theme',
+      'Venue',
+      'Your booking page',
     ]);
   });
 
-  test('make one snippet: preconnect, the script with its integrity, the colours, the element with its fallback', async () => {
+  test('take a booking type only by the id of one the chosen venue offers, and a party size it takes', () => {
+    const typed = studioChoices(new URLSearchParams(`venue=${VENUE}&type=Table&num-people=2`), OFFER, TODAY);
+    assert.equal(typed.choices.type, null, 'a name typed as the id is refused');
+    assert.deepEqual(typed.problems, ['Booking type: not one of the choices']);
+    const other = studioChoices(new URLSearchParams(`venue=${VENUE}&type=cellar-party`), OFFER, TODAY);
+    assert.equal(other.choices.type, null, 'another venue’s type is refused');
+    const right = studioChoices(new URLSearchParams(`venue=${VENUE}&type=${TYPE}&num-people=9`), OFFER, TODAY);
+    assert.equal(right.choices.type, TYPE);
+    assert.equal(right.choices.numPeople, null);
+    assert.deepEqual(right.problems, ['Party size: from 2 to 8 for this choice']);
+    const past = studioChoices(new URLSearchParams(`venue=${VENUE}&date=2026-11-26`), OFFER, TODAY);
+    assert.deepEqual(past.problems, ['Day: a date from today on']);
+    const group = studioChoices(new URLSearchParams(`group=64a1f0c2e4b0a1b2c3d4e500&type=${TYPE}`), OFFER, TODAY);
+    assert.equal(group.choices.type, TYPE, 'a group offers its venues’ types');
+  });
+
+  test('make one snippet: preconnect, preload, the script with its integrity, the colours, the element with its fallback', async () => {
     const { choices } = studioChoices(
-      new URLSearchParams(
-        'venue=64a1f0c2e4b0a1b2c3d4e501&accent=%23112233&link=https://venue.example/book&num-people=2',
-      ),
+      new URLSearchParams(`venue=${VENUE}&accent=%23112233&link=https://venue.example/book&num-people=2`),
       OFFER,
+      TODAY,
     );
     const integrity = await integrityOf(SCRIPT);
+    const base = 'https://book.example.com';
     assert.equal(
-      snippetOf(choices, 'https://book.example.com', integrity),
+      widgetSnippet(`${base}/venue-booking.js`, integrity, [
+        styleRuleOf(choices.colours)!,
+        elementOf(choices, `${base}/api`, fallbackOf(choices, `${base}/book/${VENUE}`)),
+      ]),
       [
         '<link rel="preconnect" href="https://book.example.com" crossorigin>',
+        `<link rel="modulepreload" href="https://book.example.com/venue-booking.js" integrity="${integrity}" crossorigin="anonymous">`,
         `<script type="module" src="https://book.example.com/venue-booking.js" integrity="${integrity}" crossorigin="anonymous"></script>`,
         '<style>venue-booking { --vb-accent: #112233; }</style>',
         `<venue-booking venue="${VENUE}" api="https://book.example.com/api" num-people="2">`,
@@ -91,6 +143,47 @@ describe('the studio’s choices', () => {
         '</venue-booking>',
       ].join('\n'),
     );
+    // Without a page of the venue's own, the fallback points to its booking page here.
+    assert.equal(
+      fallbackOf({ link: null, phone: null }, `${base}/book/${VENUE}`),
+      `<p>Please <a href="${base}/book/${VENUE}">book on our booking page</a>.</p>`,
+    );
+  });
+});
+
+describe('the contrast check', () => {
+  test('computes WCAG ratios and warns on the issue’s dark #8b1f3a, in the theme it is shown in', () => {
+    assert.equal(contrastRatio('#000000', '#ffffff').toFixed(2), '21.00');
+    assert.equal(contrastRatio('#0b1a26', '#8b1f3a').toFixed(2), '1.98');
+    assert.equal(readableOn('#8b1f3a'), '#ffffff');
+    assert.equal(readableOn('#8cc4ec'), '#000000');
+    assert.deepEqual(contrastWarnings({}, 'auto'), [], 'the defaults pass in both themes');
+    const dark = contrastWarnings({ accent: '#8b1f3a' }, 'dark');
+    assert.deepEqual(
+      dark.map((warning) => [warning.theme, warning.ratio.toFixed(2), warning.needed]),
+      [['dark', '1.96', 3]],
+    );
+    assert.deepEqual(contrastWarnings({ accent: '#8b1f3a' }, 'light'), [], 'readable in the light theme');
+    const text = contrastWarnings({ accent: '#8b1f3a', 'accent-text': '#0b1a26' }, 'auto');
+    assert.deepEqual(
+      text.map((warning) => [warning.theme, warning.what.split(' ')[1], warning.ratio.toFixed(2)]),
+      [
+        ['light', 'text', '1.98'],
+        ['dark', 'text', '1.98'],
+        ['dark', 'accent', '1.96'],
+      ],
+    );
+  });
+});
+
+describe('the studio’s script', () => {
+  test('is served as its own function’s source, which uses nothing but the browser’s globals', () => {
+    const script = studioScript();
+    assert.ok(script.includes(`(${studioClient.toString()})();`));
+    // It parses as a script on its own (a missing import would be a free name at run time, which
+    // the browser tests catch; a syntax slip is caught here).
+    assert.doesNotThrow(() => new Function(script));
+    assert.doesNotMatch(script, /\bimport\b|\brequire\(/);
   });
 });
 
@@ -129,14 +222,54 @@ describe('GET /embed', () => {
   });
 
   test("names the proxy's venues as the upstream does, escaped", async () => {
-    const { local } = studioProxy((request, body) =>
-      new URL(request.url).pathname === `/v4/venues/${VENUE}`
-        ? upstreamJson({ venue: { _id: VENUE, title: 'The Crown & <Anchor>' } })
-        : okScript(request, body),
-    );
+    const { local } = studioProxy(venueScript);
     const html = await (await local('/embed')).text();
-    assert.match(html, new RegExp(`value="${VENUE}" checked> The Crown &amp; &lt;Anchor&gt; <code>${VENUE}</code>`));
-    assert.match(html, new RegExp(`value="${OTHER_VENUE}"> Venue <code>${OTHER_VENUE}</code>`));
+    assert.match(html, new RegExp(`value="${VENUE}" checked> The Crown &amp; &lt;Anchor&gt;</label>`));
+    assert.match(html, new RegExp(`value="${OTHER_VENUE}"> A venue \\(its name cannot be read right now\\)</label>`));
+    // Its booking types by name, in a select: never a box to type an id into.
+    assert.match(
+      html,
+      new RegExp(
+        `<select name="type"><option value="" selected>Let the guest choose</option><option value="${TYPE}">Table</option></select>`,
+      ),
+    );
+    assert.doesNotMatch(html, /<input type="text" name="type"/);
+    assert.match(html, /<input type="number" name="num-people" min="2" max="8"/);
+    // Not the sandbox: no practice banner, and the preview is said to book for real.
+    assert.doesNotMatch(html, /Practice mode/);
+    assert.match(html, /it books for real/);
+  });
+
+  test('says practice mode on the sandbox, and warns on colours that are hard to read', async () => {
+    const { local } = studioProxy(venueScript, { practice: true });
+    const html = await (await local(`/embed?venue=${VENUE}&theme=dark&accent=%238b1f3a`)).text();
+    assert.match(html, /<p class="practice" role="note">Practice mode: bookings here are not real\./);
+    assert.doesNotMatch(html, /books for real|bookings made there are real/);
+    assert.match(
+      html,
+      /<div id="contrast" role="status"><p class="warning">Hard to read in the dark theme: the accent against the background \(focus ring, chosen day\) has a contrast of 1\.96:1/,
+    );
+    const fine = await (await local(`/embed?venue=${VENUE}&theme=light&accent=%238b1f3a`)).text();
+    assert.match(fine, /<div id="contrast" role="status"><\/div>/);
+  });
+
+  test('names the address it was opened at, unless a public address is configured', async () => {
+    const derived = studioProxy(venueScript, { publicUrl: 'http://localhost:8787', publicUrlDerived: true });
+    const opened = await (await derived.local('/embed', 'http://127.0.0.1:8787')).text();
+    assert.match(opened, /src=&quot;http:\/\/127\.0\.0\.1:8787\/venue-booking\.js&quot;/);
+    assert.doesNotMatch(opened, /localhost:8787/);
+    const configured = studioProxy(venueScript, { publicUrl: 'https://book.example.com' });
+    const html = await (await configured.local('/embed', 'http://127.0.0.1:8787')).text();
+    assert.match(html, /src=&quot;https:\/\/book\.example\.com\/venue-booking\.js&quot;/);
+    assert.match(html, /href="https:\/\/book\.example\.com\/book\/64a1f0c2e4b0a1b2c3d4e501"/);
+    assert.match(
+      html,
+      /href="https:\/\/book\.example\.com\/embed\/wordpress-plugin\.zip\?venue=64a1f0c2e4b0a1b2c3d4e501"/,
+    );
+    assert.match(
+      html,
+      /<svg role="img" aria-label="QR code of https:\/\/book\.example\.com\/book\/64a1f0c2e4b0a1b2c3d4e501"/,
+    );
   });
 
   test('escapes what a user typed, wherever it lands', async () => {
@@ -160,7 +293,7 @@ describe('GET /embed', () => {
     const html = await (await local('/embed')).text();
     const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
     const rows = [
-      ...table.matchAll(/<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)">\w+<\/td><td>(\d+)<\/td>/g),
+      ...table.matchAll(/<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)">[^<]+<\/td><td>(\d+)<\/td>/g),
     ].map((match) => [match[1], match[2], Number(match[3])]);
     assert.deepEqual(rows, [
       [ORIGIN, 'allowed', 1],
@@ -196,7 +329,7 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
   const rowsOf = (html: string) => {
     const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
     return [
-      ...table.matchAll(/<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)">\w+<\/td><td>(\d+)<\/td>/g),
+      ...table.matchAll(/<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)">[^<]+<\/td><td>(\d+)<\/td>/g),
     ].map((match) => [match[1], match[2], Number(match[3])] as const);
   };
 
@@ -250,7 +383,8 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
       rowsOf(html).map(([origin]) => origin),
       ['https://trailing.example.', 'http://[::1]:8080', 'https://xn--bcher-kva.example', 'http://evil.example'],
     );
-    const lines = [...html.matchAll(/<code>(VENUE_BOOKING_ORIGINS=[^<]+)<\/code>/g)].map((match) => match[1]!);
+    const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
+    const lines = [...table.matchAll(/<code>(VENUE_BOOKING_ORIGINS=[^<]+)<\/code>/g)].map((match) => match[1]!);
     assert.equal(lines.length, claimed.length);
     const started = await Promise.all(
       lines.map(async (line) => {
@@ -288,7 +422,99 @@ describe('GET /status', () => {
     assert.equal(figure('calls'), '4,999');
     assert.equal(figure('carried'), '1,999', 'at 2.5 calls a booking until one is made');
     assert.equal(figure('hits'), '66.7 %');
-    assert.match(html, /<th scope="row">forbidden_origin<\/th><td>1<\/td>/);
-    assert.match(html, /Shared store: <strong>in this process/);
+    // Plain words: no raw label, no proxy terms; and which service it books on.
+    assert.match(
+      html,
+      /<th scope="row">Widgets on sites that are not allowed \(see the booking widget page\)<\/th><td>1<\/td>/,
+    );
+    assert.doesNotMatch(html, /forbidden_origin|Upstream calls left|Bookings they carry|Prometheus/);
+    assert.match(html, /Shared memory between servers: <strong>kept on this server only/);
+    assert.match(html, /Connected to the live booking service: bookings here are real\./);
+    assert.match(html, /<meta name="description" content="[^"]+">/);
+  });
+
+  test('says practice mode on the sandbox', async () => {
+    const html = await (await studioProxy(undefined, { practice: true }).local('/status')).text();
+    assert.match(
+      html,
+      /Practice mode: this server books on a practice copy of the booking service\. Bookings here are not real\./,
+    );
+    assert.doesNotMatch(html, /bookings here are real/);
+  });
+});
+
+describe('GET /book/<id>', () => {
+  test('the venue’s booking page: its name, the language and colours of the link, the widget inline, open to anyone', async () => {
+    const { proxy } = recordingProxy({ widgetScript: SCRIPT, metrics: new Metrics() }, venueScript);
+    const response = await proxy.fetch(
+      new Request(`http://proxy.test/book/${VENUE}?locale=fr&theme=dark&accent=%23112233&accent-text=%23zzz`),
+    );
+    assert.equal(response.status, 200);
+    const csp = response.headers.get('content-security-policy')!;
+    const [, scriptNonce] = /script-src 'self' 'nonce-([^']+)'/.exec(csp)!;
+    const [, styleNonce] = /style-src 'self' 'nonce-([^']+)'/.exec(csp)!;
+    const html = await response.text();
+    assert.match(html, /^<!doctype html><html lang="fr">/);
+    assert.match(html, /<title>Réserver chez The Crown &amp; &lt;Anchor&gt;<\/title>/);
+    assert.match(
+      html,
+      /<meta name="description" content="Réservez une table chez The Crown &amp; &lt;Anchor&gt; en ligne/,
+    );
+    assert.match(html, /<h1>Réserver chez The Crown &amp; &lt;Anchor&gt;<\/h1>/);
+    assert.match(
+      html,
+      new RegExp(`<venue-booking venue="${VENUE}" api="http://proxy.test/api" theme="dark" locale="fr">`),
+    );
+    assert.ok(html.includes(`<style nonce="${styleNonce}">`), 'the colours in the page’s one style element');
+    assert.match(html, /venue-booking \{ --vb-accent: #112233; \}/);
+    assert.doesNotMatch(html, /#zzz/, 'what is not a colour is left out');
+    assert.ok(html.includes(`nonce="${scriptNonce}"></script>`));
+    assert.doesNotMatch(html, /Practice mode|Mode d’essai/);
+  });
+
+  test('its stylesheet and QR code are open to anyone; an unknown or refused id gets a 404 page', async () => {
+    const { proxy } = recordingProxy({ widgetScript: SCRIPT, practice: true }, venueScript);
+    const get = (path: string) => proxy.fetch(new Request(`http://proxy.test${path}`));
+    assert.equal((await get('/book/style.css')).status, 200);
+    const qr = await get(`/book/${VENUE}/qr.svg?locale=fr`);
+    assert.equal(qr.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
+    assert.match(
+      await qr.text(),
+      /aria-label="QR code of http:\/\/proxy\.test\/book\/64a1f0c2e4b0a1b2c3d4e501\?locale=fr"/,
+    );
+    for (const id of ['64a1f0c2e4b0a1b2c3d4e599', 'nope']) {
+      const missing = await get(`/book/${id}?locale=de`);
+      assert.equal(missing.status, 404, id);
+      assert.equal(missing.headers.get('content-type'), 'text/html; charset=utf-8');
+      const html = await missing.text();
+      assert.match(html, /<html lang="de">/);
+      assert.match(html, /<h1>Hier gibt es keine Reservierungsseite<\/h1>/);
+      assert.equal((await get(`/book/${id}/qr.svg`)).status, 404);
+    }
+    const practice = await (await get(`/book/${VENUE}`)).text();
+    assert.match(practice, /<p class="practice" role="note">Practice mode: bookings here are not real\.<\/p>/);
+  });
+});
+
+describe('compression', () => {
+  test('HTML and JSON go gzipped to a client that accepts it, and as they are to one that does not', async () => {
+    const { local } = studioProxy(venueScript);
+    for (const path of ['/embed', '/status', `/book/${VENUE}`, `/api/venues/${VENUE}`]) {
+      const plain = await local(path);
+      const body = await plain.text();
+      assert.equal(plain.headers.get('content-encoding'), null, path);
+      const zipped = await local(path, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      assert.equal(zipped.headers.get('content-encoding'), 'gzip', path);
+      assert.match(zipped.headers.get('vary') ?? '', /accept-encoding/i, path);
+      const bytes = new Uint8Array(await zipped.arrayBuffer());
+      const unzipped = await new Response(
+        new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')),
+      ).text();
+      // The same page (a fresh nonce and the status page's timings aside), fewer bytes.
+      const same = (text: string) => text.replace(/nonce(?:-|=")[^"']+/g, '').replace(/[\d.]+ ms\b/g, '');
+      assert.equal(same(unzipped), same(body), path);
+      if (body.length > 2000)
+        assert.ok(bytes.byteLength < body.length / 2, `${path}: ${bytes.byteLength} of ${body.length}`);
+    }
   });
 });

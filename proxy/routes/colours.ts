@@ -1,0 +1,87 @@
+/**
+ * Colour contrast for the venue-facing pages: the studio warns where the venue's colours make the
+ * widget hard to read, and the booking page checks nothing but paints the same colours. The
+ * widget's own defaults are named here as src/styles.ts sets them, so the studio checks what a
+ * guest will see. Contrast follows WCAG 2.2: 4.5:1 for text (1.4.3), 3:1 for the focus ring and the
+ * chosen day's outline against the background (1.4.11).
+ */
+
+/** The widget's default colours per theme (src/styles.ts): accent, text on it, and the surface. */
+export const THEME_DEFAULTS = {
+  light: { accent: '#1f5f8b', accentText: '#ffffff', surface: '#ffffff' },
+  dark: { accent: '#8cc4ec', accentText: '#0b1a26', surface: '#161a1f' },
+} as const;
+
+/** The least contrast of text (WCAG AA, 1.4.3) and of a control's outline (1.4.11). */
+export const AA_TEXT = 4.5;
+export const AA_NON_TEXT = 3;
+
+/** The relative luminance of a `#rgb` or `#rrggbb` colour. */
+export function luminance(hex: string): number {
+  const digits = hex.length === 4 ? [...hex.slice(1)].map((digit) => digit + digit).join('') : hex.slice(1, 7);
+  const [r, g, b] = [0, 2, 4].map((at) => {
+    const channel = parseInt(digits.slice(at, at + 2), 16) / 255;
+    return channel <= 0.04045 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** The contrast ratio of two colours, from 1 to 21. */
+export function contrastRatio(one: string, other: string): number {
+  const [light, dark] = [luminance(one), luminance(other)].sort((a, b) => b - a);
+  return (light! + 0.05) / (dark! + 0.05);
+}
+
+/**
+ * The text colour the widget puts on a custom accent when the venue names none: white or black,
+ * whichever contrasts more. src/styles.ts picks it in CSS (relative colours, OKLab lightness
+ * against 0.6); this is the same choice for the studio's check.
+ */
+export function readableOn(accent: string): '#ffffff' | '#000000' {
+  return contrastRatio(accent, '#ffffff') >= contrastRatio(accent, '#000000') ? '#ffffff' : '#000000';
+}
+
+/** A colour pair under its least contrast, in one theme. */
+export interface ContrastWarning {
+  theme: 'light' | 'dark';
+  /** What is hard to see, in plain words. */
+  what: string;
+  ratio: number;
+  needed: number;
+}
+
+/** The venue's colours (`#rrggbb`), each optional. */
+export interface VenueColours {
+  accent?: string;
+  'accent-text'?: string;
+  background?: string;
+}
+
+/** What is under AA with `colours` in `themes` (`auto` shows both). */
+export function contrastWarnings(colours: VenueColours, theme: 'light' | 'dark' | 'auto'): ContrastWarning[] {
+  const themes = theme === 'auto' ? (['light', 'dark'] as const) : [theme];
+  const warnings: ContrastWarning[] = [];
+  for (const name of themes) {
+    const defaults = THEME_DEFAULTS[name];
+    const accent = colours.accent ?? defaults.accent;
+    const text = colours['accent-text'] ?? (colours.accent ? readableOn(accent) : defaults.accentText);
+    const surface = colours.background ?? defaults.surface;
+    const onAccent = contrastRatio(text, accent);
+    if (onAccent < AA_TEXT)
+      warnings.push({
+        theme: name,
+        what: 'the text on the booking button and chosen values',
+        ratio: onAccent,
+        needed: AA_TEXT,
+      });
+    const outline = contrastRatio(accent, surface);
+    if (outline < AA_NON_TEXT)
+      warnings.push({
+        theme: name,
+        what: 'the accent against the background (focus ring, chosen day)',
+        ratio: outline,
+        needed: AA_NON_TEXT,
+      });
+  }
+  return warnings;
+}

@@ -1,0 +1,94 @@
+/**
+ * The booking page `/book/<id>` under Lighthouse 12.2.3's mobile audit (its default: a Moto G
+ * Power-sized screen, simulated slow 4G and a 4× CPU slowdown), in Debian's Chromium: the
+ * performance and accessibility scores, and the figures behind the first. The page is served as
+ * a venue's guests get it: the Node entry's listener with the fast path, the built widget bundle and
+ * its locale chunks, on the embedded sandbox, warmed by one visit. Lighthouse runs through
+ * `npx lighthouse@12.2.3` (fetched from the npm registry on first use; CHROME_PATH names the browser).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { silentLogger } from '../../proxy/core/log.js';
+import { nodeListener } from '../../proxy/node/listener.js';
+import { createStack } from '../../proxy/stack.js';
+import { findChromium } from '../support/browser.mjs';
+import type { BenchRow } from './run.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
+
+const listen = (server: Server) =>
+  new Promise<number>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
+  );
+
+/** The built bundle and its locale chunks, as the Node entry reads them from dist/. */
+function builtWidget(): { script: Uint8Array<ArrayBuffer>; chunks: Record<string, Uint8Array<ArrayBuffer>> } {
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'ignore' });
+  const chunks: Record<string, Uint8Array<ArrayBuffer>> = {};
+  for (const name of readdirSync(`${root}dist`).filter((file) => /^[\w-]+-[\w-]{8}\.js$/.test(file)))
+    chunks[name] = new Uint8Array(readFileSync(`${root}dist/${name}`));
+  return { script: new Uint8Array(readFileSync(`${root}dist/venue-booking.js`)), chunks };
+}
+
+interface LighthouseReport {
+  categories: Record<'performance' | 'accessibility', { score: number }>;
+  audits: Record<string, { numericValue?: number; score: number | null; displayValue?: string }>;
+}
+
+/**
+ * Lighthouse's mobile audit of `url`, as JSON (it exits non-zero only when it could not run). Run
+ * asynchronously: the server under audit lives in this process.
+ */
+async function lighthouse(url: string): Promise<LighthouseReport> {
+  const { stdout } = await promisify(execFile)(
+    'npx',
+    [
+      '-y',
+      'lighthouse@12.2.3',
+      url,
+      '--only-categories=performance,accessibility',
+      '--output=json',
+      '--quiet',
+      '--chrome-flags=--headless=new --no-sandbox --disable-background-networking --disable-component-update --no-first-run',
+    ],
+    { cwd: root, env: { ...process.env, CHROME_PATH: findChromium() }, maxBuffer: 64 * 2 ** 20 },
+  );
+  return JSON.parse(stdout) as LighthouseReport;
+}
+
+/** Serves the booking page and audits it. */
+export async function run(): Promise<BenchRow[]> {
+  const { script, chunks } = builtWidget();
+  const server = createServer();
+  const port = await listen(server);
+  const origin = `http://127.0.0.1:${port}`;
+  const stack = createStack({ origin, proxy: { logger: silentLogger, widgetScript: script, widgetChunks: chunks } });
+  server.on('request', nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
+  const url = `${origin}/book/${VENUE}`;
+  try {
+    // Warm: the venue's name and the first reads in the proxy's cache, as on a page in use.
+    await (await fetch(url)).text();
+    const report = await lighthouse(url);
+    const audit = (id: string) => report.audits[id]?.displayValue ?? '—';
+    const score = (name: 'performance' | 'accessibility') => Math.round(report.categories[name].score * 100);
+    return [
+      {
+        name: 'booking page /book/<id>, Lighthouse 12.2.3 mobile: performance',
+        value: `${score('performance')} (FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')})`,
+        goal: '≥ 90',
+      },
+      {
+        name: 'booking page /book/<id>, Lighthouse 12.2.3 mobile: accessibility',
+        value: String(score('accessibility')),
+        goal: '100',
+      },
+    ];
+  } finally {
+    server.close();
+  }
+}

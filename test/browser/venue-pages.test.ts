@@ -1,0 +1,119 @@
+/**
+ * The venue-facing pages in real browsers, served by the real proxy of a fresh stack with the
+ * widget bundle: the booking page `/book/<id>` books a real table in the link's language, its 404
+ * page, and axe-core on the booking page and the status page.
+ */
+import { expect } from '@open-wc/testing';
+import type { VenueBooking } from '../../src/venue-booking.js';
+import { formatViolations, type AxeViolation } from '../support/demo-frame.js';
+import { DEMO_VENUE, newStack, storedBookings, until, WidgetPage, type TestStack } from '../support/widget-page.js';
+
+const frames: HTMLIFrameElement[] = [];
+afterEach(() => {
+  for (const frame of frames.splice(0)) frame.remove();
+  sessionStorage.clear();
+});
+
+/** Loads `url` (or `srcdoc`) in a frame of the test page, phone-sized. */
+async function frameOf(source: { url?: string; srcdoc?: string }, title: string): Promise<HTMLIFrameElement> {
+  const frame = document.createElement('iframe');
+  frame.title = title;
+  frame.style.cssText = 'width: 412px; height: 900px; border: 0;';
+  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+  if (source.srcdoc !== undefined) frame.srcdoc = source.srcdoc;
+  else frame.src = source.url!;
+  document.body.append(frame);
+  frames.push(frame);
+  await loaded;
+  return frame;
+}
+
+type AxeWindow = Window & { axe?: { run(context: Document): Promise<{ violations: AxeViolation[] }> } };
+
+/** axe-core's violations for the document of `frame`; `nonce` lets the script run under the page's CSP. */
+async function axeViolations(frame: HTMLIFrameElement, nonce = ''): Promise<AxeViolation[]> {
+  const doc = frame.contentDocument!;
+  const script = doc.createElement('script');
+  script.src = '/node_modules/axe-core/axe.min.js';
+  script.nonce = nonce;
+  const ready = new Promise((resolve, reject) => {
+    script.onload = resolve;
+    script.onerror = () => reject(new Error('axe-core did not load'));
+  });
+  doc.head.append(script);
+  await ready;
+  return (await (frame.contentWindow as AxeWindow).axe!.run(doc)).violations;
+}
+
+/** The booking page of a stack's venue, once its widget has drawn its first step. */
+async function bookingPage(stack: TestStack, query = ''): Promise<HTMLIFrameElement> {
+  const frame = await frameOf({ url: `${stack.base}/book/${DEMO_VENUE}${query}` }, 'booking page');
+  await until(
+    () => frame.contentDocument!.querySelector('venue-booking')?.shadowRoot?.querySelector('[part~="step"]'),
+    'the booking page’s widget',
+  );
+  return frame;
+}
+
+describe('the booking page', () => {
+  it('books a real table through the proxy, in the language of the link', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const frame = await bookingPage(stack, '?locale=fr&accent=%23155e3b');
+    const doc = frame.contentDocument!;
+    expect(doc.documentElement.lang).to.equal('fr');
+    expect(doc.querySelector('h1')!.textContent).to.equal('Réserver chez Harbour & Vine Quayside');
+    expect(doc.querySelector('meta[name="description"]')!.getAttribute('content')).to.contain('Réservez une table');
+    expect(doc.querySelector('.practice')!.textContent).to.contain('Mode d’essai');
+    const element = doc.querySelector<VenueBooking>('venue-booking')!;
+    expect(getComputedStyle(element).getPropertyValue('--vb-accent').trim()).to.equal('#155e3b');
+    const page = new WidgetPage(element);
+    await page.completeSteps({
+      type: (button) => /^table\b/i.test(button.textContent!.trim()),
+      num_people: (button) => button.dataset.value === '2',
+    });
+    const email = `book-page-${Date.now()}@example.com`;
+    await page.fillDetails({ first_name: 'Grace', last_name: 'Hopper', email, phone: '+44 7700 900456' });
+    page.submit();
+    const reference = await page.reference();
+    const stored = await storedBookings(stack, email);
+    expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
+  });
+
+  it('is accessible (axe-core), the widget included', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const frame = await bookingPage(stack);
+    const nonce = frame.contentDocument!.querySelector<HTMLScriptElement>('script[nonce]')!.nonce;
+    expect(formatViolations(await axeViolations(frame, nonce))).to.equal('');
+  });
+
+  it('answers an id the proxy does not serve with a 404 page in the link’s language', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const response = await fetch(`${stack.base}/book/64a1f0c2e4b0a1b2c3d4e599?locale=es`);
+    expect(response.status).to.equal(404);
+    const frame = await frameOf({ url: `${stack.base}/book/64a1f0c2e4b0a1b2c3d4e599?locale=es` }, 'no page');
+    expect(frame.contentDocument!.querySelector('h1')!.textContent).to.equal('Aquí no hay ninguna página de reservas');
+    expect(getComputedStyle(frame.contentDocument!.body).marginTop).to.not.equal('8px', 'its stylesheet loaded');
+  });
+});
+
+describe('the status page', () => {
+  it('is accessible (axe-core) and says it runs on the sandbox', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    // The page runs no script at all (`script-src 'none'`), so axe checks the same markup and
+    // stylesheet in a frame of the test page's own, which allows it.
+    const html = await (await fetch(`${stack.base}/status`)).text();
+    const frame = await frameOf(
+      {
+        srcdoc: html
+          .replace('<head>', `<head><base href="${location.origin}${stack.base}/">`)
+          .replace(/<meta http-equiv="refresh"[^>]*>/, ''),
+      },
+      'status page',
+    );
+    const doc = frame.contentDocument!;
+    await until(() => doc.styleSheets.length > 0 && getComputedStyle(doc.body).maxWidth !== 'none', 'its stylesheet');
+    expect(doc.querySelector('.practice')!.textContent).to.contain('Bookings here are not real.');
+    expect(doc.body.textContent).to.not.match(/forbidden_origin|Upstream calls left|Bookings they carry/);
+    expect(formatViolations(await axeViolations(frame))).to.equal('');
+  });
+});
