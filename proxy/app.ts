@@ -16,7 +16,6 @@
  * (guards/budget.ts) → upstream.
  */
 import { Hono, type ExecutionContext } from 'hono';
-import { compress } from 'hono/compress';
 import { errorResponse } from './core/envelope.js';
 import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
 import { FastPath } from './fast-path.js';
@@ -27,6 +26,7 @@ import {
   apiCors,
   bodySize,
   bookingOf,
+  compression,
   guards,
   limits,
   requestLog,
@@ -137,7 +137,7 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   // HTML and JSON go gzipped to a client that accepts it, as the widget's files do (those are
   // compressed once, at start, and skip this: they carry their Content-Encoding). The Node fast
   // path does the same to the availability answers it sends (fast-path.ts, `encoded`).
-  if (config.compress !== false) app.use('*', compress({ encoding: 'gzip' }));
+  if (config.compress) app.use('*', compression());
   app.use(
     '*',
     guards(guardSettings, logger, {

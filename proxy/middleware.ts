@@ -12,6 +12,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { compress } from 'hono/compress';
 import { routePath } from 'hono/route';
 import { errorResponse } from './core/envelope.js';
 import { addLayer, applyLayer, bodySizeOf, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
@@ -19,6 +20,7 @@ import type { Logger } from './core/log.js';
 import type { Metrics } from './core/metrics.js';
 import type { RequestRecorder } from './pipeline.js';
 import type { ProxyContext } from './routes/context.js';
+import { acceptsGzip } from './routes/script.js';
 import { bookingRoutes, type Route } from './routes/table.js';
 import { urlOf } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
@@ -65,6 +67,28 @@ export function routeLabels(routes: readonly Route[]): RouteLabels {
   return (c) => {
     const route = routeLabel(c);
     return labelled.get(route) ?? route;
+  };
+}
+
+/** `Vary: Accept-Encoding`, as a layer: built into the route's answer with the others. */
+const VARY_ENCODING: Layer = Object.freeze({ mode: 'fill', headers: Object.freeze({}), vary: 'Accept-Encoding' });
+
+/**
+ * HTML and JSON gzipped for a client that accepts gzip (`hono/compress`), and `Vary:
+ * Accept-Encoding` on every answer. The `Vary` goes in as a layer, built into the route's answer
+ * with the other headers, so an answer to a client that takes no gzip stays as the route built it:
+ * `hono/compress` would set it with `c.header`, which rebuilds the answer around its body (a
+ * stream then, which Node's adapter writes more slowly, and whose size the metrics cannot read).
+ */
+export function compression(): MiddlewareHandler {
+  const gzip = compress({ encoding: 'gzip' });
+  return async (c, next) => {
+    addLayer(c, VARY_ENCODING);
+    const layered = async () => {
+      await next();
+      applyLayer(c.res, VARY_ENCODING);
+    };
+    return acceptsGzip(c.req.header('accept-encoding')) ? gzip(c, layered) : layered();
   };
 }
 
