@@ -34,7 +34,7 @@ export function originsOf(ctx: ProxyContext): string {
   const fix = (origin: string) =>
     origin === 'null'
       ? 'This was a page opened from a file or inside a locked-down frame: put the page on your website.'
-      : `If it is your site, ask your web person to allow it.${forWebPerson(`VENUE_BOOKING_ORIGINS=${[...configured, origin].join(',')}`)}`;
+      : `Ask your web person to allow this site. (Only if it is yours: any program can claim to be a site.)${forWebPerson(`VENUE_BOOKING_ORIGINS=${[...configured, origin].join(',')}`)}`;
   const rows = sites
     .map(
       (site) =>

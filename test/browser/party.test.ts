@@ -195,7 +195,7 @@ describe('honest offers', () => {
     await page.chooseValue('date', TUESDAY);
     await page.waitForStep('time');
     // The time chips' badges are the word; the key names the offers they stand for, with their sizes.
-    expect(page.root.querySelector('.legend')!.textContent!.replace(/\s+/g, ' ')).to.contain(
+    expect(page.root.querySelector('ul.legend')!.textContent!.replace(/\s+/g, ' ')).to.contain(
       'An offer applies: Two-for-one cocktails, Big group feast (6–8 people)',
     );
     await page.chooseValue('time', '13:00');
