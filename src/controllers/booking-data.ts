@@ -19,14 +19,14 @@ import {
   type AvailabilityRead,
   type HeldAvailability,
   type Step,
-} from '../booking-flow.js';
-import { sizeCondition, type PartyRange } from '../offers.js';
-import { importPinned } from '../pinned-import.js';
-import type { ReadState } from '../view.js';
-import { venueIds, venueName, type VenueModel } from '../venue-model.js';
+} from '../state/booking-flow.js';
+import { sizeCondition, type PartyRange } from '../venue/offers.js';
+import { importPinned } from '../api/pinned-import.js';
+import type { ReadState } from '../state/view.js';
+import { venueIds, venueName, type VenueModel } from '../venue/venue-model.js';
 
 /** The later steps' code (`later-steps.ts`: the details form, the add-to-calendar links), an on-demand chunk. */
-export type LaterSteps = typeof import('../later-steps.js');
+export type LaterSteps = typeof import('../parts/later-steps.js');
 
 /** The add-to-calendar links' code, part of the later steps' chunk. */
 export type CalendarLinks = Pick<LaterSteps, 'icsDataUrl' | 'googleCalendarUrl'>;
@@ -250,7 +250,7 @@ export class BookingData implements ReactiveController {
         const { wantPreferences, confirmed } = this._inputs();
         return [(this._wantLater ||= wantPreferences || confirmed)] as const;
       },
-      async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../later-steps.js')) : null),
+      async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../parts/later-steps.js')) : null),
     );
   }
 

@@ -4,7 +4,7 @@
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
-import type { Badge as OfferBadge } from '../offers.js';
+import type { Badge as OfferBadge } from '../venue/offers.js';
 
 /**
  * An offer badge (`offers.ts` decides where one applies): its `label` (the offer's title, or
