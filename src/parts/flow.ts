@@ -21,7 +21,7 @@ import { renderBusy } from './busy.js';
 import { renderConfirmation } from './confirmation.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
-import type { Badge } from './options.js';
+import type { Badge } from '../state/presenter.js';
 import { renderProblems, type AlternativesProps } from './problems.js';
 import { renderRedirect } from './redirect.js';
 import { renderReject } from './reject.js';
