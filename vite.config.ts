@@ -73,7 +73,7 @@ function strictCspPages(): Plugin {
 
 /**
  * Pins the on-demand chunks (the locale modules, the later steps): their sha384 is written into
- * the chunk that loads them, in place of src/pinned-import.ts's sentinel, keyed by the module's file
+ * the chunk that loads them, in place of src/api/pinned-import.ts's sentinel, keyed by the module's file
  * name without `.ts` (`fr`, `later-steps`); it then preloads each with that integrity before
  * importing it. Done on the finished chunks (after minifying), so the hash is of the bytes served.
  */
@@ -135,11 +135,11 @@ function secondMinifyPass(): Plugin {
 /**
  * Short names for the widget's internal custom properties (`--_accent`, `--_s2`, `--_tap`, …: its
  * styles name them about a hundred times; the public ones are `--vb-*`), in order of first use in
- * src/styles.ts, where they are all defined on `:host`: `--_0`, `--_1`, … Read from that file when
+ * src/element/styles.ts, where they are all defined on `:host`: `--_0`, `--_1`, … Read from that file when
  * the config loads, so every template of a build names each one alike.
  */
 const internalProperties = (() => {
-  const names = readFileSync(`${root}src/styles.ts`, 'utf8').match(/--_[\w-]+/g) ?? [];
+  const names = readFileSync(`${root}src/element/styles.ts`, 'utf8').match(/--_[\w-]+/g) ?? [];
   return new Map([...new Set(names)].map((name, index) => [name, `--_${index.toString(36)}`]));
 })();
 

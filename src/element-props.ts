@@ -6,7 +6,7 @@
  * type the values it binds with them. No framework is imported here.
  */
 import type { LitElement } from 'lit';
-import type { VenueBookingEventDetails } from './element-types.js';
+import type { VenueBookingEventDetails } from './state/element-types.js';
 import type { VenueBooking } from './venue-booking.js';
 
 /** The element's own public properties (not LitElement's or HTMLElement's), methods left out. */

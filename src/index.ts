@@ -32,7 +32,7 @@ export type {
   VenueBookingPropertyName,
   VenueBookingPropertyValues,
 } from './element-props.js';
-export type { GuestDetails, Step } from './booking-flow.js';
+export type { GuestDetails, Step } from './state/booking-flow.js';
 export type { Availability, Choices, FieldError, FieldState, Suggestion } from './api/normalize.js';
 export type { BookingField, AvailabilityAction, BookingRequest } from './api/types.js';
 

@@ -1,26 +1,26 @@
 import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
-import { nextStep, parseSteps, planSubmission, type Step } from './booking-flow.js';
-import type { BookingEvent, BookingState, GuestEvent } from './booking-state.js';
+import { nextStep, parseSteps, planSubmission, type Step } from './state/booking-flow.js';
+import type { BookingEvent, BookingState, GuestEvent } from './state/booking-state.js';
 import { BookingData, type BookingInputs } from './controllers/booking-data.js';
 import { GuestForm } from './controllers/guest-form.js';
-import { fire, type BookingConfirmation, type BookingSummary, type GuestPrefill } from './element-types.js';
-import type { VenueBookingEventDetails } from './element-types.js';
+import { fire, type BookingConfirmation, type BookingSummary, type GuestPrefill } from './state/element-types.js';
+import type { VenueBookingEventDetails } from './state/element-types.js';
 import { Locale } from './controllers/locale.js';
 import { Session } from './controllers/session.js';
 import { renderFlow, type Flow } from './parts/flow.js';
 import { renderPopup } from './parts/popup.js';
-import * as present from './presenter.js';
-import { styles } from './styles.js';
-import { prefillChoices, viewFor, type ShownStep, type View } from './view.js';
-import { VenueBookingApi } from './venue-booking-api.js';
-import { venueModel, type VenueModel } from './venue-model.js';
-import { venueToday } from './venue-time.js';
+import * as present from './state/presenter.js';
+import { styles } from './element/styles.js';
+import { prefillChoices, viewFor, type ShownStep, type View } from './state/view.js';
+import { VenueBookingApi } from './element/venue-booking-api.js';
+import { venueModel, type VenueModel } from './venue/venue-model.js';
+import { venueToday } from './venue/venue-time.js';
 // Last: the bundle then places the state's transitions beside the element and templates that share their names.
-import * as state from './booking-state.js';
+import * as state from './state/booking-state.js';
 
-export type { ShownStep } from './view.js';
+export type { ShownStep } from './state/view.js';
 
 export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails };
 export type {
@@ -30,7 +30,7 @@ export type {
   VenueBookingRedirectDetail,
   VenueBookingStepDetail,
   VenueBookingSubmitDetail,
-} from './element-types.js';
+} from './state/element-types.js';
 
 /**
  * `<venue-booking>`: steps a guest through a booking at a venue, on the availability answers of

@@ -1,12 +1,12 @@
 /**
  * Colour contrast for the venue-facing pages: the studio warns where the venue's colours make the
  * widget hard to read, and the booking page checks nothing but paints the same colours. The
- * widget's own defaults are named here as src/styles.ts sets them, so the studio checks what a
+ * widget's own defaults are named here as src/element/styles.ts sets them, so the studio checks what a
  * guest will see. Contrast follows WCAG 2.2: 4.5:1 for text (1.4.3), 3:1 for the focus ring and the
  * chosen day's outline against the background (1.4.11).
  */
 
-/** The widget's default colours per theme (src/styles.ts): accent, text on it, and the surface. */
+/** The widget's default colours per theme (src/element/styles.ts): accent, text on it, and the surface. */
 export const THEME_DEFAULTS = {
   light: { accent: '#1f5f8b', accentText: '#ffffff', surface: '#ffffff' },
   dark: { accent: '#8cc4ec', accentText: '#0b1a26', surface: '#161a1f' },
@@ -34,7 +34,7 @@ export function contrastRatio(one: string, other: string): number {
 
 /**
  * The text colour the widget puts on a custom accent when the venue names none: white or black,
- * whichever contrasts more. src/styles.ts picks it in CSS (relative colours, OKLab lightness
+ * whichever contrasts more. src/element/styles.ts picks it in CSS (relative colours, OKLab lightness
  * against 0.6); this is the same choice for the studio's check.
  */
 export function readableOn(accent: string): '#ffffff' | '#000000' {

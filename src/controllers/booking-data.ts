@@ -19,14 +19,14 @@ import {
   type AvailabilityRead,
   type HeldAvailability,
   type Step,
-} from '../booking-flow.js';
-import { sizeCondition, type PartyRange } from '../offers.js';
-import { importPinned } from '../pinned-import.js';
-import type { ReadState } from '../view.js';
-import { venueIds, venueName, type VenueModel } from '../venue-model.js';
+} from '../state/booking-flow.js';
+import { sizeCondition, type PartyRange } from '../venue/offers.js';
+import { importPinned } from '../api/pinned-import.js';
+import type { ReadState } from '../state/view.js';
+import { venueIds, venueName, type VenueModel } from '../venue/venue-model.js';
 
 /** The later steps' code (`later-steps.ts`: the details form, the add-to-calendar links), an on-demand chunk. */
-export type LaterSteps = typeof import('../later-steps.js');
+export type LaterSteps = typeof import('../parts/later-steps.js');
 
 /** The add-to-calendar links' code, part of the later steps' chunk. */
 export type CalendarLinks = Pick<LaterSteps, 'icsDataUrl' | 'googleCalendarUrl'>;
@@ -128,7 +128,20 @@ export class BookingData implements ReactiveController {
   ) {
     // Added before its Tasks, so that `hostUpdate` settles what they want before they compare args.
     host.addController(this);
-    this.venues = new Read(
+    // In this order: each Task is a controller of the host, and they update in the order added.
+    this.venues = this._venuesRead(host, events);
+    this.availability = this._availabilityRead(host, events);
+    this.preferences = this._preferencesRead(host);
+    this.offers = this._offersRead(host);
+    this.parties = this._partiesRead(host);
+    this.record = this._recordRead(host);
+    this.bridge = this._bridgeRead(host);
+    this.laterSteps = this._laterStepsRead(host);
+  }
+
+  /** The venues of the picker: the ids `venue` lists, or the `venue-group`'s (none for a single venue). */
+  private _venuesRead(host: ReactiveControllerHost, events: BookingDataEvents): BookingData['venues'] {
+    return new Read(
       host,
       () => {
         const { api, attribute, group } = this._inputs();
@@ -138,7 +151,11 @@ export class BookingData implements ReactiveController {
       undefined,
       { onComplete: (venues) => events.venues(venues), onError: (error) => events.error(error, 'venues') },
     );
-    this.availability = new Read(
+  }
+
+  /** The availability the choices call for (`planRead`), none once a booking is confirmed. */
+  private _availabilityRead(host: ReactiveControllerHost, events: BookingDataEvents): BookingData['availability'] {
+    return new Read(
       host,
       () => {
         const inputs = this._inputs();
@@ -161,9 +178,14 @@ export class BookingData implements ReactiveController {
         onError: (error) => events.error(error, 'availability'),
       },
     );
-    // Marketing preferences, read only for the details form (in parallel with the complete check
-    // before it), so that a guest who only looks at times costs no such read.
-    this.preferences = new Read(
+  }
+
+  /**
+   * Marketing preferences, read only for the details form (in parallel with the complete check
+   * before it), so that a guest who only looks at times costs no such read.
+   */
+  private _preferencesRead(host: ReactiveControllerHost): BookingData['preferences'] {
+    return new Read(
       host,
       () => {
         const { api, venue, wantPreferences } = this._inputs();
@@ -180,9 +202,14 @@ export class BookingData implements ReactiveController {
         return payload?.marketing_preferences ?? [];
       },
     );
-    // Every visible offer of the venue, read once per venue: the badges are filtered from it by each
-    // offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
-    this.offers = new Read(
+  }
+
+  /**
+   * Every visible offer of the venue, read once per venue: the badges are filtered from it by each
+   * offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
+   */
+  private _offersRead(host: ReactiveControllerHost): BookingData['offers'] {
+    return new Read(
       host,
       () => {
         const { api, venue, hideOffers } = this._inputs();
@@ -194,19 +221,29 @@ export class BookingData implements ReactiveController {
         return partnerOffers(Array.isArray(payload) ? payload : (payload?.offers ?? []));
       },
     );
-    // The party sizes each booking type takes (its booking rules' min and max): an offer's badge
-    // shows on a type only when the offer admits a party the type takes, which no availability
-    // answer says before a type is chosen. Read only when an offer of the venue limits the party
-    // size, one small read per type, for the venue's today (the proxy shares them between guests).
-    this.parties = new Read(
+  }
+
+  /**
+   * The party sizes each booking type takes (its booking rules' min and max): an offer's badge
+   * shows on a type only when the offer admits a party the type takes, which no availability
+   * answer says before a type is chosen. Read only when an offer of the venue limits the party
+   * size, one small read per type, for the venue's today (the proxy shares them between guests).
+   */
+  private _partiesRead(host: ReactiveControllerHost): BookingData['parties'] {
+    return new Read(
       host,
       () => this._partyArgs(),
       ([api, venue, ids, today], signal) => this._readParties(api, venue, ids, today, signal),
     );
-    // A single venue's name, read only when it will be needed and nothing else gives it: before a
-    // hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
-    // for the confirmation on return, or for a confirmation that has no name for it.
-    this.record = new Read(
+  }
+
+  /**
+   * A single venue's name, read only when it will be needed and nothing else gives it: before a
+   * hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
+   * for the confirmation on return, or for a confirmation that has no name for it.
+   */
+  private _recordRead(host: ReactiveControllerHost): BookingData['record'] {
+    return new Read(
       host,
       () => {
         const { api, venue } = this._inputs();
@@ -217,12 +254,17 @@ export class BookingData implements ReactiveController {
         return venueName((await this._venueRead<{ venue?: WireVenue }>(api, venue, '', signal))?.venue);
       },
     );
-    // Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
-    // when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
-    // details to the bridge instead of putting them in the venue page's URL. The answer's signed
-    // hand-off id ('' from a proxy without one) goes into the return URL: the proxy counts and
-    // confirms only a return that carries it.
-    this.bridge = new Read(
+  }
+
+  /**
+   * Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
+   * when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
+   * details to the bridge instead of putting them in the venue page's URL. The answer's signed
+   * hand-off id ('' from a proxy without one) goes into the return URL: the proxy counts and
+   * confirms only a return that carries it.
+   */
+  private _bridgeRead(host: ReactiveControllerHost): BookingData['bridge'] {
+    return new Read(
       host,
       () => {
         const { api, returnMethod } = this._inputs();
@@ -236,12 +278,17 @@ export class BookingData implements ReactiveController {
         return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );
-    // The later steps' code (the details form, the add-to-calendar links): an on-demand chunk,
-    // pinned by its integrity like the locale modules (`pinned-import.ts`), fetched once a booking is
-    // in sight, beside the offers and preferences the form waits for. The details form and the
-    // confirmation wait for it (`laterPending` in view.ts); if it cannot be loaded, the details form
-    // gives way to the venue's own way to book, and the confirmation shows without the links.
-    this.laterSteps = new Read(
+  }
+
+  /**
+   * The later steps' code (the details form, the add-to-calendar links): an on-demand chunk,
+   * pinned by its integrity like the locale modules (`pinned-import.ts`), fetched once a booking is
+   * in sight, beside the offers and preferences the form waits for. The details form and the
+   * confirmation wait for it (`laterPending` in view.ts); if it cannot be loaded, the details form
+   * gives way to the venue's own way to book, and the confirmation shows without the links.
+   */
+  private _laterStepsRead(host: ReactiveControllerHost): BookingData['laterSteps'] {
+    return new Read(
       host,
       // Wanted from the update in which a booking comes in sight (not from `hostUpdate`, which runs
       // after the element's view is decided), so that update's view already waits for the chunk;
@@ -250,7 +297,7 @@ export class BookingData implements ReactiveController {
         const { wantPreferences, confirmed } = this._inputs();
         return [(this._wantLater ||= wantPreferences || confirmed)] as const;
       },
-      async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../later-steps.js')) : null),
+      async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../parts/later-steps.js')) : null),
     );
   }
 

@@ -5,8 +5,8 @@
  * (`checkGuest`) when a field is left, while a flagged field is retyped, and on submit.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { checkGuest, type GuestDetails, type GuestError } from '../booking-flow.js';
-import type { GuestPrefill } from '../element-types.js';
+import { checkGuest, type GuestDetails, type GuestError } from '../state/booking-flow.js';
+import type { GuestPrefill } from '../state/element-types.js';
 
 /** The element as this controller sees it. */
 export interface GuestHost extends ReactiveControllerHost {

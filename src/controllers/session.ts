@@ -16,7 +16,7 @@ import {
   withoutReturn,
   type Restored,
   type SavedBooking,
-} from '../session.js';
+} from '../state/session.js';
 
 /** The element as this controller sees it. */
 export interface SessionHost {

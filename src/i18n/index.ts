@@ -3,7 +3,7 @@
  * widget asks for them, so pages in English never pay for other languages (each pinned by its
  * integrity: `pinned-import.ts`).
  */
-import { importPinned } from '../pinned-import.js';
+import { importPinned } from '../api/pinned-import.js';
 import { enGB, type Strings } from './en-GB.js';
 
 /**

@@ -4,7 +4,7 @@
  * time and, for a confirmed booking only, add-to-calendar links (an enquiry waits for the venue).
  */
 import { html, nothing } from 'lit';
-import type { CalendarEvent } from '../calendar-links.js';
+import type { CalendarEvent } from '../venue/calendar-links.js';
 import type { CalendarLinks } from '../controllers/booking-data.js';
 import type { Strings } from '../i18n/en-GB.js';
 

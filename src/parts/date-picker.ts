@@ -6,9 +6,9 @@
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
-import { addMonths, clampDate, createMonth, moveFocus, weekdayDates } from '../month-grid.js';
+import { addMonths, clampDate, createMonth, moveFocus, weekdayDates } from '../venue/month-grid.js';
 import type { Strings } from '../i18n/en-GB.js';
-import { addPlainDays, formatVenueDate } from '../venue-time.js';
+import { addPlainDays, formatVenueDate } from '../venue/venue-time.js';
 
 /** What the calendar renders. */
 export interface DatePickerProps {

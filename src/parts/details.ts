@@ -5,7 +5,7 @@
  */
 import type { html as litHtml, nothing as litNothing } from 'lit';
 import type { WireMarketingPreference, WireOffer } from '../api/types.js';
-import type { GuestDetails, GuestError } from '../booking-flow.js';
+import type { GuestDetails, GuestError } from '../state/booking-flow.js';
 import type { Strings } from '../i18n/en-GB.js';
 
 /**

@@ -4,22 +4,7 @@
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
-import type { Badge as OfferBadge } from '../offers.js';
-
-/**
- * An offer badge (`offers.ts` decides where one applies): its `label` (the offer's title, or
- * "Offer"), the `condition` shown beside it ("6+ people") and the offers' `name` with their sizes,
- * given as the badge's title (hover) and read with the choice (focus).
- */
-export type Badge = Pick<OfferBadge, 'label' | 'condition' | 'name'>;
-
-/** How one suggestion is worded. */
-export interface OptionText {
-  label: string;
-  /** A second line: the end of a duration, or the reason it is unavailable. */
-  detail: string | null;
-  badge: Badge | null;
-}
+import type { Badge, OptionText } from '../state/presenter.js';
 
 /** An offer badge; its text is part of the choice's accessible name. */
 export function renderBadge(badge: Badge | null) {

@@ -3,7 +3,7 @@
  * as buttons that choose them.
  */
 import { html, nothing } from 'lit';
-import type { Step } from '../booking-flow.js';
+import type { Step } from '../state/booking-flow.js';
 
 /** One refused or cleared choice, worded. */
 export interface ProblemText {

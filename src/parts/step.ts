@@ -7,9 +7,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 import { PARTY_SIZE } from '../api/rules.js';
-import type { Step } from '../booking-flow.js';
+import type { Step } from '../state/booking-flow.js';
 import type { Strings } from '../i18n/en-GB.js';
-import { renderOption, renderOptions, type OptionText } from './options.js';
+import type { OptionText } from '../state/presenter.js';
+import { renderOption, renderOptions } from './options.js';
 
 /** Renders a step around its body. */
 export function renderStep(step: Step, title: string, body: TemplateResult) {

@@ -4,7 +4,7 @@
  */
 import { html, nothing } from 'lit';
 import type { Strings } from '../i18n/en-GB.js';
-import type { Field, SummaryItem } from '../presenter.js';
+import type { Field, SummaryItem } from '../state/presenter.js';
 
 /** Renders the summary (nothing before the first choice). */
 export function renderSummary(strings: Strings, items: SummaryItem[], onEdit: (field: Field) => void) {

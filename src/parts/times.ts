@@ -8,7 +8,8 @@
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 import type { Strings } from '../i18n/en-GB.js';
-import { renderBadge, renderOption, type Badge } from './options.js';
+import type { Badge } from '../state/presenter.js';
+import { renderBadge, renderOption } from './options.js';
 
 /** What happens when a time is booked: the service's action, or `deposit` (paid on the booking site). */
 export type TimeKind = 'accept' | 'enquire' | 'may_enquire' | 'deposit';

@@ -2,7 +2,7 @@
 import { html } from 'lit';
 import type { WireVenue } from '../api/types.js';
 import type { Strings } from '../i18n/en-GB.js';
-import { venueName } from '../venue-model.js';
+import { venueName } from '../venue/venue-model.js';
 
 /** What the picker renders. */
 export interface VenuesProps {

@@ -2,8 +2,9 @@
  * The architecture holds because CI checks it: the import map of src/, proxy/ and demo/ has no
  * cycle; only proxy/node/ and the CLIs import Node builtins (everything else runs in a browser or
  * an edge runtime); the widget never imports the proxy, and the proxy takes only types from the
- * widget (plus the one rule set they share on purpose); the proxy's layers import downwards only
- * (proxy/README.md draws them). Each rule is also run on a small planted graph, to prove it can fail.
+ * widget (plus the one rule set they share on purpose); the proxy's layers (proxy/README.md draws
+ * them) and the widget's (the README's table of `src/`) import downwards only. Each rule is also
+ * run on a small planted graph, to prove it can fail.
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,6 +54,34 @@ const PROXY_LAYERS: Layers = [
   ],
   [['proxy/node/'], ['proxy/worker.ts']],
 ];
+
+/**
+ * The widget's layers, as the README's table of `src/` lists them: what a booking fetches, the
+ * strings, the venue and its time, the booking's state and wording, the controllers, the templates,
+ * the element's API and styles, then the element and the package's entry points.
+ */
+const WIDGET_LAYERS: Layers = [
+  [['src/api/']],
+  [['src/i18n/']],
+  [['src/venue/']],
+  [['src/state/']],
+  [['src/controllers/']],
+  [['src/parts/']],
+  [['src/element/']],
+  [
+    [
+      'src/venue-booking.ts',
+      'src/element-props.ts',
+      'src/index.ts',
+      'src/node.ts',
+      'src/react.ts',
+      'src/vue.ts',
+      'src/svelte.ts',
+    ],
+  ],
+];
+/** The on-demand chunk the booking's reads load (`BookingData.laterSteps`), from a layer below its templates. */
+const WIDGET_OPTIONS = { onDemand: ['src/parts/later-steps.ts'], drawnIn: 'README.md' };
 
 const graph = importGraph(root, ['src', 'proxy', 'demo']);
 const sources = proxySources(root);
@@ -110,6 +139,10 @@ describe('the import map', () => {
 
   it("keeps the proxy's layers in order (proxy/README.md)", () => {
     assert.deepEqual(layerOrderViolations(graph, PROXY_LAYERS, 'proxy/'), []);
+  });
+
+  it("keeps the widget's layers in order (README, the widget by responsibility)", () => {
+    assert.deepEqual(layerOrderViolations(graph, WIDGET_LAYERS, 'src/', WIDGET_OPTIONS), []);
   });
 
   it('keeps Hono out of the guards, the state and the upstream client', () => {
@@ -248,6 +281,27 @@ describe('the import rules fail on a planted violation', () => {
       'proxy/guards/budget.ts imports proxy/upstream/client.ts: units of one layer stay independent',
       'proxy/state/memory.ts imports proxy/routes/reads.ts: a lower layer never imports a higher one',
       'proxy/stray.ts is in no layer: add it to the layer map (and to proxy/README.md)',
+    ]);
+  });
+
+  it("refuses an import up the widget's layers and a module in no layer, but lets a lower layer load the on-demand chunk", () => {
+    const problems = layerOrderViolations(
+      planted({
+        'src/state/presenter.ts': [['../parts/options.js', true], ['../venue/format.js']],
+        'src/venue/format.ts': [['../state/booking-flow.js'], ['./venue-time.js']],
+        'src/controllers/booking-data.ts': [['../parts/later-steps.js'], ['../state/view.js', true]],
+        'src/parts/flow.ts': [['../controllers/booking-data.js', true], ['./options.js']],
+        'src/index.ts': [['./venue-booking.js'], ['./element-props.js', true]],
+        'src/stray.ts': [],
+      }),
+      WIDGET_LAYERS,
+      'src/',
+      WIDGET_OPTIONS,
+    );
+    assert.deepEqual(problems, [
+      'src/state/presenter.ts imports src/parts/options.ts: a lower layer never imports a higher one',
+      'src/stray.ts is in no layer: add it to the layer map (and to README.md)',
+      'src/venue/format.ts imports src/state/booking-flow.ts: a lower layer never imports a higher one',
     ]);
   });
 

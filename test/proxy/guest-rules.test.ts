@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkGuest, type GuestDetails } from '../../src/booking-flow.js';
+import { checkGuest, type GuestDetails } from '../../src/state/booking-flow.js';
 import { isPartySize, LIMITS } from '../../src/api/rules.js';
 import { postJson, recordingProxy, upstreamJson, validBooking } from './support.js';
 

@@ -4,7 +4,7 @@
  */
 import { fixture, html } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
-import { venueInstant } from '../../src/venue-instant.js';
+import { venueInstant } from '../../src/venue/venue-instant.js';
 import type { ClientRequest, Fault, StackRequest } from './stacks.js';
 
 /** The demo venue of the default seed. */

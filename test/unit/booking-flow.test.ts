@@ -12,7 +12,7 @@ import {
   readKey,
   reconcile,
   submitRoute,
-} from '../../src/booking-flow.js';
+} from '../../src/state/booking-flow.js';
 
 const guest = { first_name: ' Ada ', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123' };
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/client.js';
 import { normalizeAvailability } from '../../src/api/normalize.js';
 import type { WireOffer } from '../../src/api/types.js';
-import { parseSteps } from '../../src/booking-flow.js';
+import { parseSteps } from '../../src/state/booking-flow.js';
 import {
   apiBooking,
   initialState,
@@ -12,7 +12,7 @@ import {
   transition,
   type BookingEvent,
   type BookingState,
-} from '../../src/booking-state.js';
+} from '../../src/state/booking-state.js';
 
 const order = parseSteps('');
 const all = { type: 't', date: '2026-03-17', time: '19:00', duration: 90, num_people: 2 };

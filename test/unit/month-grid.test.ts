@@ -1,13 +1,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { addMonths, createMonth, moveFocus } from '../../src/month-grid.js';
+import { addMonths, createMonth, moveFocus } from '../../src/venue/month-grid.js';
 import { calendarRange } from '../../src/parts/date-picker.js';
-import { icsFile, googleCalendarUrl } from '../../src/calendar-links.js';
-import { durationMinutes, endTimeOf, formatDuration } from '../../src/format.js';
-import { readReturn, returnUrlFor, withoutReturn } from '../../src/session.js';
-import { venueInstant } from '../../src/venue-instant.js';
-import { addPlainDays, formatVenueTime, venueToday } from '../../src/venue-time.js';
-import { alternatives, checkGuest, partnerOffers } from '../../src/booking-flow.js';
+import { icsFile, googleCalendarUrl } from '../../src/venue/calendar-links.js';
+import { durationMinutes, endTimeOf, formatDuration } from '../../src/venue/format.js';
+import { readReturn, returnUrlFor, withoutReturn } from '../../src/state/session.js';
+import { venueInstant } from '../../src/venue/venue-instant.js';
+import { addPlainDays, formatVenueTime, venueToday } from '../../src/venue/venue-time.js';
+import { alternatives, checkGuest, partnerOffers } from '../../src/state/booking-flow.js';
 import { normalizeAvailability } from '../../src/api/normalize.js';
 
 describe('calendar data', () => {

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { badgeFor, offerApplies, overlap, sizeCondition, type PartyRange } from '../../src/offers.js';
+import { badgeFor, offerApplies, overlap, sizeCondition, type PartyRange } from '../../src/venue/offers.js';
 import { enGB } from '../../src/i18n/en-GB.js';
 import type { WireOffer } from '../../src/api/types.js';
 import seed from '../../proxy/sandbox/seed.json' with { type: 'json' };

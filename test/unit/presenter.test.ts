@@ -2,7 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/client.js';
 import type { Suggestion } from '../../src/api/normalize.js';
-import { parseSteps } from '../../src/booking-flow.js';
+import { parseSteps } from '../../src/state/booking-flow.js';
 import { enGB } from '../../src/i18n/en-GB.js';
 import {
   bookingSummary,
@@ -15,8 +15,8 @@ import {
   submitErrorText,
   summaryItems,
   type Wording,
-} from '../../src/presenter.js';
-import { venueIds, venueModel, venueName } from '../../src/venue-model.js';
+} from '../../src/state/presenter.js';
+import { venueIds, venueModel, venueName } from '../../src/venue/venue-model.js';
 
 const wording: Wording = {
   strings: enGB,

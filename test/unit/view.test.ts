@@ -1,8 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { normalizeAvailability, type Availability } from '../../src/api/normalize.js';
-import { parseSteps } from '../../src/booking-flow.js';
-import { prefillChoices, viewFor, type ReadState, type ViewState } from '../../src/view.js';
+import { parseSteps } from '../../src/state/booking-flow.js';
+import { prefillChoices, viewFor, type ReadState, type ViewState } from '../../src/state/view.js';
 
 const order = parseSteps('');
 const all = { type: 't', date: '2026-01-01', time: '19:00', duration: 90, num_people: 2 };

@@ -1,5 +1,5 @@
 import { LitElement, type PropertyDeclarations } from 'lit';
-import type { GuestPrefill } from './element-types.js';
+import type { GuestPrefill } from '../state/element-types.js';
 
 /**
  * The public API of `<venue-booking>` in one place: its attributes and properties with their

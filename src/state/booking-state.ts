@@ -7,10 +7,10 @@
  * them; the decisions are made here, where the transition-table unit test drives them with plain
  * data (`booking-flow.ts` holds the rules over availability answers that they apply).
  */
-import type { ApiError } from './api/client.js';
-import type { Availability, Choices } from './api/normalize.js';
-import { isConfirmed } from './api/rules.js';
-import type { BookingRequest, WireBookingCreated, WireOffer, WireVenue } from './api/types.js';
+import type { ApiError } from '../api/client.js';
+import type { Availability, Choices } from '../api/normalize.js';
+import { isConfirmed } from '../api/rules.js';
+import type { BookingRequest, WireBookingCreated, WireOffer, WireVenue } from '../api/types.js';
 import {
   autoChoice,
   chosenAction,
@@ -21,10 +21,10 @@ import {
   type Step,
 } from './booking-flow.js';
 import type { BookingConfirmation } from './element-types.js';
-import type { Strings } from './i18n/en-GB.js';
-import { eligibleOffers } from './offers.js';
+import type { Strings } from '../i18n/en-GB.js';
+import { eligibleOffers } from '../venue/offers.js';
 import type { Restored, SavedBooking } from './session.js';
-import type { VenuePick } from './venue-model.js';
+import type { VenuePick } from '../venue/venue-model.js';
 import type { ShownStep } from './view.js';
 
 /** The steps' own state, kept across renders. */

@@ -5,8 +5,8 @@
  * step a view shows is the one `vb-step` names (null where no step is shown: a placeholder, an
  * error, a refusal).
  */
-import type { Availability, Choices } from './api/normalize.js';
-import { isPartySize } from './api/rules.js';
+import type { Availability, Choices } from '../api/normalize.js';
+import { isPartySize } from '../api/rules.js';
 import { isReady, nextStep, submitRoute, type Step } from './booking-flow.js';
 
 /** A step shown to the guest: the venue picker, a booking field, or the end of the flow. */

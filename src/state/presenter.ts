@@ -3,17 +3,17 @@
  * known so far: values of each field, the lines of the summary and of the confirmation, the reason
  * a choice or a booking is refused, and the text of an error. Nothing here reads the element.
  */
-import { ApiError } from './api/client.js';
-import type { Availability, Choices, Suggestion } from './api/normalize.js';
-import { BOOKING_FIELDS, type WireVenue } from './api/types.js';
+import { ApiError } from '../api/client.js';
+import type { Availability, Choices, Suggestion } from '../api/normalize.js';
+import { BOOKING_FIELDS, type WireVenue } from '../api/types.js';
 import { reasonFor, type Problem, type Step } from './booking-flow.js';
-import type { CalendarEvent } from './calendar-links.js';
+import type { CalendarEvent } from '../venue/calendar-links.js';
 import type { BookingSummary } from './element-types.js';
-import { durationMinutes, endTimeOf, formatDuration } from './format.js';
-import type { Strings } from './i18n/en-GB.js';
-import type { Badge, OptionText } from './parts/options.js';
-import { listedName } from './venue-model.js';
-import { formatVenueDate, formatVenueTime } from './venue-time.js';
+import { durationMinutes, endTimeOf, formatDuration } from '../venue/format.js';
+import type { Strings } from '../i18n/en-GB.js';
+import type { Badge as OfferBadge } from '../venue/offers.js';
+import { listedName } from '../venue/venue-model.js';
+import { formatVenueDate, formatVenueTime } from '../venue/venue-time.js';
 
 /** What wording needs: the strings, the `Intl` locale and the names seen so far. */
 export interface Wording {
@@ -23,6 +23,21 @@ export interface Wording {
   typeNames: ReadonlyMap<string, string>;
   /** The venues of the picker, for their names. */
   venues?: readonly WireVenue[];
+}
+
+/**
+ * An offer badge (`offers.ts` decides where one applies): its `label` (the offer's title, or
+ * "Offer"), the `condition` shown beside it ("6+ people") and the offers' `name` with their sizes,
+ * given as the badge's title (hover) and read with the choice (focus).
+ */
+export type Badge = Pick<OfferBadge, 'label' | 'condition' | 'name'>;
+
+/** How one suggestion is worded. */
+export interface OptionText {
+  label: string;
+  /** A second line: the end of a duration, or the reason it is unavailable. */
+  detail: string | null;
+  badge: Badge | null;
 }
 
 /** A field of the summary, or the venue. */

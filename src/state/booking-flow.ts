@@ -4,12 +4,12 @@
  * the API, or by handing the guest to the booking site). No DOM, no fetch, no clock: the element
  * orchestrates, this module decides, and the unit tests drive it with plain data.
  */
-import type { Availability, Choices, Suggestion } from './api/normalize.js';
-import type { AvailabilityAction, BookingField, BookingRequest } from './api/types.js';
-import { BOOKING_FIELDS } from './api/types.js';
-import { isBirthDate, isEmail, isPhone, LIMITS, textProblem } from './api/rules.js';
-import { durationMinutes } from './format.js';
-import { minutesOf } from './venue-time.js';
+import type { Availability, Choices, Suggestion } from '../api/normalize.js';
+import type { AvailabilityAction, BookingField, BookingRequest } from '../api/types.js';
+import { BOOKING_FIELDS } from '../api/types.js';
+import { isBirthDate, isEmail, isPhone, LIMITS, textProblem } from '../api/rules.js';
+import { durationMinutes } from '../venue/format.js';
+import { minutesOf } from '../venue/venue-time.js';
 
 /** A step of the flow: one booking field. */
 export type Step = BookingField;

@@ -6,5 +6,5 @@
  * script of the first screen is that much smaller and quicker to evaluate. Like every chunk it
  * imports nothing at run time: Lit's tags come in as an argument (`LitTags`).
  */
-export { renderDetails } from './parts/details.js';
-export { googleCalendarUrl, icsDataUrl } from './calendar-links.js';
+export { renderDetails } from './details.js';
+export { googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';

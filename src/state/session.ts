@@ -8,7 +8,7 @@
  * of birth, notes or consent: a reload asks for them again, which is the price of never leaving
  * personal data in the browser's storage. sessionStorage (not localStorage) ends with the tab.
  */
-import type { Choices } from './api/normalize.js';
+import type { Choices } from '../api/normalize.js';
 
 /** The saved state of one widget. */
 export interface SavedBooking {

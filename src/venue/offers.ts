@@ -6,8 +6,8 @@
  * own rules (§2.9): party size min/max, the weekday's availability and start-time range, the start
  * and expiry dates, and the booking types. Pure: no DOM, no clock, no fetch.
  */
-import type { Choices } from './api/normalize.js';
-import type { WireOffer } from './api/types.js';
+import type { Choices } from '../api/normalize.js';
+import type { WireOffer } from '../api/types.js';
 import { fromPlainDate } from './venue-time.js';
 
 /** One weekday's rule of an offer: whether it runs that day, and the start times it covers. */

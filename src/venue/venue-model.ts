@@ -4,7 +4,7 @@
  * name for people from the sources that know it (the create response or the saved names, the
  * picker's list, the venue's own record), never its id.
  */
-import type { WireVenue } from './api/types.js';
+import type { WireVenue } from '../api/types.js';
 
 /** The guest's venue: the one picked (multi-venue only) and its known title (create response, saved names). */
 export interface VenuePick {
