@@ -25,7 +25,7 @@ import { importPinned } from '../pinned-import.js';
 import type { ReadState } from '../view.js';
 import { venueIds, venueName, type VenueModel } from '../venue-model.js';
 
-/** The later steps' code (`later-steps.ts`: the details form, the add-to-calendar links), an on-demand chunk. */
+/** The later steps' code (`later-steps.ts`: details form, confirmation, calendar links), an on-demand chunk. */
 export type LaterSteps = typeof import('../later-steps.js');
 
 /** The add-to-calendar links' code, part of the later steps' chunk. */
@@ -236,11 +236,11 @@ export class BookingData implements ReactiveController {
         return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );
-    // The later steps' code (the details form, the add-to-calendar links): an on-demand chunk,
+    // The later steps' code (the details form, the confirmation, the add-to-calendar links): an on-demand chunk,
     // pinned by its integrity like the locale modules (`pinned-import.ts`), fetched once a booking is
     // in sight, beside the offers and preferences the form waits for. The details form and the
     // confirmation wait for it (`laterPending` in view.ts); if it cannot be loaded, the details form
-    // gives way to the venue's own way to book, and the confirmation shows without the links.
+    // gives way to the venue's own way to book, and the confirmation is one line with the reference.
     this.laterSteps = new Read(
       host,
       // Wanted from the update in which a booking comes in sight (not from `hostUpdate`, which runs

@@ -18,7 +18,6 @@ import * as present from '../presenter.js';
 import type { View } from '../view.js';
 import { venueToday } from '../venue-time.js';
 import { renderBusy } from './busy.js';
-import { renderConfirmation } from './confirmation.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
 import type { Badge } from './options.js';
@@ -43,7 +42,7 @@ export interface Flow extends BookingState {
   venueName: string;
   dob: 'required' | 'optional' | '';
   form: GuestForm;
-  /** The later steps' code (details form, calendar links), once loaded (`BookingData.laterSteps`). */
+  /** The later steps' code (details form, confirmation, calendar links), once loaded (`BookingData.laterSteps`). */
   later: LaterSteps | null;
   /** The venue's offers, and whether they are hidden. */
   offers: WireOffer[];
@@ -242,16 +241,28 @@ function renderBody(flow: Flow, view: View) {
   switch (view.kind) {
     case 'confirmation': {
       const { reference, status } = flow.confirmation!;
-      return renderConfirmation({
-        strings: s,
-        reference,
-        status,
-        summary: present.confirmationLines(wording, choices, flow.venueName),
-        event: present.calendarEvent(wording, reference, choices, flow.venueName),
-        links: flow.later,
-        now: flow.now,
-        onAgain: () => flow.send({ type: 'again' }),
-      });
+      const onAgain = () => flow.send({ type: 'again' });
+      // The confirmation's template comes with the later steps (`laterPending` in view.ts); if that
+      // chunk cannot be loaded, the booking is still made: one line says so, with its reference.
+      if (!flow.later)
+        return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${status}>
+          <h2 id="step-title" tabindex="-1">${status === 'confirmed' ? s.confirmedTitle : s.enquiryTitle}</h2>
+          <p>${s.reference}: <strong class="reference">${reference}</strong></p>
+          <button type="button" class="link" @click=${onAgain}>${s.bookAgain}</button>
+        </div>`;
+      return flow.later.renderConfirmation(
+        { html, nothing },
+        {
+          strings: s,
+          reference,
+          status,
+          summary: present.confirmationLines(wording, choices, flow.venueName),
+          event: present.calendarEvent(wording, reference, choices, flow.venueName),
+          links: flow.later,
+          now: flow.now,
+          onAgain,
+        },
+      );
     }
     case 'venues':
       return renderVenues({
