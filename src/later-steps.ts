@@ -9,3 +9,4 @@
 export { renderConfirmation } from './parts/confirmation.js';
 export { renderDetails } from './parts/details.js';
 export { googleCalendarUrl, icsDataUrl } from './calendar-links.js';
+export { enGBLater } from './i18n/en-GB-later.js';

@@ -7,12 +7,13 @@
  */
 import type { CalendarEvent } from '../calendar-links.js';
 import type { CalendarLinks } from '../controllers/booking-data.js';
-import type { Strings } from '../i18n/en-GB.js';
+import type { LocaleStrings } from '../i18n/en-GB.js';
 import type { LitTags } from './details.js';
 
 /** What the confirmation renders. */
 export interface ConfirmationProps {
-  strings: Strings;
+  /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
+  strings: LocaleStrings;
   reference: string;
   status: 'confirmed' | 'enquiry';
   /** Label/value lines of the booking, already formatted in venue time. */

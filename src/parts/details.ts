@@ -6,7 +6,7 @@
 import type { html as litHtml, nothing as litNothing } from 'lit';
 import type { WireMarketingPreference, WireOffer } from '../api/types.js';
 import type { GuestDetails, GuestError } from '../booking-flow.js';
-import type { Strings } from '../i18n/en-GB.js';
+import type { LocaleStrings } from '../i18n/en-GB.js';
 
 /**
  * Lit's `html` and `nothing`, handed over by the bundle: this template travels in an on-demand
@@ -19,7 +19,8 @@ export interface LitTags {
 
 /** What the details form renders. */
 export interface DetailsProps {
-  strings: Strings;
+  /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
+  strings: LocaleStrings;
   /** An offer's validity window in the guest's words (dates in venue time). */
   validity: (offer: WireOffer) => { from: string | null; to: string | null };
   guest: GuestDetails;

@@ -13,6 +13,7 @@ import type { BookingState, GuestEvent, StepUi } from '../booking-state.js';
 import type { LaterSteps } from '../controllers/booking-data.js';
 import { offerValidity } from '../format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
+import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
 import { badgeFor, eligibleOffers, sizeCondition, type PartyRange } from '../offers.js';
 import * as present from '../presenter.js';
 import type { View } from '../view.js';
@@ -201,6 +202,12 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
   return renderStep(step, s.stepTitles[step], html`${body}${none}`);
 }
 
+/**
+ * The strings of the later steps' templates: the locale's own (a locale module has them all), with
+ * en-GB's later words, which travel in the later steps chunk, under them.
+ */
+const laterStrings = (later: LaterSteps, strings: Strings): LocaleStrings => ({ ...later.enGBLater, ...strings });
+
 function renderDetailsView(flow: Flow, availability: Availability) {
   const { wording, form, submitError, later } = flow;
   const s = wording.strings;
@@ -211,7 +218,7 @@ function renderDetailsView(flow: Flow, availability: Availability) {
   return later.renderDetails(
     { html, nothing },
     {
-      strings: s,
+      strings: laterStrings(later, s),
       validity: (offer) => offerValidity(offer.start_date, offer.expiry_date, wording.locale),
       guest: form.details,
       errors: form.errors,
@@ -253,7 +260,7 @@ function renderBody(flow: Flow, view: View) {
       return flow.later.renderConfirmation(
         { html, nothing },
         {
-          strings: s,
+          strings: laterStrings(flow.later, s),
           reference,
           status,
           summary: present.confirmationLines(wording, choices, flow.venueName),
