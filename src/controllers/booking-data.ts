@@ -28,9 +28,6 @@ import { venueIds, venueName, type VenueModel } from '../venue-model.js';
 /** The later steps' code (`later-steps.ts`: details form, confirmation, calendar links), an on-demand chunk. */
 export type LaterSteps = typeof import('../later-steps.js');
 
-/** The add-to-calendar links' code, part of the later steps' chunk. */
-export type CalendarLinks = Pick<LaterSteps, 'icsDataUrl' | 'googleCalendarUrl'>;
-
 /** What the reads depend on, as the element has it for this update. */
 export interface BookingInputs {
   api: string;

@@ -5,8 +5,7 @@
  * It travels in the later steps chunk (`later-steps.ts`), so Lit's tags come in as an argument;
  * if that chunk cannot be loaded, `parts/flow.ts` shows a one-line confirmation in its place.
  */
-import type { CalendarEvent } from '../calendar-links.js';
-import type { CalendarLinks } from '../controllers/booking-data.js';
+import type { CalendarEvent, googleCalendarUrl, icsDataUrl } from '../calendar-links.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
 import type { LitTags } from './details.js';
 
@@ -21,7 +20,7 @@ export interface ConfirmationProps {
   /** The calendar entry, when date and time are known. */
   event: CalendarEvent | null;
   /** The add-to-calendar links' code (the same chunk as this template). */
-  links: CalendarLinks;
+  links: { icsDataUrl: typeof icsDataUrl; googleCalendarUrl: typeof googleCalendarUrl };
   now: Date;
   onAgain: () => void;
 }
