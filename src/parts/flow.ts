@@ -42,7 +42,8 @@ export interface Flow extends BookingState {
   venues: WireVenue[];
   venueName: string;
   dob: 'required' | 'optional' | '';
-  form: GuestForm;
+  /** The details form's values and errors, once the later steps chunk, its home, is here. */
+  form: GuestForm | null;
   /** The later steps' code (details form, confirmation, calendar links), once loaded (`BookingData.laterSteps`). */
   later: LaterSteps | null;
   /** The venue's offers, and whether they are hidden. */
@@ -212,7 +213,7 @@ function renderDetailsView(flow: Flow, availability: Availability) {
   const { wording, form, submitError, later } = flow;
   const s = wording.strings;
   // The view shows the form only once its code is here (`laterPending` in view.ts).
-  if (!later) return renderBusy(s.loading);
+  if (!later || !form) return renderBusy(s.loading);
   const action = chosenAction(availability, flow.choices);
   const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
   return later.renderDetails(
