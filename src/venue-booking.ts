@@ -101,6 +101,7 @@ export class VenueBooking extends VenueBookingApi {
       confirmed: Boolean(confirmation),
       hideOffers: this.hideOffers,
       wantPreferences: this._wantPreferences,
+      partyInSight: (this._state.editing ?? nextStep(this._order, choices)) === 'num_people',
       titled: Boolean(pick.title),
       returnMethod: this.returnMethod,
       today: venueToday(this.now ?? new Date()),

@@ -6,6 +6,7 @@
  */
 import { html, nothing } from 'lit';
 import { ApiError } from '../api/client.js';
+import { PARTY_SIZE } from '../api/rules.js';
 import type { Availability, Suggestion } from '../api/normalize.js';
 import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
 import { alternatives, chosenAction, type Step } from '../booking-flow.js';
@@ -123,6 +124,8 @@ function renderPartyView(flow: Flow, availability: Availability) {
     onChoose: (size) => choose(flow)('num_people', size),
     onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
     onLarger: (people) => flow.send({ type: 'larger-party', people }),
+    more: flow.later,
+    largest: PARTY_SIZE.max,
   });
 }
 
