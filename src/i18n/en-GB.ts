@@ -64,9 +64,6 @@ export const enGB = {
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
   offersTitle: 'Offers',
-  bookNow: 'Book now',
-  sendEnquiry: 'Send enquiry',
-  sendRequest: 'Send request',
   redirectTitle: 'Finish on the booking site',
   redirectNote:
     'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',

@@ -217,8 +217,6 @@ function renderDetailsView(flow: Flow, availability: Availability) {
   const s = wording.strings;
   // The view shows the form only once its code is here (`laterPending` in view.ts).
   if (!later || !form) return renderBusy(s.loading);
-  const action = chosenAction(availability, flow.choices);
-  const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
   return later.renderDetails(
     { html, nothing },
     {
@@ -233,8 +231,8 @@ function renderDetailsView(flow: Flow, availability: Availability) {
       offers: eligibleOffers(flow.offers, flow.choices),
       offer: flow.offer,
       preferences: flow.preferences,
-      submitLabel: submitError?.retryable ? s.retry : label,
-      confirmNote: action === 'enquire' || action === 'may_enquire' ? s.actions[action] : null,
+      action: chosenAction(availability, flow.choices),
+      retry: Boolean(submitError?.retryable),
       submitting: flow.submitting,
       error: present.submitErrorText(s, submitError),
       onInput: (event) => form.input(event),
