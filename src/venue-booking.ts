@@ -1,10 +1,10 @@
 import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
-import { nextStep, parseSteps, planSubmission, type Step } from './state/booking-flow.js';
+import { checkGuest, nextStep, parseSteps, planSubmission, type Step } from './state/booking-flow.js';
 import type { BookingEvent, BookingState, GuestEvent } from './state/booking-state.js';
 import { BookingData, type BookingInputs } from './controllers/booking-data.js';
-import { GuestForm } from './controllers/guest-form.js';
+import type { GuestForm } from './controllers/guest-form.js';
 import { fire, type BookingConfirmation, type BookingSummary, type GuestPrefill } from './state/element-types.js';
 import type { VenueBookingEventDetails } from './state/element-types.js';
 import { Locale } from './controllers/locale.js';
@@ -63,11 +63,8 @@ export class VenueBooking extends VenueBookingApi {
 
   private _locale = new Locale(this, () => fire(this, 'vb-error', { kind: 'locale', status: null, during: 'locale' }));
   private _session = new Session(this, (restored) => this._apply({ type: 'restore', ...restored }));
-  private _form = new GuestForm(
-    this,
-    () => venueToday(this.now ?? new Date()),
-    () => this._view.kind === 'details',
-  );
+  /** The details form's values and errors: created once the later steps chunk, its home, is here (`willUpdate`). */
+  private _form: GuestForm | null = null;
   private _data = new BookingData(this, () => this._inputs(), {
     venues: (venues) => this._apply({ type: 'venues', venues }),
     answer: (availability) => this._apply({ type: 'answer', order: this._order, availability }),
@@ -104,6 +101,7 @@ export class VenueBooking extends VenueBookingApi {
       confirmed: Boolean(confirmation),
       hideOffers: this.hideOffers,
       wantPreferences: this._wantPreferences,
+      partyInSight: (this._state.editing ?? nextStep(this._order, choices)) === 'num_people',
       titled: Boolean(pick.title),
       returnMethod: this.returnMethod,
       today: venueToday(this.now ?? new Date()),
@@ -145,6 +143,15 @@ export class VenueBooking extends VenueBookingApi {
       if (answer) this._apply({ type: 'held', order: this._order, availability: answer });
     }
     this._wantPreferences ||= nextStep(this._order, this._state.choices) === null;
+    // Before the controllers' `hostUpdate` of this update, so the form shows the `guest` prefill at once.
+    const later = this._data.laterSteps.task.value;
+    if (later && !this._form)
+      this._form = new later.GuestForm(
+        this,
+        checkGuest,
+        () => venueToday(this.now ?? new Date()),
+        () => this._view.kind === 'details',
+      );
     const { venues, availability, offers, preferences } = this._data;
     const { confirmation, pick } = this._state;
     const extrasPending = offers.pending || preferences.pending;
@@ -206,7 +213,7 @@ export class VenueBooking extends VenueBookingApi {
     this._interacted = this._focusPending = this._wantPreferences = false;
     this._state = state.initialState();
     this._data.forget();
-    this._form.reset();
+    this._form?.reset();
   }
 
   private _apply(event: BookingEvent): void {
@@ -222,7 +229,7 @@ export class VenueBooking extends VenueBookingApi {
     if (event.type === 'choose') fire(this, 'vb-change', { field: event.field, value: event.value });
     // Booking again: the guest keeps their name and contact details, not the notes or consent (the
     // saved booking follows the new state in \`updated\`).
-    if (event.type === 'again') this._form.reset();
+    if (event.type === 'again') this._form?.reset();
   }
 
   /**
@@ -256,14 +263,16 @@ export class VenueBooking extends VenueBookingApi {
   private async _submit(event: Event): Promise<void> {
     event.preventDefault();
     const availability = this._data.availability.task.value;
-    if (this._state.submitting || !availability) return;
+    // The form is the later steps chunk's, so it is here whenever the guest can submit it.
+    const form = this._form;
+    if (this._state.submitting || !availability || !form) return;
     this._interacted = true;
-    if (!this._form.check()) {
+    if (!form.check()) {
       await this.updateComplete;
       return this._focus('[aria-invalid="true"]');
     }
     const extras = { offers: this._data.offers.task.value ?? [], partnerSource: this.partnerSource };
-    const booking = state.apiBooking(this._state, availability, this._venue.current, this._form.details, extras);
+    const booking = state.apiBooking(this._state, availability, this._venue.current, form.details, extras);
     if (!booking) return;
     this._apply({ type: 'submit' });
     fire(this, 'vb-submit', { booking: this._summary });
@@ -287,7 +296,7 @@ export class VenueBooking extends VenueBookingApi {
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
     const venue = this._venue.current;
-    const plan = planSubmission(availability, this._state.choices, venue, this._form.details, {
+    const plan = planSubmission(availability, this._state.choices, venue, this._form?.details ?? null, {
       ...this._session.returnTo(venue, this._data.bridged),
       offer: this._state.offer ?? undefined,
     });

@@ -25,11 +25,8 @@ import { importPinned } from '../api/pinned-import.js';
 import type { ReadState } from '../state/view.js';
 import { venueIds, venueName, type VenueModel } from '../venue/venue-model.js';
 
-/** The later steps' code (`later-steps.ts`: the details form, the add-to-calendar links), an on-demand chunk. */
+/** The later steps' code (`later-steps.ts`: details form, confirmation, calendar links), an on-demand chunk. */
 export type LaterSteps = typeof import('../parts/later-steps.js');
-
-/** The add-to-calendar links' code, part of the later steps' chunk. */
-export type CalendarLinks = Pick<LaterSteps, 'icsDataUrl' | 'googleCalendarUrl'>;
 
 /** What the reads depend on, as the element has it for this update. */
 export interface BookingInputs {
@@ -45,6 +42,8 @@ export interface BookingInputs {
   hideOffers: boolean;
   /** The details form has been in sight: the marketing preferences are read from then on. */
   wantPreferences: boolean;
+  /** The party step is in sight: its larger-party field and select are in the later steps chunk. */
+  partyInSight: boolean;
   /** Whether the venue's name is known without its record (create response, saved names). */
   titled: boolean;
   returnMethod: 'post' | 'get';
@@ -107,7 +106,7 @@ export class BookingData implements ReactiveController {
   /** Set once a hand-off to the booking site (or a confirmation without a name) is in sight for good. */
   private _wantRecord = false;
   private _wantBridge = false;
-  /** Set once a booking is in sight for good (the details form or a confirmation). */
+  /** Set once a booking is in sight for good (the party step, the details form or a confirmation). */
   private _wantLater = false;
 
   readonly venues: Read<readonly [string, string, string], WireVenue[]>;
@@ -281,11 +280,13 @@ export class BookingData implements ReactiveController {
   }
 
   /**
-   * The later steps' code (the details form, the add-to-calendar links): an on-demand chunk,
-   * pinned by its integrity like the locale modules (`pinned-import.ts`), fetched once a booking is
-   * in sight, beside the offers and preferences the form waits for. The details form and the
-   * confirmation wait for it (`laterPending` in view.ts); if it cannot be loaded, the details form
-   * gives way to the venue's own way to book, and the confirmation shows without the links.
+   * The later steps' code (the party step's rare parts, the details form, the confirmation, the
+   * calendar links): an on-demand chunk, pinned by its integrity like the locale modules
+   * (`pinned-import.ts`), fetched once the party step or a booking is in sight. The party step,
+   * the details form and the confirmation wait for it (`laterPending` in view.ts); if it cannot be
+   * loaded, the party step shows every size as a chip (a larger party: the venue's own way to
+   * book), the details form gives way to the venue's own way to book, and the confirmation is one
+   * line with the reference.
    */
   private _laterStepsRead(host: ReactiveControllerHost): BookingData['laterSteps'] {
     return new Read(
@@ -294,8 +295,8 @@ export class BookingData implements ReactiveController {
       // after the element's view is decided), so that update's view already waits for the chunk;
       // and for good, so booking again keeps it.
       () => {
-        const { wantPreferences, confirmed } = this._inputs();
-        return [(this._wantLater ||= wantPreferences || confirmed)] as const;
+        const { wantPreferences, confirmed, partyInSight } = this._inputs();
+        return [(this._wantLater ||= wantPreferences || confirmed || partyInSight)] as const;
       },
       async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../parts/later-steps.js')) : null),
     );

@@ -2,10 +2,13 @@
  * The guest's details, as a reactive controller: what the guest typed (a `guest` prefill fills only
  * the fields the guest has not typed in, so a host page that re-renders and sets `guest` again
  * never overwrites "Grace" with "Ada"), and the inline errors, checked with the proxy's own rules
- * (`checkGuest`) when a field is left, while a flagged field is retyped, and on submit.
+ * (`checkGuest`) when a field is left, while a flagged field is retyped, and on submit. Only the
+ * details form uses it, so it travels in the later steps chunk (`later-steps.ts`), which imports
+ * nothing: the element creates it once that chunk is here, and hands it the bundle's `checkGuest`
+ * (the proxy's rules, `api/rules.ts`, stay in the bundle, which needs their party size too).
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { checkGuest, type GuestDetails, type GuestError } from '../state/booking-flow.js';
+import type { checkGuest, GuestDetails, GuestError } from '../state/booking-flow.js';
 import type { GuestPrefill } from '../state/element-types.js';
 
 /** The element as this controller sees it. */
@@ -31,9 +34,10 @@ export class GuestForm implements ReactiveController {
   /** The last `guest` prefill applied. */
   private _prefill: GuestPrefill | null = null;
 
-  /** `today`: London's date (for the date of birth); `shown`: whether the form is in sight. */
+  /** `check`: the guest-detail rules; `today`: London's date (for the date of birth); `shown`: whether the form is in sight. */
   constructor(
     private readonly _host: GuestHost,
+    private readonly _check: typeof checkGuest,
     private readonly _today: () => string,
     private readonly _shown: () => boolean,
   ) {
@@ -77,7 +81,7 @@ export class GuestForm implements ReactiveController {
 
   /** Checks every field (on submit): true when the details can be sent. */
   check(): boolean {
-    this.errors = checkGuest(this.details, this._host.askDob, this._today());
+    this.errors = this._check(this.details, this._host.askDob, this._today());
     this._host.requestUpdate();
     return Object.keys(this.errors).length === 0;
   }
@@ -94,7 +98,7 @@ export class GuestForm implements ReactiveController {
 
   private _recheck(name: keyof GuestDetails): void {
     const errors = { ...this.errors };
-    const code = checkGuest(this.details, this._host.askDob, this._today())[name];
+    const code = this._check(this.details, this._host.askDob, this._today())[name];
     if (code) errors[name] = code;
     else delete errors[name];
     this.errors = errors;

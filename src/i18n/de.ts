@@ -1,7 +1,7 @@
 /** German strings, loaded on demand when `locale` starts with `de`. */
-import type { Strings } from './en-GB.js';
+import type { LocaleStrings } from './en-GB.js';
 
-export const strings: Strings = {
+export const strings: LocaleStrings = {
   stepTitles: {
     venue: 'Wo möchten Sie reservieren?',
     type: 'Was möchten Sie reservieren?',

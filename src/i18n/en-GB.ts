@@ -1,8 +1,12 @@
 /**
- * The widget's English (UK) strings: the built-in locale, and the shape every other locale module
- * must fill (`Strings`), so a missing translation is a type error rather than a blank button.
- * Dates, times, durations and numbers are not here: `Intl` formats them in the widget's locale.
+ * The widget's English (UK) strings: the built-in locale, and with `en-GB-later.ts` the shape every
+ * other locale module must fill (`LocaleStrings`), so a missing translation is a type error rather
+ * than a blank button. Dates, times, durations and numbers are not here: `Intl` formats them in the
+ * widget's locale. The words only the details form and the confirmation use are in `en-GB-later.ts`,
+ * which travels with them in the later steps chunk.
  */
+import type { LaterStrings } from './en-GB-later.js';
+
 export const enGB = {
   stepTitles: {
     venue: 'Where would you like to book?',
@@ -60,27 +64,6 @@ export const enGB = {
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
   offersTitle: 'Offers',
-  noOffer: 'No offer',
-  offerValid: (from: string | null, to: string | null) =>
-    from && to ? `Valid ${from} to ${to}` : to ? `Valid until ${to}` : from ? `Valid from ${from}` : '',
-  detailsTitle: 'Your details',
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'Email',
-  phone: 'Phone',
-  dob: 'Date of birth',
-  notes: 'Notes for the venue (optional)',
-  marketingTitle: 'Keep in touch (optional)',
-  guestErrors: {
-    required: (field: string) => `Please enter your ${field.toLowerCase()}.`,
-    email: 'Please enter an email address like name@example.com.',
-    phone: 'Please enter a phone number, digits only, with an optional +.',
-    dob: 'Please enter a date of birth in the past.',
-    text: 'Please shorten this and leave out special control characters.',
-  },
-  bookNow: 'Book now',
-  sendEnquiry: 'Send enquiry',
-  sendRequest: 'Send request',
   redirectTitle: 'Finish on the booking site',
   redirectNote:
     'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',
@@ -91,14 +74,9 @@ export const enGB = {
   payDeposit: 'Continue to pay the deposit',
   cannotBookTitle: 'This booking cannot be made here',
   cannotBookNote: 'The booking site is not available from this page right now. Please book with the venue directly.',
-  submitting: 'Sending…',
   confirmedTitle: 'Booking confirmed',
   enquiryTitle: 'Enquiry received',
-  confirmedBody: 'Your booking is confirmed. We look forward to seeing you.',
-  enquiryBody: 'The venue will confirm your booking soon.',
   reference: 'Reference',
-  addToCalendar: 'Add to calendar (.ics)',
-  googleCalendar: 'Add to Google Calendar',
   bookAgain: 'Make another booking',
   calendarTitle: (venue: string) => `Booking at ${venue}`,
   open: 'Book a table',
@@ -115,5 +93,8 @@ export const enGB = {
   },
 };
 
-/** The strings of one locale. */
+/** The strings of one locale that the bundle's own templates use (en-GB's are bundled). */
 export type Strings = typeof enGB;
+
+/** All the strings of one locale: what every on-demand locale module fills. */
+export type LocaleStrings = Strings & LaterStrings;

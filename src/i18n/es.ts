@@ -1,7 +1,7 @@
 /** Spanish strings, loaded on demand when `locale` starts with `es`. */
-import type { Strings } from './en-GB.js';
+import type { LocaleStrings } from './en-GB.js';
 
-export const strings: Strings = {
+export const strings: LocaleStrings = {
   stepTitles: {
     venue: '¿Dónde quiere reservar?',
     type: '¿Qué quiere reservar?',

@@ -1,7 +1,7 @@
 /** French strings, loaded on demand when `locale` starts with `fr`. */
-import type { Strings } from './en-GB.js';
+import type { LocaleStrings } from './en-GB.js';
 
-export const strings: Strings = {
+export const strings: LocaleStrings = {
   stepTitles: {
     venue: 'Où souhaitez-vous réserver ?',
     type: 'Que souhaitez-vous réserver ?',

@@ -1,7 +1,7 @@
 /** Dutch strings, loaded on demand when `locale` starts with `nl`. */
-import type { Strings } from './en-GB.js';
+import type { LocaleStrings } from './en-GB.js';
 
-export const strings: Strings = {
+export const strings: LocaleStrings = {
   stepTitles: {
     venue: 'Waar wilt u reserveren?',
     type: 'Wat wilt u reserveren?',

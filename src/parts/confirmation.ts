@@ -2,29 +2,31 @@
  * The confirmation shown in place once a booking is stored (or on return from the booking site):
  * the reference, wording that differs for a confirmed booking and an enquiry, a summary in venue
  * time and, for a confirmed booking only, add-to-calendar links (an enquiry waits for the venue).
+ * It travels in the later steps chunk (`later-steps.ts`), so Lit's tags come in as an argument;
+ * if that chunk cannot be loaded, `parts/flow.ts` shows a one-line confirmation in its place.
  */
-import { html, nothing } from 'lit';
-import type { CalendarEvent } from '../venue/calendar-links.js';
-import type { CalendarLinks } from '../controllers/booking-data.js';
-import type { Strings } from '../i18n/en-GB.js';
+import type { CalendarEvent, googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
+import type { LocaleStrings } from '../i18n/en-GB.js';
+import type { LitTags } from './details.js';
 
 /** What the confirmation renders. */
 export interface ConfirmationProps {
-  strings: Strings;
+  /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
+  strings: LocaleStrings;
   reference: string;
   status: 'confirmed' | 'enquiry';
   /** Label/value lines of the booking, already formatted in venue time. */
   summary: [string, string][];
   /** The calendar entry, when date and time are known. */
   event: CalendarEvent | null;
-  /** The add-to-calendar links' code (null: it could not be loaded, and the links are left out). */
-  links: CalendarLinks | null;
+  /** The add-to-calendar links' code (the same chunk as this template). */
+  links: { icsDataUrl: typeof icsDataUrl; googleCalendarUrl: typeof googleCalendarUrl };
   now: Date;
   onAgain: () => void;
 }
 
 /** Renders the confirmation. */
-export function renderConfirmation(props: ConfirmationProps) {
+export function renderConfirmation({ html, nothing }: LitTags, props: ConfirmationProps) {
   const { strings: s, event, links } = props;
   const confirmed = props.status === 'confirmed';
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
@@ -44,7 +46,7 @@ export function renderConfirmation(props: ConfirmationProps) {
     }
     ${
       // An enquiry is not a booking yet: no calendar entry until the venue confirms it.
-      confirmed && event && links
+      confirmed && event
         ? html`<p class="calendar-links">
             <a part="ics" href=${links.icsDataUrl(event, props.now)} download=${`booking-${props.reference}.ics`}
               >${s.addToCalendar}</a

@@ -4,9 +4,9 @@
  * on submit (instant booking, enquiry, request).
  */
 import type { html as litHtml, nothing as litNothing } from 'lit';
-import type { WireMarketingPreference, WireOffer } from '../api/types.js';
+import type { AvailabilityAction, WireMarketingPreference, WireOffer } from '../api/types.js';
 import type { GuestDetails, GuestError } from '../state/booking-flow.js';
-import type { Strings } from '../i18n/en-GB.js';
+import type { LocaleStrings } from '../i18n/en-GB.js';
 
 /**
  * Lit's `html` and `nothing`, handed over by the bundle: this template travels in an on-demand
@@ -19,7 +19,8 @@ export interface LitTags {
 
 /** What the details form renders. */
 export interface DetailsProps {
-  strings: Strings;
+  /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
+  strings: LocaleStrings;
   /** An offer's validity window in the guest's words (dates in venue time). */
   validity: (offer: WireOffer) => { from: string | null; to: string | null };
   guest: GuestDetails;
@@ -29,9 +30,10 @@ export interface DetailsProps {
   offers: WireOffer[];
   offer: string | null;
   preferences: WireMarketingPreference[];
-  submitLabel: string;
-  /** What happens on submit when the venue, not the booking, confirms (an enquiry or a request); else null. */
-  confirmNote: string | null;
+  /** What submitting does (`chosenAction`): it words the button and, where the venue confirms, a note. */
+  action: AvailabilityAction | null;
+  /** The last submit failed and may be tried again: the button says so. */
+  retry: boolean;
   submitting: boolean;
   error: string | null;
   onInput: (event: Event) => void;
@@ -115,7 +117,7 @@ function offers(lit: LitTags, props: DetailsProps) {
 /** Renders the details form. */
 export function renderDetails(lit: LitTags, props: DetailsProps) {
   const { html, nothing } = lit;
-  const s = props.strings;
+  const { strings: s, action } = props;
   const chosen = new Set(props.guest.marketing_preferences ?? []);
   return html`<form part="form" novalidate @submit=${props.onSubmit} aria-labelledby="step-title">
     <h2 id="step-title" tabindex="-1">${s.detailsTitle}</h2>
@@ -163,7 +165,7 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
         : nothing
     }
     ${props.error ? html`<p class="error" role="alert">${props.error}</p>` : nothing}
-    ${props.confirmNote ? html`<p class="note" data-confirm-note>${props.confirmNote}</p>` : nothing}
+    ${action === 'enquire' || action === 'may_enquire' ? html`<p class="note" data-confirm-note>${s.actions[action]}</p>` : nothing}
     <div>
       <button
         class="primary"
@@ -172,7 +174,7 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
         ?disabled=${props.submitting}
         aria-disabled=${props.submitting ? 'true' : 'false'}
       >
-        ${props.submitting ? s.submitting : props.submitLabel}
+        ${props.submitting ? s.submitting : props.retry ? s.retry : action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry}
       </button>
     </div>
   </form>`;

@@ -6,6 +6,7 @@
  */
 import { html, nothing } from 'lit';
 import { ApiError } from '../api/client.js';
+import { PARTY_SIZE } from '../api/rules.js';
 import type { Availability, Suggestion } from '../api/normalize.js';
 import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
 import { alternatives, chosenAction, type Step } from '../state/booking-flow.js';
@@ -13,12 +14,12 @@ import type { BookingState, GuestEvent, StepUi } from '../state/booking-state.js
 import type { LaterSteps } from '../controllers/booking-data.js';
 import { offerValidity } from '../venue/format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
+import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
 import { badgeFor, eligibleOffers, sizeCondition, type PartyRange } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
 import { venueToday } from '../venue/venue-time.js';
 import { renderBusy } from './busy.js';
-import { renderConfirmation } from './confirmation.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
 import type { Badge } from '../state/presenter.js';
@@ -42,8 +43,9 @@ export interface Flow extends BookingState {
   venues: WireVenue[];
   venueName: string;
   dob: 'required' | 'optional' | '';
-  form: GuestForm;
-  /** The later steps' code (details form, calendar links), once loaded (`BookingData.laterSteps`). */
+  /** The details form's values and errors, once the later steps chunk, its home, is here. */
+  form: GuestForm | null;
+  /** The later steps' code (details form, confirmation, calendar links), once loaded (`BookingData.laterSteps`). */
   later: LaterSteps | null;
   /** The venue's offers, and whether they are hidden. */
   offers: WireOffer[];
@@ -122,6 +124,8 @@ function renderPartyView(flow: Flow, availability: Availability) {
     onChoose: (size) => choose(flow)('num_people', size),
     onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
     onLarger: (people) => flow.send({ type: 'larger-party', people }),
+    more: flow.later,
+    largest: PARTY_SIZE.max,
   });
 }
 
@@ -202,17 +206,21 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
   return renderStep(step, s.stepTitles[step], html`${body}${none}`);
 }
 
+/**
+ * The strings of the later steps' templates: the locale's own (a locale module has them all), with
+ * en-GB's later words, which travel in the later steps chunk, under them.
+ */
+const laterStrings = (later: LaterSteps, strings: Strings): LocaleStrings => ({ ...later.enGBLater, ...strings });
+
 function renderDetailsView(flow: Flow, availability: Availability) {
   const { wording, form, submitError, later } = flow;
   const s = wording.strings;
   // The view shows the form only once its code is here (`laterPending` in view.ts).
-  if (!later) return renderBusy(s.loading);
-  const action = chosenAction(availability, flow.choices);
-  const label = action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry;
+  if (!later || !form) return renderBusy(s.loading);
   return later.renderDetails(
     { html, nothing },
     {
-      strings: s,
+      strings: laterStrings(later, s),
       validity: (offer) => offerValidity(offer.start_date, offer.expiry_date, wording.locale),
       guest: form.details,
       errors: form.errors,
@@ -223,8 +231,8 @@ function renderDetailsView(flow: Flow, availability: Availability) {
       offers: eligibleOffers(flow.offers, flow.choices),
       offer: flow.offer,
       preferences: flow.preferences,
-      submitLabel: submitError?.retryable ? s.retry : label,
-      confirmNote: action === 'enquire' || action === 'may_enquire' ? s.actions[action] : null,
+      action: chosenAction(availability, flow.choices),
+      retry: Boolean(submitError?.retryable),
       submitting: flow.submitting,
       error: present.submitErrorText(s, submitError),
       onInput: (event) => form.input(event),
@@ -242,16 +250,28 @@ function renderBody(flow: Flow, view: View) {
   switch (view.kind) {
     case 'confirmation': {
       const { reference, status } = flow.confirmation!;
-      return renderConfirmation({
-        strings: s,
-        reference,
-        status,
-        summary: present.confirmationLines(wording, choices, flow.venueName),
-        event: present.calendarEvent(wording, reference, choices, flow.venueName),
-        links: flow.later,
-        now: flow.now,
-        onAgain: () => flow.send({ type: 'again' }),
-      });
+      const onAgain = () => flow.send({ type: 'again' });
+      // The confirmation's template comes with the later steps (`laterPending` in view.ts); if that
+      // chunk cannot be loaded, the booking is still made: one line says so, with its reference.
+      if (!flow.later)
+        return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${status}>
+          <h2 id="step-title" tabindex="-1">${status === 'confirmed' ? s.confirmedTitle : s.enquiryTitle}</h2>
+          <p>${s.reference}: <strong class="reference">${reference}</strong></p>
+          <button type="button" class="link" @click=${onAgain}>${s.bookAgain}</button>
+        </div>`;
+      return flow.later.renderConfirmation(
+        { html, nothing },
+        {
+          strings: laterStrings(flow.later, s),
+          reference,
+          status,
+          summary: present.confirmationLines(wording, choices, flow.venueName),
+          event: present.calendarEvent(wording, reference, choices, flow.venueName),
+          links: flow.later,
+          now: flow.now,
+          onAgain,
+        },
+      );
     }
     case 'venues':
       return renderVenues({

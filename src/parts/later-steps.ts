@@ -1,10 +1,15 @@
 /**
- * What only the end of a booking needs, as one on-demand chunk pinned by its integrity like the
- * locale modules (`pinned-import.ts`): the details form's template and the add-to-calendar links.
- * It is fetched once a booking is in sight (`BookingData.laterSteps`), beside the offers and
- * marketing preferences that the form waits for anyway, so a guest does not wait for it; the
- * script of the first screen is that much smaller and quicker to evaluate. Like every chunk it
- * imports nothing at run time: Lit's tags come in as an argument (`LitTags`).
+ * What only the later steps need, as one on-demand chunk pinned by its integrity like the locale
+ * modules (`pinned-import.ts`): the details form's and the confirmation's templates, the form's
+ * controller (`GuestForm`), en-GB's words for them, the add-to-calendar links, and the party step's
+ * rarely needed parts (the select past the chips, a larger party's field). It is fetched once the
+ * party step or a booking is in sight (`BookingData.laterSteps`), so the script of the first screen
+ * is that much smaller and quicker to evaluate. Like every chunk it imports nothing at run time:
+ * Lit's tags come in as an argument (`LitTags`), the bundle's `checkGuest` as the form's.
  */
+export { GuestForm } from '../controllers/guest-form.js';
+export { renderConfirmation } from './confirmation.js';
 export { renderDetails } from './details.js';
+export { renderLarger, renderSizeSelect } from './party-more.js';
 export { googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
+export { enGBLater } from '../i18n/en-GB-later.js';

@@ -2,13 +2,14 @@
  * A booking step: its group and heading, around the step's own body (the date picker, the times,
  * or option buttons). The party step scales with the sizes the rules allow: chips where they are
  * few, the first sizes as chips and the rest in a select where they are many, one line saying
- * which sizes the booking takes (never a wall of disabled sizes), and a way on for a larger party.
+ * which sizes the booking takes (never a wall of disabled sizes), and a way on for a larger party
+ * (the select and the larger party's field are in `party-more.ts`, in the later steps chunk).
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
-import { PARTY_SIZE } from '../api/rules.js';
 import type { Step } from '../state/booking-flow.js';
 import type { Strings } from '../i18n/en-GB.js';
+import type { renderLarger, renderSizeSelect } from './party-more.js';
 import type { OptionText } from '../state/presenter.js';
 import { renderOption, renderOptions } from './options.js';
 
@@ -34,6 +35,12 @@ export function renderChoices(props: ChoicesProps) {
   return renderOptions(props.suggestions, props.chosen, props.describe, props.onChoose);
 }
 
+/** The party step's rarely needed parts, from the later steps chunk (`party-more.ts`). */
+export interface PartyMore {
+  renderSizeSelect: typeof renderSizeSelect;
+  renderLarger: typeof renderLarger;
+}
+
 /** Up to this many sizes are all chips; past it, the first `CHIPS` are, and the rest are in a select. */
 const FEW = 12;
 const CHIPS = 8;
@@ -57,6 +64,14 @@ export interface PartyProps {
   onChoose: (size: number) => void;
   onAsk: () => void;
   onLarger: (size: number) => void;
+  /**
+   * The rarely needed parts (the select past the chips, a larger party's size), from the later
+   * steps chunk, which the step waits for (`view.ts`); null if it could not be loaded: every size
+   * is then a chip, and a larger party is shown the venue's own way to book (the fallback content).
+   */
+  more: PartyMore | null;
+  /** The largest party size the proxy takes (`PARTY_SIZE`). */
+  largest: number;
 }
 
 /** The party step: the sizes the rules allow, why no others, offers, and a larger party's way on. */
@@ -71,7 +86,8 @@ export function renderParty(props: PartyProps) {
   const min = props.min ?? sizes[0]!;
   // One line of reason for the sizes left out, in place of a wall of disabled buttons.
   const limited = min > 1 || suggestions.some((item) => !item.valid);
-  const chips = offered.length <= FEW ? offered : offered.slice(0, CHIPS);
+  const { more } = props;
+  const chips = offered.length <= FEW || !more ? offered : offered.slice(0, CHIPS);
   const rest = sizes.slice(chips.length);
   // Offers mark the sizes they apply to, explained once; when they apply to every size, no mark is needed.
   const marked = sizes.filter(props.qualifies);
@@ -103,65 +119,16 @@ export function renderParty(props: PartyProps) {
         );
       })}
     </ul>
-    ${rest.length ? renderSelect(props, rest, mark) : nothing}
+    ${more && rest.length ? more.renderSizeSelect({ html, nothing }, props, rest, mark) : nothing}
     ${
       props.asking
-        ? renderLarger(s, largest + 1, props.onLarger)
+        ? more
+          ? more.renderLarger({ html, nothing }, s, largest + 1, props.largest, props.onLarger)
+          : html`<slot></slot>`
         : html`<p>
             <button type="button" class="link" data-larger-party @click=${props.onAsk}>
               ${s.largerParty(largest)}
             </button>
           </p>`
     }`;
-}
-
-/** The sizes past the chips, in a select with a button (a select's change fires on arrow keys). */
-function renderSelect(props: PartyProps, sizes: number[], mark: boolean) {
-  const s = props.strings;
-  const chosen = sizes.includes(props.chosen ?? 0) ? props.chosen : sizes[0];
-  return html`<form
-    class="party-more"
-    data-party-more
-    @submit=${(event: SubmitEvent) => {
-      event.preventDefault();
-      props.onChoose(Number(new FormData(event.target as HTMLFormElement).get('size')));
-    }}
-  >
-    <label for="party-size">${s.otherSize}</label>
-    <select id="party-size" name="size">
-      ${sizes.map(
-        (size) =>
-          html`<option value=${size} data-value=${size} ?selected=${size === chosen}>
-            ${s.people(size)}${mark && props.qualifies(size) ? ` · ${s.offer}` : ''}
-          </option>`,
-      )}
-    </select>
-    <button type="submit" class="option">${s.choose}</button>
-  </form>`;
-}
-
-/** Asks how many people a party larger than the list holds. */
-function renderLarger(s: Strings, from: number, onLarger: (size: number) => void) {
-  return html`<form
-    class="party-more"
-    data-larger-form
-    @submit=${(event: SubmitEvent) => {
-      event.preventDefault();
-      onLarger(Number(new FormData(event.target as HTMLFormElement).get('size')));
-    }}
-  >
-    <label for="larger-size">${s.stepTitles.num_people}</label>
-    <input
-      id="larger-size"
-      name="size"
-      type="number"
-      inputmode="numeric"
-      required
-      min=${from}
-      max=${PARTY_SIZE.max}
-      step="1"
-      .value=${String(from)}
-    />
-    <button type="submit" class="primary">${s.findOptions}</button>
-  </form>`;
 }

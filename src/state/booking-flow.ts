@@ -323,7 +323,7 @@ export function planSubmission(
   availability: Availability,
   choices: Choices,
   venue: string,
-  guest: GuestDetails,
+  guest: GuestDetails | null,
   options: { returnUrl: string; returnMethod?: 'post'; offer?: string; partnerSource?: string },
 ): Submission | null {
   const { next } = availability;
@@ -337,6 +337,8 @@ export function planSubmission(
       url: `${next.web}${separator}return_url=${encodeURIComponent(options.returnUrl)}${method}${offer}`,
     };
   }
+  // An API booking is the guest's: none without their details (null: the details form never showed).
+  if (!guest) return null;
   // Every accepted field goes back as the service gave it (venue_group and payments included):
   // that is the API-URL flow of the spec, and it keeps the duration in the service's own unit.
   const accepted = availability.details;

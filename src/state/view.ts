@@ -23,7 +23,7 @@ export interface ReadState<T> {
 export interface ViewState {
   /** A booking is stored (or the guest came back from the booking site). */
   confirmed: boolean;
-  /** The later steps' code is on its way (`BookingData.laterSteps`): the details form and the confirmation wait for it. */
+  /** The later steps' code is on its way (`BookingData.laterSteps`): the party step, the details form and the confirmation wait for it. */
   laterPending?: boolean;
   /** The later steps' code could not be loaded: the details form cannot show. */
   laterFailed?: boolean;
@@ -83,7 +83,11 @@ export function viewFor(state: ViewState, availability: ReadState<Availability |
   const editing =
     state.editing && state.editing !== 'venue' && state.editing !== 'details' ? (state.editing as Step) : null;
   const step = editing ?? nextStep(state.order, state.choices);
-  if (step) return { kind: 'step', step, frame: 'flow', availability: answer };
+  if (step) {
+    // The party step's larger-party field and select come with the later steps: it waits for them.
+    if (step === 'num_people' && state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };
+    return { kind: 'step', step, frame: 'flow', availability: answer };
+  }
   // The form waits for its offers and preferences, so they do not push the fields down once shown.
   if (state.extrasPending || state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };
   if (!isReady(state.order, state.choices, answer))

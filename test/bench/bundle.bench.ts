@@ -1,7 +1,7 @@
 /**
  * Bundle size: builds `dist/venue-booking.js` (the script-tag bundle, Lit and en-GB included) and
  * reports its gzip size against the 30 KiB budget, plus the on-demand chunks beside it (the locale
- * modules, the later steps: the details form and the calendar links).
+ * modules, the later steps: the party step's rare parts, the details form, the confirmation, the calendar links).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -90,7 +90,7 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
     { name: 'dist/venue-booking.js gzip (with en-GB)', value: kib(gzipped('venue-booking.js')), goal: '≤ 30 KiB' },
     ...composition(),
     ...chunks.map(([module, file]) => ({
-      name: `${module === 'later-steps' ? 'later steps chunk (details form, calendar links)' : `locale chunk ${module}`} gzip (on demand)`,
+      name: `${module === 'later-steps' ? 'later steps chunk (party step extras, details form, confirmation, calendar links)' : `locale chunk ${module}`} gzip (on demand)`,
       value: kib(gzipped(file)),
     })),
   ];

@@ -57,6 +57,26 @@ describe('embedding and developer surface', () => {
     expect(page.day('2026-03-17')!.getAttribute('aria-label')).to.equal('mardi 17 mars 2026');
   });
 
+  it("the details form speaks the locale module's words, not the English ones of the later steps chunk", async () => {
+    const stack = await newStack({ sandbox: { now: NOW } });
+    const element = await fixture<VenueBooking>(
+      html`<venue-booking
+        locale="fr"
+        venue=${DEMO_VENUE}
+        api=${stack.api}
+        type=${TYPES.table}
+        .now=${london(NOW)}
+      ></venue-booking>`,
+    );
+    const page = new WidgetPage(element);
+    await page.waitForStep('date');
+    await until(() => page.heading()?.textContent === 'Quel jour ?', 'the French heading');
+    await page.completeSteps();
+    const form = await page.form();
+    expect(page.heading()!.textContent).to.equal('Vos coordonnées');
+    expect(form.querySelector('label[for="vb-first_name"]')!.textContent!.trim()).to.match(/^Prénom/);
+  });
+
   it('a locale module that fails to load keeps English and fires vb-error once, with nothing uncaught', async () => {
     const stack = await newStack({ sandbox: { now: NOW } });
     const original = localeModules.de;

@@ -3,10 +3,12 @@
  * widget preloads a chunk with that integrity before importing it. Here the real build is served
  * by the real proxy to real Chromium: the locale, once as built (French shows) and once with one
  * byte of the French chunk changed (English stays, `vb-error` says `locale`, the changed code never
- * runs); the later steps (details form, calendar links): a guest's way to the details form, which
- * shows as built and gives way to the cannot-book step with the chunk changed, and a confirmation
- * kept from before a reload, which shows with its links as built and without them with the chunk
- * changed; the changed code never runs.
+ * runs); the later steps (party step extras, details form, confirmation, calendar links): a guest's
+ * way to the details form, which shows as built and gives way to the cannot-book step with the chunk
+ * changed; a larger party's field, which as built comes from the chunk and with the chunk changed
+ * gives way to the venue's own way to book; and a confirmation kept from before a reload, which
+ * shows whole with its links as built and, with the chunk changed, as one line that still says the
+ * booking is made, with its reference; the changed code never runs.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -99,7 +101,9 @@ async function visitConfirmation(chunks: Record<string, Uint8Array<ArrayBuffer>>
     return await page.evaluate(() => {
       const root = document.querySelector('venue-booking')!.shadowRoot!;
       return {
+        title: root.querySelector('#step-title')?.textContent?.trim() ?? '',
         reference: root.querySelector('.reference')?.textContent ?? '',
+        summary: root.querySelector('[part~="confirmation"] dl') !== null,
         ics: root.querySelector<HTMLAnchorElement>('[part~="ics"]')?.href ?? null,
         tampered: (window as unknown as { tampered?: boolean }).tampered === true,
       };
@@ -130,6 +134,48 @@ async function visitDetails(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
         if (root?.querySelector('[part~="form"]')) return 'details';
         const step = root?.querySelector<HTMLElement>('[part~="step"][data-step]');
         if (step?.dataset.step === 'unavailable') return 'unavailable';
+        const next = step?.querySelector<HTMLButtonElement>(
+          '[part~="option"]:not([disabled]), .day:not([aria-disabled="true"])',
+        );
+        if (next && !next.dataset.clicked) {
+          next.dataset.clicked = '1';
+          next.click();
+        }
+        return false;
+      },
+      null,
+      { polling: 100, timeout: 30_000 },
+    );
+    return {
+      end: await end.jsonValue(),
+      tampered: await page.evaluate(() => (window as unknown as { tampered?: boolean }).tampered === true),
+    };
+  } finally {
+    await page.close();
+    server.close();
+  }
+}
+
+/**
+ * A guest's way to the party step (each step answered with its first bookable value), then "More
+ * than N people?": what then shows, the larger party's field (`field`) or the venue's own way to
+ * book, the fallback content (`fallback`).
+ */
+async function visitLargerParty(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
+  const { url, server } = await serveBuild(chunks, BOOKING_PAGE);
+  const page = await browser.newPage();
+  try {
+    await page.goto(url);
+    const end = await page.waitForFunction(
+      () => {
+        const root = document.querySelector('venue-booking')?.shadowRoot;
+        const step = root?.querySelector<HTMLElement>('[part~="step"][data-step]');
+        if (step?.dataset.step === 'num_people') {
+          if (step.querySelector('#larger-size')) return 'field';
+          if (step.querySelector('slot')) return 'fallback';
+          step.querySelector<HTMLButtonElement>('[data-larger-party]')?.click();
+          return false;
+        }
         const next = step?.querySelector<HTMLButtonElement>(
           '[part~="option"]:not([disabled]), .day:not([aria-disabled="true"])',
         );
@@ -206,8 +252,10 @@ describe('on-demand chunk integrity (built bundle, Chromium)', { timeout: 180_00
   });
 
   test('as built, a kept confirmation shows with its calendar links', async () => {
-    const { reference, ics } = await visitConfirmation(chunksOf());
+    const { title, reference, ics, summary } = await visitConfirmation(chunksOf());
+    assert.equal(title, 'Booking confirmed');
     assert.equal(reference, 'DMN-1');
+    assert.equal(summary, true);
     assert.match(decodeURIComponent(ics ?? ''), /DTSTART:20260701T180000Z/);
   });
 
@@ -225,14 +273,30 @@ describe('on-demand chunk integrity (built bundle, Chromium)', { timeout: 180_00
     });
   });
 
-  test('with a changed later steps chunk, the confirmation shows without them, the changed code never runs', async () => {
+  test("as built, a larger party's field comes from the later steps chunk", async () => {
+    assert.deepEqual(await visitLargerParty(chunksOf()), { end: 'field', tampered: false });
+  });
+
+  test("with a changed later steps chunk, a larger party is shown the venue's own way to book", async () => {
     const chunks = chunksOf();
     const name = Object.keys(chunks).find((file) => file.startsWith('later-steps-'))!;
     const changed = `window.tampered = true;${new TextDecoder().decode(chunks[name])}`;
-    const { reference, ics, tampered } = await visitConfirmation({
+    assert.deepEqual(await visitLargerParty({ ...chunks, [name]: new TextEncoder().encode(changed) }), {
+      end: 'fallback',
+      tampered: false,
+    });
+  });
+
+  test('with a changed later steps chunk, the booking still shows as made, with its reference; the changed code never runs', async () => {
+    const chunks = chunksOf();
+    const name = Object.keys(chunks).find((file) => file.startsWith('later-steps-'))!;
+    const changed = `window.tampered = true;${new TextDecoder().decode(chunks[name])}`;
+    const { title, reference, ics, tampered } = await visitConfirmation({
       ...chunks,
       [name]: new TextEncoder().encode(changed),
     });
+    // The confirmation's template is in that chunk: the one-line fallback says the booking is made.
+    assert.equal(title, 'Booking confirmed');
     assert.equal(reference, 'DMN-1');
     assert.equal(ics, null);
     assert.equal(tampered, false);

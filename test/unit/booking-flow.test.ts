@@ -146,6 +146,14 @@ describe('booking flow', () => {
     );
   });
 
+  it("needs the guest's details for an API booking, not for a hand-off to the booking site", () => {
+    const next = { api: '/api/bookings', web: 'https://book.example/book' };
+    const api = normalizeAvailability({ action: 'accept', bookingDetails: { venue_id: 'v1' }, next });
+    assert.equal(planSubmission(api, {}, 'v1', null, { returnUrl: 'https://venue.example/' }), null);
+    const web = normalizeAvailability({ action: 'accept', depositRequired: true, next });
+    assert.equal(planSubmission(web, {}, 'v1', null, { returnUrl: 'https://venue.example/' })?.kind, 'web');
+  });
+
   it('routes a ready booking through the API, to the booking site, or nowhere when neither is given', () => {
     const web = 'https://book.example/?venue_id=v1';
     assert.equal(submitRoute(normalizeAvailability({ action: 'accept', next: { api: '/api/bookings', web } })), 'api');
