@@ -49,6 +49,13 @@ export const SECURITY_LAYER: Layer = Object.freeze({
   }),
 });
 
+/** `Vary` with `token` added, unless it names it already (in any case): a route may vary on it itself. */
+function withVary(current: string | undefined, token: string): string | undefined {
+  if (!current) return token;
+  const named = current.split(',').some((part) => part.trim().toLowerCase() === token.toLowerCase());
+  return named ? current : `${current}, ${token}`;
+}
+
 /** Records `layer` for the answer of the request `c`; call it before `next()`. */
 export function addLayer(c: Context, layer: Layer): void {
   const layers = layersOf.get(c);
@@ -63,7 +70,10 @@ export function applyLayer(response: Response, layer: Layer): void {
   for (const name in layer.headers) {
     if (layer.mode === 'set' || !headers.has(name)) headers.set(name, layer.headers[name]!);
   }
-  if (layer.vary) headers.append('Vary', layer.vary);
+  if (layer.vary) {
+    const vary = withVary(headers.get('Vary') ?? undefined, layer.vary);
+    if (vary !== undefined) headers.set('Vary', vary);
+  }
   for (const name of layer.drop ?? []) headers.delete(name);
 }
 
@@ -81,7 +91,7 @@ export function answer(c: Context, body: BodyInit | null, status: number, own: R
       const key = name.toLowerCase();
       if (layer.mode === 'set' || !(key in headers)) headers[key] = layer.headers[name]!;
     }
-    if (layer.vary) headers.vary = headers.vary ? `${headers.vary}, ${layer.vary}` : layer.vary;
+    if (layer.vary) headers.vary = withVary(headers.vary, layer.vary)!;
     for (const name of layer.drop ?? []) delete headers[name.toLowerCase()];
   }
   const response = new Response(body, { status, headers });
