@@ -263,9 +263,10 @@ export class VenueBooking extends VenueBookingApi {
   private async _submit(event: Event): Promise<void> {
     event.preventDefault();
     const availability = this._data.availability.task.value;
-    // The form is the later steps chunk's, so it is here whenever the guest can submit it.
+    // The form is the later steps chunk's, so the chunk is here whenever the guest can submit it.
     const form = this._form;
-    if (this._state.submitting || !availability || !form) return;
+    const later = this._data.laterSteps.task.value;
+    if (this._state.submitting || !availability || !form || !later) return;
     this._interacted = true;
     if (!form.check()) {
       await this.updateComplete;
@@ -277,10 +278,10 @@ export class VenueBooking extends VenueBookingApi {
     this._apply({ type: 'submit' });
     fire(this, 'vb-submit', { booking: this._summary });
     try {
-      const key = await this._session.pendingKey(JSON.stringify(booking.body));
+      const key = await this._session.pendingKey(later, JSON.stringify(booking.body));
       const created = await this._data.clientFor(this.api).createBooking(booking.body, key);
       this._apply({ type: 'booked', created, instant: booking.instant });
-      this._session.sent();
+      this._session.sent(later);
       this._focusPending = true;
       fire(this, 'vb-complete', { ...this._state.confirmation!, booking: this._summary, restored: false });
     } catch (error) {

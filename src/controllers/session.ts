@@ -1,3 +1,9 @@
+/** The pending key's code, from the later steps chunk (`state/pending-booking.ts`). */
+export interface PendingKeys {
+  pendingBookingKey: typeof pendingBookingKey;
+  clearPendingBookingKey: typeof clearPendingBookingKey;
+}
+
 /**
  * What survives a reload and the trip to the booking site: once the element's venue is set
  * (`follow`, at the start of each update, as a framework may set properties after the element is
@@ -6,10 +12,10 @@
  * the guest to the booking site with the right return address (`src/session.ts` holds the
  * storage rules).
  */
+import type { clearPendingBookingKey, pendingBookingKey } from '../state/pending-booking.js';
 import {
-  clearPendingBookingKey,
   loadBooking,
-  pendingBookingKey,
+  pendingStore,
   readReturn,
   returnUrlFor,
   saveBooking,
@@ -108,14 +114,17 @@ export class Session {
     saveBooking(this._key, value);
   }
 
-  /** The Idempotency-Key of a booking with these details (the same across a retry and a reload). */
-  pendingKey(details: string): Promise<string> {
-    return pendingBookingKey(this._key, details);
+  /**
+   * The Idempotency-Key of a booking with these details (the same across a retry and a reload),
+   * through the later steps chunk's `keys`, loaded whenever the guest can submit.
+   */
+  pendingKey(keys: PendingKeys, details: string): Promise<string> {
+    return keys.pendingBookingKey(pendingStore(this._key), details);
   }
 
   /** Forgets that key once the booking's answer arrived. */
-  sent(): void {
-    clearPendingBookingKey(this._key);
+  sent(keys: PendingKeys): void {
+    keys.clearPendingBookingKey(pendingStore(this._key));
   }
 
   /**

@@ -5,38 +5,88 @@
  * It travels in the later steps chunk (`later-steps.ts`), so Lit's tags come in as an argument;
  * if that chunk cannot be loaded, `parts/flow.ts` shows a one-line confirmation in its place.
  */
+import type { Choices } from '../api/normalize.js';
+import type { BookingField } from '../api/types.js';
 import type { CalendarEvent, googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
 import type { LitTags } from './details.js';
 
-/** What the confirmation renders. */
-export interface ConfirmationProps {
+/**
+ * The stored booking and the bundle's wording of it. The lines and the calendar entry are built
+ * here, in the chunk, as only the confirmation shows them; the formatting comes in as functions,
+ * so the chunk imports nothing at run time.
+ */
+export interface Booked {
   /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
   strings: LocaleStrings;
   reference: string;
+  choices: Choices;
+  /** The venue's name, or '' for a single venue. */
+  venue: string;
+  /** The booking's fields in the order the lines list them (`BOOKING_FIELDS`). */
+  fields: readonly BookingField[];
+  /** A value for people in venue time, the date in full (the summary's is short). */
+  format: (field: BookingField, value: string | number) => string;
+  /** Minutes of a duration as the service sent it (`durationMinutes`). */
+  minutes: (duration: number) => number;
+}
+
+/** What the confirmation renders. */
+export interface ConfirmationProps extends Booked {
   status: 'confirmed' | 'enquiry';
-  /** Label/value lines of the booking, already formatted in venue time. */
-  summary: [string, string][];
-  /** The calendar entry, when date and time are known. */
-  event: CalendarEvent | null;
   /** The add-to-calendar links' code (the same chunk as this template). */
   links: { icsDataUrl: typeof icsDataUrl; googleCalendarUrl: typeof googleCalendarUrl };
   now: Date;
   onAgain: () => void;
 }
 
+/** The label/value lines of a stored booking, in venue time. */
+export function confirmationLines({ strings, choices, venue, fields, format }: Booked): [string, string][] {
+  const names = strings.fieldNames;
+  const lines: [string, string][] = venue ? [[names.venue, venue]] : [];
+  for (const field of fields) {
+    const value = choices[field];
+    if (value !== undefined && value !== '') lines.push([names[field], format(field, value)]);
+  }
+  return lines;
+}
+
+/** The calendar entry of a stored booking, when its date and time are known. */
+export function calendarEvent({
+  strings: s,
+  reference,
+  choices,
+  venue,
+  format,
+  minutes,
+}: Booked): CalendarEvent | null {
+  const { date, time, duration, type } = choices;
+  if (!date || !time) return null;
+  return {
+    reference,
+    title: venue ? s.calendarTitle(venue) : type ? format('type', type) : s.fieldNames.type,
+    date,
+    time,
+    minutes: duration === undefined ? null : minutes(duration),
+    location: venue,
+    description: `${s.reference}: ${reference}`,
+  };
+}
+
 /** Renders the confirmation. */
 export function renderConfirmation({ html, nothing }: LitTags, props: ConfirmationProps) {
-  const { strings: s, event, links } = props;
+  const { strings: s, links } = props;
+  const summary = confirmationLines(props);
+  const event = calendarEvent(props);
   const confirmed = props.status === 'confirmed';
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>
     <p>${s.reference}: <strong class="reference">${props.reference}</strong></p>
     ${
-      props.summary.length
+      summary.length
         ? html`<dl class="booking-summary">
-            ${props.summary.map(
+            ${summary.map(
               ([label, value]) =>
                 html`<dt>${label}</dt>
                   <dd>${value}</dd>`,

@@ -8,17 +8,17 @@ import { html, nothing } from 'lit';
 import { ApiError } from '../api/client.js';
 import { PARTY_SIZE } from '../api/rules.js';
 import type { Availability, Suggestion } from '../api/normalize.js';
-import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
+import { BOOKING_FIELDS, type WireMarketingPreference, type WireOffer, type WireVenue } from '../api/types.js';
 import { alternatives, chosenAction, type Step } from '../state/booking-flow.js';
 import type { BookingState, GuestEvent, StepUi } from '../state/booking-state.js';
 import type { LaterSteps } from '../controllers/booking-data.js';
-import { offerValidity } from '../venue/format.js';
+import { durationMinutes, offerValidity } from '../venue/format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
 import { badgeFor, eligibleOffers, sizeCondition, type PartyRange } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
-import { venueToday } from '../venue/venue-time.js';
+import { formatVenueDate, venueToday } from '../venue/venue-time.js';
 import { renderBusy } from './busy.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
@@ -265,8 +265,12 @@ function renderBody(flow: Flow, view: View) {
           strings: laterStrings(flow.later, s),
           reference,
           status,
-          summary: present.confirmationLines(wording, choices, flow.venueName),
-          event: present.calendarEvent(wording, reference, choices, flow.venueName),
+          choices,
+          venue: flow.venueName,
+          fields: BOOKING_FIELDS,
+          format: (field, value) =>
+            field === 'date' ? formatVenueDate(String(value), wording.locale) : present.format(wording, field, value),
+          minutes: durationMinutes,
           links: flow.later,
           now: flow.now,
           onAgain,

@@ -1,13 +1,12 @@
 /**
  * How the widget words things, as pure functions of the strings, the `Intl` locale and the names
- * known so far: values of each field, the lines of the summary and of the confirmation, the reason
+ * known so far: values of each field, the lines of the summary, the reason
  * a choice or a booking is refused, and the text of an error. Nothing here reads the element.
  */
 import { ApiError } from '../api/client.js';
 import type { Availability, Choices, Suggestion } from '../api/normalize.js';
-import { BOOKING_FIELDS, type WireVenue } from '../api/types.js';
+import type { WireVenue } from '../api/types.js';
 import { reasonFor, type Problem, type Step } from './booking-flow.js';
-import type { CalendarEvent } from '../venue/calendar-links.js';
 import type { BookingSummary } from './element-types.js';
 import { durationMinutes, endTimeOf, formatDuration } from '../venue/format.js';
 import type { Strings } from '../i18n/en-GB.js';
@@ -113,43 +112,6 @@ export function summaryItems(
     name: wording.strings.fieldNames[field],
     value: format(wording, field, value),
   }));
-}
-
-/** The label/value lines of a stored booking, in venue time. */
-export function confirmationLines(wording: Wording, choices: Choices, venue: string): [string, string][] {
-  const names = wording.strings.fieldNames;
-  const lines: [string, string][] = venue ? [[names.venue, venue]] : [];
-  for (const field of BOOKING_FIELDS) {
-    const value = choices[field];
-    // The date in full (the summary's is short).
-    if (value !== undefined && value !== '')
-      lines.push([
-        names[field],
-        field === 'date' ? formatVenueDate(String(value), wording.locale) : format(wording, field, value),
-      ]);
-  }
-  return lines;
-}
-
-/** The calendar entry of a stored booking, when its date and time are known. */
-export function calendarEvent(
-  wording: Wording,
-  reference: string,
-  choices: Choices,
-  venue: string,
-): CalendarEvent | null {
-  const s = wording.strings;
-  const { date, time, duration, type } = choices;
-  if (!date || !time) return null;
-  return {
-    reference,
-    title: venue ? s.calendarTitle(venue) : type ? format(wording, 'type', type) : s.fieldNames.type,
-    date,
-    time,
-    minutes: duration === undefined ? null : durationMinutes(duration),
-    location: venue,
-    description: `${s.reference}: ${reference}`,
-  };
 }
 
 /** Why a choice was refused or cleared. */

@@ -64,55 +64,9 @@ export function saveBooking(key: string, value: SavedBooking | null): void {
   }
 }
 
-/** A booking being sent: its Idempotency-Key, and a SHA-256 of its details to tell a resend from a new booking. */
-interface PendingBooking {
-  key: string;
-  details: string;
-}
-
-/** Pending bookings where storage refuses, so a retry without a reload still reuses its key. */
-const unsaved = new Map<string, PendingBooking>();
-
-async function sha256(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
-
-/**
- * The Idempotency-Key to send `details` with: the key of the booking being sent with the same
- * details, even from before a reload (so the proxy replays its answer instead of booking twice),
- * else a new key, kept until {@link clearPendingBookingKey}.
- */
-export async function pendingBookingKey(storageKey: string, details: string): Promise<string> {
-  const name = `${PREFIX}pending:${storageKey}`;
-  const hash = await sha256(details);
-  let pending = unsaved.get(name);
-  try {
-    const raw = storage()?.getItem(name);
-    if (raw) pending = JSON.parse(raw) as PendingBooking;
-  } catch {
-    // Unreadable: a new key.
-  }
-  if (pending?.details === hash && typeof pending.key === 'string') return pending.key;
-  pending = { key: crypto.randomUUID(), details: hash };
-  unsaved.set(name, pending);
-  try {
-    storage()?.setItem(name, JSON.stringify(pending));
-  } catch {
-    // Storage full or blocked: the key lasts as long as the page.
-  }
-  return pending.key;
-}
-
-/** Forgets the pending booking once its answer arrived: the next booking gets a new key. */
-export function clearPendingBookingKey(storageKey: string): void {
-  const name = `${PREFIX}pending:${storageKey}`;
-  unsaved.delete(name);
-  try {
-    storage()?.removeItem(name);
-  } catch {
-    // Nothing kept.
-  }
+/** Where the Idempotency-Key of a booking being sent is kept (`pending-booking.ts`, in the later steps chunk). */
+export function pendingStore(key: string): { store: Storage | null; name: string } {
+  return { store: storage(), name: `${PREFIX}pending:${key}` };
 }
 
 /** The query key that tells which widget a return from the booking site belongs to. */

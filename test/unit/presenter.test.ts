@@ -6,8 +6,6 @@ import { parseSteps } from '../../src/state/booking-flow.js';
 import { enGB } from '../../src/i18n/en-GB.js';
 import {
   bookingSummary,
-  calendarEvent,
-  confirmationLines,
   describe as describeOption,
   format,
   problemText,
@@ -17,6 +15,11 @@ import {
   type Wording,
 } from '../../src/state/presenter.js';
 import { venueIds, venueModel, venueName } from '../../src/venue/venue-model.js';
+import { calendarEvent, confirmationLines, type Booked } from '../../src/parts/confirmation.js';
+import { BOOKING_FIELDS } from '../../src/api/types.js';
+import { enGBLater } from '../../src/i18n/en-GB-later.js';
+import { durationMinutes } from '../../src/venue/format.js';
+import { formatVenueDate } from '../../src/venue/venue-time.js';
 
 const wording: Wording = {
   strings: enGB,
@@ -74,15 +77,27 @@ describe('presenter: how the widget words things', () => {
         ['num_people', enGB.people(2)],
       ],
     );
-    const lines = confirmationLines(wording, choices, 'The Anchor');
+    // What `parts/flow.ts` gives the confirmation (in the later steps chunk) to build them.
+    const booked: Booked = {
+      strings: { ...enGB, ...enGBLater },
+      reference: 'REF1',
+      choices,
+      venue: 'The Anchor',
+      fields: BOOKING_FIELDS,
+      format: (field, value) =>
+        field === 'date' ? formatVenueDate(String(value), wording.locale) : format(wording, field, value),
+      minutes: durationMinutes,
+    };
+    const lines = confirmationLines(booked);
     assert.deepEqual(lines[0], [enGB.fieldNames.venue, 'The Anchor']);
+    assert.deepEqual(lines[1], [enGB.fieldNames.type, 'Dinner']);
     assert.equal(lines.length, 6);
-    const event = calendarEvent(wording, 'REF1', choices, 'The Anchor')!;
+    const event = calendarEvent(booked)!;
     assert.deepEqual(
       [event.title, event.minutes, event.location],
       [enGB.calendarTitle('The Anchor'), 90, 'The Anchor'],
     );
-    assert.equal(calendarEvent(wording, 'REF1', { type: 't1' }, ''), null);
+    assert.equal(calendarEvent({ ...booked, choices: { type: 't1' }, venue: '' }), null);
   });
 
   it('words problems and errors', () => {
