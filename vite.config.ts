@@ -6,7 +6,7 @@
  * `npm run demo:preview` serves with the same stack — the production build under the strict CSP.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -309,6 +309,35 @@ const SERVER_ENTRIES = {
   worker: 'proxy/worker.ts',
 };
 
+/**
+ * The widget's build starts from an empty `dist/` but for the server's and the demo's folders (their
+ * own builds empty them): `emptyOutDir` is off because `dist/lib` comes from tsc after this build,
+ * so without this, chunks of earlier builds (content-hashed names) and declarations of moved
+ * modules stay behind, go into the npm package and mislead the bundle bench.
+ */
+function freshDist(): Plugin {
+  let outDir = '';
+  return {
+    name: 'venue-booking:fresh-dist',
+    apply: 'build',
+    configResolved(config) {
+      outDir = config.build.emptyOutDir ? '' : config.build.outDir;
+    },
+    buildStart() {
+      // Only the package's own dist/ (a build into a folder of its own empties that itself).
+      if (posix.normalize(`${outDir}/`) !== posix.normalize(`${root}dist/`)) return;
+      let entries: string[];
+      try {
+        entries = readdirSync(outDir);
+      } catch {
+        return; // nothing built yet
+      }
+      for (const entry of entries)
+        if (entry !== 'server' && entry !== 'demo') rmSync(`${outDir}/${entry}`, { recursive: true, force: true });
+    },
+  };
+}
+
 export default defineConfig(({ command, mode }) => {
   const gallery = command === 'serve' || mode === 'demo';
   if (mode === 'server') {
@@ -343,7 +372,7 @@ export default defineConfig(({ command, mode }) => {
       offlineStack(),
       strictCspPages(),
       chunkIntegrity(),
-      ...(gallery ? [] : [compactTemplates(), shortPrivateNames(), secondMinifyPass()]),
+      ...(gallery ? [] : [freshDist(), compactTemplates(), shortPrivateNames(), secondMinifyPass()]),
     ],
     server: { fs: { allow: [root] } },
     build:
