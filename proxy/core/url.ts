@@ -24,7 +24,9 @@ export function urlOf(request: Request): URL {
  */
 export function canonicalOrigin(value: string): string | null {
   if (value === 'null') return 'null';
-  if (value.length > 300) return null;
+  // Only an http(s) origin is worth parsing: a thrown parse error costs more than a whole cached
+  // read (the CORS check asks for every request, most with no `Origin` at all).
+  if (value.length > 300 || !/^https?:\/\//i.test(value)) return null;
   let url: URL;
   try {
     url = new URL(value);

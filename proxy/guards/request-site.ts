@@ -64,7 +64,8 @@ export function siteRule(
   const origins = new Set(settings.origins);
   const { publicOrigin, bookingSiteOrigin } = settings;
   // Browsers send the canonical form: only another spelling (a non-browser client's) pays the parse.
-  const allowed = (origin: string) => origins.has(origin) || origins.has(canonicalOrigin(origin) ?? '');
+  const allowed = (origin: string) =>
+    origins.has(origin) || (origin !== '' && origins.has(canonicalOrigin(origin) ?? ''));
   return {
     siteAllowed: (given, url) => {
       const own = publicOrigin ?? url.origin;
