@@ -6,34 +6,19 @@
  * its locale chunks, on the embedded sandbox, warmed by one visit. Lighthouse runs through
  * `npx lighthouse@12.2.3` (fetched from the npm registry on first use; CHROME_PATH names the browser).
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../../proxy/core/log.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { createStack } from '../../proxy/stack.js';
 import { findChromium } from '../support/browser.mjs';
+import { builtWidget, listen } from './built-widget.js';
 import type { BenchRow } from './run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
-
-const listen = (server: Server) =>
-  new Promise<number>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-
-/** The built bundle and its locale chunks, as the Node entry reads them from dist/. */
-function builtWidget(): { script: Uint8Array<ArrayBuffer>; chunks: Record<string, Uint8Array<ArrayBuffer>> } {
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'ignore' });
-  const chunks: Record<string, Uint8Array<ArrayBuffer>> = {};
-  for (const name of readdirSync(`${root}dist`).filter((file) => /^[\w-]+-[\w-]{8}\.js$/.test(file)))
-    chunks[name] = new Uint8Array(readFileSync(`${root}dist/${name}`));
-  return { script: new Uint8Array(readFileSync(`${root}dist/venue-booking.js`)), chunks };
-}
 
 interface LighthouseReport {
   categories: Record<'performance' | 'accessibility', { score: number }>;

@@ -8,11 +8,7 @@
  * connection open); the figure is the median, beside the floor of four round trips (the page, the
  * connection to the proxy's origin, the script, the first read), with the median run's waterfall.
  */
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { createServer } from 'node:http';
 import { chromium, type Browser } from 'playwright';
 import { silentLogger } from '../../proxy/core/log.js';
 import { nodeListener } from '../../proxy/node/listener.js';
@@ -20,28 +16,14 @@ import { integrityOf } from '../../proxy/routes/script.js';
 import { widgetSnippet } from '../../proxy/routes/snippet.js';
 import { createStack } from '../../proxy/stack.js';
 import { CHROMIUM_ARGS, findChromium } from '../support/browser.mjs';
+import { builtWidget, listen } from './built-widget.js';
 import type { BenchRow } from './run.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const RUNS = 7;
 /** DevTools' Fast 3G preset: 562.5 ms, 1.44 Mbps down, 675 kbps up (in bytes per second). */
 const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: 180_000, uploadThroughput: 84_375 };
 const FLOOR_MS = 4 * FAST_3G.latency;
-
-const listen = (server: Server) =>
-  new Promise<number>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-
-/** The built bundle and its locale chunks, as the Node entry reads them from dist/. */
-function builtWidget(): { script: Uint8Array<ArrayBuffer>; chunks: Record<string, Uint8Array<ArrayBuffer>> } {
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'ignore' });
-  const chunks: Record<string, Uint8Array<ArrayBuffer>> = {};
-  for (const name of readdirSync(`${root}dist`).filter((file) => /^(fr|de|es|nl)-[\w-]+\.js$/.test(file)))
-    chunks[name] = new Uint8Array(readFileSync(`${root}dist/${name}`));
-  return { script: new Uint8Array(readFileSync(`${root}dist/venue-booking.js`)), chunks };
-}
 
 /**
  * The venue's page: the snippet the proxy prints, the element, and the bench's probe, which notes

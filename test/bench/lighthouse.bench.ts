@@ -10,10 +10,8 @@
  * Lighthouse is pinned (`npx lighthouse@12.2.3`) and drives the same Chromium as the tests
  * (`CHROME_PATH`, Debian's `/usr/bin/chromium` here), headless.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { silentLogger } from '../../proxy/core/log.js';
@@ -22,6 +20,7 @@ import { integrityOf } from '../../proxy/routes/script.js';
 import { widgetSnippet } from '../../proxy/routes/snippet.js';
 import { createStack } from '../../proxy/stack.js';
 import { findChromium } from '../support/browser.mjs';
+import { builtWidget, listen } from './built-widget.js';
 import type { BenchRow } from './run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -29,20 +28,6 @@ const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 const LIGHTHOUSE = 'lighthouse@12.2.3';
 const run$ = promisify(execFile);
-
-const listen = (server: Server) =>
-  new Promise<number>((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
-  );
-
-/** The built bundle and its on-demand chunks, as the Node entry reads them from dist/. */
-function builtWidget(): { script: Uint8Array<ArrayBuffer>; chunks: Record<string, Uint8Array<ArrayBuffer>> } {
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { cwd: root, stdio: 'ignore' });
-  const chunks: Record<string, Uint8Array<ArrayBuffer>> = {};
-  for (const name of readdirSync(`${root}dist`).filter((file) => /^[\w-]+-[\w-]{8}\.js$/.test(file)))
-    chunks[name] = new Uint8Array(readFileSync(`${root}dist/${name}`));
-  return { script: new Uint8Array(readFileSync(`${root}dist/venue-booking.js`)), chunks };
-}
 
 /** A plain venue page: some text, and (with the widget) the snippet the proxy prints and the element. */
 function venuePage(widget: { snippet: string; api: string } | null): string {
