@@ -119,18 +119,9 @@ async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchPa
   const status = query.get('status')?.trim() ?? '';
   const validStatus = STATUS_RE.test(status) ? status : null;
   const strings = pageStrings(query.get('lang'), request.headers.get('accept-language'));
-  if (!REFERENCE_RE.test(reference)) {
-    ctx.logger.log({
-      level: 'info',
-      msg: 'booking returned',
-      method: 'GET',
-      venue,
-      status: validStatus,
-      landed: false,
-    });
-    return returnPageResponse({ reference: null, confirmed: false, back: target, strings });
-  }
-  const proof = await proven(ctx, query, reference);
+  const valid = REFERENCE_RE.test(reference);
+  // A return without a reference of the booking site's shape is no booking: nothing to prove.
+  const proof = valid && (await proven(ctx, query, reference));
   const landing = target && proof ? landingOf(target, reference, validStatus) : null;
   const lands = Boolean(venue && landing);
   ctx.logger.log({
@@ -140,8 +131,9 @@ async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchPa
     venue,
     status: validStatus,
     landed: lands,
-    proven: proof,
+    ...(valid ? { proven: proof } : {}),
   });
+  if (!valid) return returnPageResponse({ reference: null, confirmed: false, back: target, strings });
   if (lands) return landed(landing!);
   return returnPageResponse({
     reference,
