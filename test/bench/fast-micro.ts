@@ -3,22 +3,20 @@
  * with the bin's metrics (prom-client) and logging (batched JSON lines, here to /dev/null).
  * `node --import tsx test/bench/fast-micro.ts [calls]`.
  */
-import { createWriteStream } from 'node:fs';
 import { Metrics } from '../../proxy/core/metrics.js';
-import { batchedLogger } from '../../proxy/node/log.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
 import { silentLogger } from '../../proxy/core/log.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { createStack } from '../../proxy/stack.js';
+import { binLogger } from './bin-logger.js';
 import { UNLIMITED } from './unlimited.js';
 
 const calls = Number(process.argv[2] ?? 200_000);
-const sink = createWriteStream('/dev/null');
 const url =
   'http://127.0.0.1/api/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?type=64a1f0c2e4b0a1b2c3d4e601&num_people=2';
 for (const [name, logger] of [
   ['silent log', silentLogger],
-  ['batched log', batchedLogger({ out: sink, err: sink })],
+  ['batched log', binLogger()],
 ] as const) {
   const stack = createStack({
     origin: 'http://127.0.0.1',

@@ -20,7 +20,7 @@
  * 4. Identical concurrent requests: 1000 at once → upstream calls (goal: 1 per cache window).
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,10 +31,10 @@ import { createProxy } from '../../proxy/app.js';
 import { silentLogger } from '../../proxy/core/log.js';
 import { nodeTransport } from '../../proxy/node/transport.js';
 import { nodeListener } from '../../proxy/node/listener.js';
-import { batchedLogger } from '../../proxy/node/log.js';
 import { createStack } from '../../proxy/stack.js';
 import { Metrics, offBackend } from '../../proxy/core/metrics.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
+import { binLogger } from './bin-logger.js';
 import { UNLIMITED } from './unlimited.js';
 
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
@@ -58,11 +58,6 @@ const PAYLOAD = JSON.stringify({
   status: 200,
 });
 
-/** The bin's logger (node/log.ts: one JSON line per request, batched per event-loop turn), into /dev/null. */
-const binLogger = () => {
-  const sink = createWriteStream('/dev/null');
-  return batchedLogger({ out: sink, err: sink });
-};
 
 const listen = (server: Server) =>
   new Promise<number>((resolve) =>

@@ -8,23 +8,21 @@
  * busy machine disturbs least (wall-clock throughput swings with the neighbours); the README's
  * benchmark notes say what the profiles showed.
  */
-import { createWriteStream } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Metrics } from '../../proxy/core/metrics.js';
-import { batchedLogger } from '../../proxy/node/log.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
 import { createStack } from '../../proxy/stack.js';
+import { binLogger } from './bin-logger.js';
 import { UNLIMITED } from './unlimited.js';
 
 const seconds = Number(process.argv[2] ?? 15);
 const bare = process.argv.includes('--bare');
-const sink = createWriteStream('/dev/null');
 const stack = createStack({
   origin: 'http://127.0.0.1',
   proxy: {
-    logger: batchedLogger({ out: sink, err: sink }),
+    logger: binLogger(),
     ...UNLIMITED,
     cacheTtlMs: 600_000,
     metrics: new Metrics(prometheusBackend()),
@@ -66,7 +64,9 @@ server.listen(0, '127.0.0.1', async () => {
   setTimeout(() => {
     const used = process.cpuUsage(cpu);
     console.log(
-      `${bare ? 'bare' : 'entry'}: ${served} requests, ${((used.user + used.system) / served).toFixed(1)} µs CPU each`,
+      `${bare ? 'bare' : 'entry'}: ${served} requests, ${((used.user + used.system) / served).toFixed(1)} µs CPU each (${(
+        used.user / served
+      ).toFixed(1)} user, ${(used.system / served).toFixed(1)} system)`,
     );
     server.closeAllConnections();
     server.close(() => process.exit(0));
