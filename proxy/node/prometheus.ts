@@ -47,8 +47,12 @@ interface ValueLine {
 function histogramMetric(name: MetricName, counted: MemoryBackend) {
   const definition: MetricDefinition = METRICS[name];
   const bounds = definition.buckets!;
+  const fullName = `${METRIC_PREFIX}${name}`;
+  const bucket = `${fullName}_bucket`;
+  const sum = `${fullName}_sum`;
+  const count = `${fullName}_count`;
   const metric = {
-    name: `${METRIC_PREFIX}${name}`,
+    name: fullName,
     help: definition.help,
     type: 'histogram' as const,
     aggregator: 'sum' as const,
@@ -61,15 +65,15 @@ function histogramMetric(name: MetricName, counted: MemoryBackend) {
         let cumulative = 0;
         for (let i = 0; i < bounds.length; i++) {
           cumulative += sample.buckets![i]!;
-          values.push({ metricName: `${metric.name}_bucket`, labels: { le: bounds[i]!, ...labels }, value: cumulative });
+          values.push({ metricName: bucket, labels: { le: bounds[i]!, ...labels }, value: cumulative });
         }
         values.push(
-          { metricName: `${metric.name}_bucket`, labels: { le: '+Inf', ...labels }, value: sample.value },
-          { metricName: `${metric.name}_sum`, labels, value: sample.sum! },
-          { metricName: `${metric.name}_count`, labels, value: sample.value },
+          { metricName: bucket, labels: { le: '+Inf', ...labels }, value: sample.value },
+          { metricName: sum, labels, value: sample.sum! },
+          { metricName: count, labels, value: sample.value },
         );
       }
-      return { name: metric.name, help: metric.help, type: metric.type, values, aggregator: metric.aggregator };
+      return { name: fullName, help: metric.help, type: metric.type, values, aggregator: metric.aggregator };
     },
     /** The counts are the memory backend's, which a registry's reset leaves, as it leaves the counters' and gauges'. */
     reset() {},

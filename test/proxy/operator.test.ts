@@ -499,7 +499,10 @@ describe('the metrics recorder (core/metrics.ts)', () => {
       histogram.observe(labels, seconds);
     }
     const ours = await backend.registry.getSingleMetricAsString(name);
-    assert.match(ours, /_bucket\{le="\+Inf",route="a \\"quoted\\" \\\\ route",method="POST",status_class="5xx"\} 250$/m);
+    assert.match(
+      ours,
+      /_bucket\{le="\+Inf",route="a \\"quoted\\" \\\\ route",method="POST",status_class="5xx"\} 250$/m,
+    );
     assert.equal(ours, await reference.getSingleMetricAsString(name));
   });
 
