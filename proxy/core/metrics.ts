@@ -4,11 +4,12 @@
  * Node entry, the Worker entry and tests record the very same counters.
  *
  * Where the numbers are kept is a backend's business: `memoryBackend()` here (plain maps, for the
- * status page, the Worker and tests), or the Node entry's prom-client registry (node/prometheus.ts),
- * which also renders them at `/metrics`. Names follow Prometheus conventions: one prefix, base
- * units (seconds), `_total` on counters, and labels whose values are a fixed set written in this
- * code (a route's template, a reason, an outcome), never a venue id, a client address or anything
- * else a request carries, so a hostile client cannot grow the series without bound.
+ * status page, the Worker and tests), or the Node entry's (node/prometheus.ts), which counts in the
+ * same maps and renders them at `/metrics` through a prom-client registry. Names follow Prometheus
+ * conventions: one prefix, base units (seconds), `_total` on counters, and labels whose values are
+ * a fixed set written in this code (a route's template, a reason, an outcome), never a venue id, a
+ * client address or anything else a request carries, so a hostile client cannot grow the series
+ * without bound.
  */
 
 /** The prefix of every metric the proxy reports. */
@@ -238,7 +239,7 @@ export interface Exposition {
   text: string;
 }
 
-/** Where the numbers are kept: memory, or the Node entry's prom-client registry. */
+/** Where the numbers are kept: memory, or memory that the Node entry's prom-client registry renders. */
 export interface MetricsBackend {
   inc(name: MetricName, labels: Record<string, string>, by: number): void;
   /** Sets a gauge; null removes the series (a value not known yet is absent, not 0). */
@@ -364,8 +365,8 @@ function snapshotOf({ labels, value, sum }: CountedSample): Sample {
 }
 
 /**
- * A backend in plain maps: what the status page reads where no prom-client registry is (Workers,
- * tests), and where the Node entry's registry takes every number from at a scrape
+ * A backend in plain maps: what the status page reads on every host (the Worker's, tests'), and
+ * where the Node entry's prom-client registry takes every number from at a scrape
  * (node/prometheus.ts), since counting here is a map lookup and an addition, and observing a
  * histogram a short loop over its buckets.
  */
