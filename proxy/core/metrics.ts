@@ -4,11 +4,12 @@
  * Node entry, the Worker entry and tests record the very same counters.
  *
  * Where the numbers are kept is a backend's business: `memoryBackend()` here (plain maps, for the
- * status page, the Worker and tests), or the Node entry's prom-client registry (node/prometheus.ts),
- * which also renders them at `/metrics`. Names follow Prometheus conventions: one prefix, base
- * units (seconds), `_total` on counters, and labels whose values are a fixed set written in this
- * code (a route's template, a reason, an outcome), never a venue id, a client address or anything
- * else a request carries, so a hostile client cannot grow the series without bound.
+ * status page, the Worker and tests), or the Node entry's (node/prometheus.ts), which counts in the
+ * same maps and renders them at `/metrics` through a prom-client registry. Names follow Prometheus
+ * conventions: one prefix, base units (seconds), `_total` on counters, and labels whose values are
+ * a fixed set written in this code (a route's template, a reason, an outcome), never a venue id, a
+ * client address or anything else a request carries, so a hostile client cannot grow the series
+ * without bound.
  */
 
 /** The prefix of every metric the proxy reports. */
@@ -238,7 +239,7 @@ export interface Exposition {
   text: string;
 }
 
-/** Where the numbers are kept: memory, or the Node entry's prom-client registry. */
+/** Where the numbers are kept: memory, or memory that the Node entry's prom-client registry renders. */
 export interface MetricsBackend {
   inc(name: MetricName, labels: Record<string, string>, by: number): void;
   /** Sets a gauge; null removes the series (a value not known yet is absent, not 0). */
@@ -330,40 +331,70 @@ function seriesKey(name: MetricName, labels: Record<string, string>): string {
   return key;
 }
 
+/** A series as the memory backend keeps it: a histogram's also counts its observations per bucket. */
+export interface CountedSample extends Sample {
+  /**
+   * A histogram's observations per bucket of its definition's `buckets`, each in the first bucket
+   * whose bound it does not exceed (not cumulative); one above the last bound is in `value` alone.
+   */
+  buckets?: Float64Array;
+}
+
 /** A backend in plain maps, whose series can also be read as they are, at once. */
 export type MemoryBackend = MetricsBackend & {
   /** The series of a metric now (the live objects: read them, never change them). */
-  samples(name: MetricName): Iterable<Sample>;
+  samples(name: MetricName): Iterable<CountedSample>;
 };
 
+/** Counts one observation of a histogram series whose buckets are bounded by `bounds`. */
+function observeInto(sample: CountedSample, bounds: readonly number[], value: number): void {
+  sample.value += 1;
+  sample.sum! += value;
+  const counts = sample.buckets!;
+  for (let i = 0; i < bounds.length; i++) {
+    if (value <= bounds[i]!) {
+      counts[i]! += 1;
+      return;
+    }
+  }
+}
+
+/** A copy of a series for a snapshot: labels, value and a histogram's sum (its buckets stay in the backend). */
+function snapshotOf({ labels, value, sum }: CountedSample): Sample {
+  return sum === undefined ? { labels, value } : { labels, value, sum };
+}
+
 /**
- * A backend in plain maps: what the status page reads where no prom-client registry is (Workers,
- * tests), and where the Node entry's registry takes its counters and gauges from at a scrape
- * (node/prometheus.ts), since counting here is a map lookup and an addition.
+ * A backend in plain maps: what the status page reads on every host (the Worker's, tests'), and
+ * where the Node entry's prom-client registry takes every number from at a scrape
+ * (node/prometheus.ts), since counting here is a map lookup and an addition, and observing a
+ * histogram a short loop over its buckets.
  */
 export function memoryBackend(): MemoryBackend {
-  const series = new Map<MetricName, Map<string, Sample>>();
+  const series = new Map<MetricName, Map<string, CountedSample>>();
   const sampleOf = (name: MetricName, labels: Record<string, string>) => {
     let byKey = series.get(name);
     if (!byKey) series.set(name, (byKey = new Map()));
     const key = seriesKey(name, labels);
     let sample = byKey.get(key);
     if (!sample) {
-      sample = { labels: { ...labels }, value: 0, ...(METRICS[name].type === 'histogram' ? { sum: 0 } : {}) };
+      const definition: MetricDefinition = METRICS[name];
+      sample =
+        definition.type === 'histogram'
+          ? { labels: { ...labels }, value: 0, sum: 0, buckets: new Float64Array(definition.buckets!.length) }
+          : { labels: { ...labels }, value: 0 };
       byKey.set(key, sample);
     }
     return sample;
   };
+  const boundsOf = (name: MetricName): readonly number[] => (METRICS[name] as MetricDefinition).buckets!;
   return {
     samples: (name) => series.get(name)?.values() ?? [],
     series(name, labels) {
       const sample = sampleOf(name, labels);
-      return METRICS[name].type === 'histogram'
-        ? (value) => {
-            sample.value += 1;
-            sample.sum! += value;
-          }
-        : (by) => (sample.value += by);
+      if (METRICS[name].type !== 'histogram') return (by) => (sample.value += by);
+      const bounds = boundsOf(name);
+      return (value) => observeInto(sample, bounds, value);
     },
     inc(name, labels, by) {
       sampleOf(name, labels).value += by;
@@ -373,13 +404,11 @@ export function memoryBackend(): MemoryBackend {
       else sampleOf(name, labels).value = value;
     },
     observe(name, labels, value) {
-      const sample = sampleOf(name, labels);
-      sample.value += 1;
-      sample.sum! += value;
+      observeInto(sampleOf(name, labels), boundsOf(name), value);
     },
     async read() {
       const snapshot: MetricsSnapshot = {};
-      for (const [name, byKey] of series) snapshot[name] = [...byKey.values()].map((sample) => ({ ...sample }));
+      for (const [name, byKey] of series) snapshot[name] = [...byKey.values()].map(snapshotOf);
       return snapshot;
     },
   };

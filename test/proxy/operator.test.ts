@@ -3,13 +3,15 @@
  * counts a booking, a cached read, a refused origin and a rate-limited client and which Debian's
  * `promtool check metrics` accepts; the operator pages open on loopback only, elsewhere with the
  * token (a wrong one gets 401 and learns nothing); `/livez` and `/readyz` with a real Redis store
- * up and down, and with an upstream that refuses the App ID.
+ * up and down, and with an upstream that refuses the App ID; the histograms, counted in memory,
+ * render as prom-client's own Histogram would.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import { Metrics, memoryBackend, total } from '../../proxy/core/metrics.js';
+import { Histogram, Registry } from 'prom-client';
+import { Metrics, METRICS, memoryBackend, total } from '../../proxy/core/metrics.js';
 import { configFromEnv, ConfigError } from '../../proxy/env.js';
 import { isLoopbackAddress, presentedToken, sameSecret } from '../../proxy/guards/operator.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
@@ -436,6 +438,72 @@ describe('the metrics recorder (core/metrics.ts)', () => {
     const text = (await metrics.exposition())!.text;
     assert.doesNotMatch(text, /^venue_booking_upstream_ratelimit_limit /m, 'an unknown gauge is absent');
     assert.equal((await promtool(text)).code, 0);
+  });
+
+  test('a histogram renders cumulative buckets, its sum and count, from its first observation on', async () => {
+    const metrics = new Metrics(prometheusBackend({ processMetrics: false }));
+    const observe = metrics.histogram('request_size_bytes', { route: '/api/bookings' });
+    // On a bound, just above one, and above the last (counted in `+Inf` alone).
+    for (const bytes of [0, 100, 101, 2_999, 3_000, 1_000_000, 1_000_001]) observe(bytes);
+    metrics.histogram('request_size_bytes', { route: '/api/never-observed' });
+    // Labels given in another order than the catalogue's: rendered in the catalogue's.
+    metrics.observe('request_latency_seconds', { status_class: '2xx', method: 'GET', route: '/livez' }, 0.0004);
+    const text = (await metrics.exposition())!.text;
+    const linesOf = (name: string) => text.split('\n').filter((line) => line.startsWith(`venue_booking_${name}`));
+    const bookings = 'route="/api/bookings"';
+    assert.deepEqual(linesOf('request_size_bytes'), [
+      ...[
+        ['100', 2],
+        ['300', 3],
+        ['1000', 3],
+        ['3000', 5],
+        ['10000', 5],
+        ['30000', 5],
+        ['100000', 5],
+        ['300000', 5],
+        ['1000000', 6],
+        ['+Inf', 7],
+      ].map(([le, count]) => `venue_booking_request_size_bytes_bucket{le="${le}",${bookings}} ${count}`),
+      `venue_booking_request_size_bytes_sum{${bookings}} 2006201`,
+      `venue_booking_request_size_bytes_count{${bookings}} 7`,
+    ]);
+    const livez = 'route="/livez",method="GET",status_class="2xx"';
+    const latency = linesOf('request_latency_seconds');
+    assert.equal(latency[0], `venue_booking_request_latency_seconds_bucket{le="0.0005",${livez}} 1`);
+    assert.equal(latency.at(-2), `venue_booking_request_latency_seconds_sum{${livez}} 0.0004`);
+    assert.equal(latency.at(-1), `venue_booking_request_latency_seconds_count{${livez}} 1`);
+    assert.equal((await promtool(text)).code, 0);
+  });
+
+  test("a histogram's text is what prom-client's own Histogram renders of the same observations", async () => {
+    const backend = prometheusBackend({ processMetrics: false });
+    const metrics = new Metrics(backend);
+    const name = 'venue_booking_request_latency_seconds';
+    const definition = METRICS.request_latency_seconds;
+    const reference = new Registry();
+    const histogram = new Histogram({
+      name,
+      help: definition.help,
+      labelNames: [...definition.labels],
+      buckets: [...definition.buckets],
+      registers: [reference],
+    });
+    const series = [
+      { route: '/api/venues/:venue', method: 'GET', status_class: '2xx' },
+      { route: 'a "quoted" \\ route', method: 'POST', status_class: '5xx' },
+    ];
+    for (let i = 0; i < 500; i++) {
+      const labels = series[i % 2]!;
+      const seconds = (i * 0.0137) % 12;
+      metrics.observe('request_latency_seconds', labels, seconds);
+      histogram.observe(labels, seconds);
+    }
+    const ours = await backend.registry.getSingleMetricAsString(name);
+    assert.match(
+      ours,
+      /_bucket\{le="\+Inf",route="a \\"quoted\\" \\\\ route",method="POST",status_class="5xx"\} 250$/m,
+    );
+    assert.equal(ours, await reference.getSingleMetricAsString(name));
   });
 
   test('a proxy counts in the metrics it is given', async () => {
