@@ -38,7 +38,7 @@ import { sendOptions, type ProxyContext } from './routes/context.js';
 import { acceptsGzip, gzip } from './routes/script.js';
 import { templateMatcher } from './routes/paths.js';
 import type { Route } from './routes/table.js';
-import type { Relayed } from './state/types.js';
+import { after, type Awaitable, type Relayed } from './state/types.js';
 import { prepare } from './upstream/relay.js';
 
 /** A request as a host sees it before any `Request` is built. */
@@ -81,11 +81,17 @@ interface Memo {
   cacheKey: string;
   relayed: Relayed;
   body: Uint8Array;
-  /** Every header of the app's answer but the per-request ones (CORS origin, limits, X-Cache), flat. */
+  /**
+   * Every header of the app's answer but the per-request ones (CORS origin, limits, encoding and
+   * length), flat, `Vary` naming `Accept-Encoding`, `X-Cache: HIT` last.
+   */
   headers: string[];
   until: number;
-  /** The body gzipped, made when a client first accepts it. */
-  gzipped?: Promise<Uint8Array>;
+  /** `Content-Length` of the body as it is. */
+  length: string;
+  /** The body gzipped, made when a client first accepts it, and kept once made. */
+  gzipping?: Promise<Uint8Array>;
+  gzipped?: Uint8Array;
 }
 
 /** How long a remembered answer stands in for the app's route checks. */
@@ -181,27 +187,52 @@ export class FastPath {
     body: Uint8Array,
     kept: string[],
   ): void {
+    varyOnEncoding(kept);
     kept.push('x-cache', 'HIT');
     const key = this.memoKey(url);
     this.memos.delete(key);
     const series = this.parts.recorder.series(route, 'GET', relayed.status);
-    this.memos.set(key, { route, series, cacheKey, relayed, body, headers: kept, until: this.ctx.now() + MEMO_MS });
+    const until = this.ctx.now() + MEMO_MS;
+    this.memos.set(key, {
+      route,
+      series,
+      cacheKey,
+      relayed,
+      body,
+      headers: kept,
+      until,
+      length: String(body.byteLength),
+    });
     while (this.memos.size > MAX_MEMOS) this.memos.delete(this.memos.keys().next().value!);
   }
 
-  /** The answer to `request`, or null when the full app must answer it (and records it). */
-  async answer(request: FastRequest): Promise<FastAnswer | null> {
+  /**
+   * The answer to `request`, or null when the full app must answer it (and records it). At once
+   * when the state answers at once (`ProxyState.peekRead` and `hit`: the memory state always), so
+   * that a remembered read is answered in the turn it arrived; a promise otherwise.
+   */
+  answer(request: FastRequest): Awaitable<FastAnswer | null> {
     const { recorder } = this.parts;
     recorder.begin();
-    const answer = await this.answerOrNull(request).catch((error: unknown) => {
+    const settle = (answer: FastAnswer | null) => {
+      if (!answer) recorder.abandon();
+      return answer;
+    };
+    let answer: Awaitable<FastAnswer | null>;
+    try {
+      answer = this.answerOrNull(request);
+    } catch (error) {
+      recorder.abandon();
+      throw error;
+    }
+    if (!(answer instanceof Promise)) return settle(answer);
+    return answer.then(settle, (error: unknown) => {
       recorder.abandon();
       throw error;
     });
-    if (!answer) recorder.abandon();
-    return answer;
   }
 
-  private async answerOrNull(request: FastRequest): Promise<FastAnswer | null> {
+  private answerOrNull(request: FastRequest): Awaitable<FastAnswer | null> {
     this.asked = true;
     const started = this.ctx.now();
     // 1. A URL the app would take (the method is the host's check: GET only).
@@ -216,20 +247,31 @@ export class FastPath {
     if (memo && started >= memo.until) this.memos.delete(key);
     if (!memo || started >= memo.until) return this.relay(request, guarded, started);
     // 4. Still the cache's fresh answer.
-    const cached = await this.ctx.state.peekRead(memo.cacheKey, false);
-    if (cached?.value !== memo.relayed || cached.source !== 'HIT') {
-      this.memos.delete(key);
-      return this.relay(request, guarded, started);
-    }
-    // 5. The client's limit, counted once.
-    const counted = await this.count(request);
-    if (!counted) return null;
+    return after(this.ctx.state.peekRead(memo.cacheKey, false), (cached) => {
+      if (cached?.value !== memo.relayed || cached.source !== 'HIT') {
+        this.memos.delete(key);
+        return this.relay(request, guarded, started);
+      }
+      // 5. The client's limit, counted once.
+      return after(this.count(request), (counted) => counted && this.replay(memo, request, guarded, counted, started));
+    });
+  }
+
+  /** A remembered answer replayed for a request the guards and the limit let through. */
+  private replay(
+    memo: Memo,
+    request: FastRequest,
+    guarded: GuardRequest,
+    counted: { decision: LimitDecision },
+    started: number,
+  ): Awaitable<FastAnswer> {
     const out = memo.headers.slice();
     this.perRequest(out, request, counted.decision);
-    const body = await encoded(out, memo.body, request, memo);
-    this.answered(guarded, memo.route, memo.relayed.status, started, body.byteLength, 'HIT', memo.series);
-    this.hit(1);
-    return { status: memo.relayed.status, headers: out, body };
+    return after(encodedMemo(out, memo, request), (body) => {
+      this.answered(guarded, memo.route, memo.relayed.status, started, body.byteLength, 'HIT', memo.series);
+      this.hit(1);
+      return { status: memo.relayed.status, headers: out, body };
+    });
   }
 
   /**
@@ -258,6 +300,7 @@ export class FastPath {
         this.keep(guarded.url, found.route, sent.memo.cacheKey, sent.memo.relayed, sent.body, kept);
     }
     this.perRequest(out, request, counted.decision);
+    varyOnEncoding(out);
     const body = await encoded(out, sent.body, request);
     this.answered(guarded, found.route, sent.status, started, body.byteLength, cache);
     return { status: sent.status, headers: out, body };
@@ -283,13 +326,14 @@ export class FastPath {
   }
 
   /** The client's limit, counted once: a refusal is handed to the app with the count made. */
-  private async count(request: FastRequest): Promise<{ client: string; decision: LimitDecision } | null> {
+  private count(request: FastRequest): Awaitable<{ client: string; decision: LimitDecision } | null> {
     const { config, state } = this.ctx;
-    const client = clientOf(config.clientKey, (name) => request.header(name), request.env);
-    const decision = await clientLimit(state, config, client, false);
-    if (decision.allowed) return { client, decision };
-    (request.env as CountedEnv)[COUNTED] = decision;
-    return null;
+    const client = clientOf(config.clientKey, request.header, request.env);
+    return after(clientLimit(state, config, client, false), (decision) => {
+      if (decision.allowed) return { client, decision };
+      (request.env as CountedEnv)[COUNTED] = decision;
+      return null;
+    });
   }
 
   /** The headers that differ per request: CORS origin and the client's limit. */
@@ -328,21 +372,38 @@ function requestUrl(request: FastRequest): RequestUrl | null {
   }
 }
 
-/**
- * The body as the app's compression middleware would send it (app.ts, `compress`): the JSON
- * gzipped for a client that accepts gzip, `Vary: Accept-Encoding` either way; `Content-Length`
- * added to `out` for the bytes sent. A memo keeps its gzipped body for the next client.
- */
-async function encoded(out: string[], body: Uint8Array, request: FastRequest, memo?: Memo): Promise<Uint8Array> {
+/** `Vary` naming `Accept-Encoding`, as the app's compression middleware sends it (middleware.ts `compression`). */
+function varyOnEncoding(out: string[]): void {
   const vary = out.indexOf('vary');
   if (vary < 0) out.push('vary', 'Accept-Encoding');
   else if (!/accept-encoding/i.test(out[vary + 1]!)) out[vary + 1] = `${out[vary + 1]}, Accept-Encoding`;
-  let sent = body;
-  if (acceptsGzip(request.header('accept-encoding') ?? undefined)) {
-    const zipped = gzip(body as Uint8Array<ArrayBuffer>);
-    sent = await (memo ? (memo.gzipped ??= zipped) : zipped);
-    out.push('content-encoding', 'gzip');
+}
+
+/**
+ * The body as the app's compression middleware would send it: the JSON gzipped for a client that
+ * accepts gzip; `Content-Encoding` and `Content-Length` added to `out` for the bytes sent.
+ */
+async function encoded(out: string[], body: Uint8Array, request: FastRequest): Promise<Uint8Array> {
+  if (!acceptsGzip(request.header('accept-encoding') ?? undefined)) {
+    out.push('content-length', String(body.byteLength));
+    return body;
   }
-  out.push('content-length', String(sent.byteLength));
-  return sent;
+  const zipped = await gzip(body as Uint8Array<ArrayBuffer>);
+  out.push('content-encoding', 'gzip', 'content-length', String(zipped.byteLength));
+  return zipped;
+}
+
+/** `encoded` for a remembered answer: its length spelled once, its gzipped body made once (then at once). */
+function encodedMemo(out: string[], memo: Memo, request: FastRequest): Awaitable<Uint8Array> {
+  if (!acceptsGzip(request.header('accept-encoding') ?? undefined)) {
+    out.push('content-length', memo.length);
+    return memo.body;
+  }
+  const send = (zipped: Uint8Array) => {
+    out.push('content-encoding', 'gzip', 'content-length', String(zipped.byteLength));
+    return zipped;
+  };
+  if (memo.gzipped) return send(memo.gzipped);
+  memo.gzipping ??= gzip(memo.body as Uint8Array<ArrayBuffer>).then((zipped) => (memo.gzipped = zipped));
+  return memo.gzipping.then(send);
 }

@@ -5,7 +5,7 @@
  * everyone. The app's middleware and the Node fast path both count through `clientLimit`.
  */
 import type { RateDecision } from '../state/rate-limit.js';
-import type { LimitRule, ProxyState } from '../state/types.js';
+import { after, type Awaitable, type LimitRule, type ProxyState } from '../state/types.js';
 
 /** The limits of a proxy (from its resolved config). */
 export interface ClientLimits {
@@ -29,18 +29,23 @@ export type LimitDecision = RateDecision & { policy: 'requests' | 'bookings' };
 /**
  * Counts one request of `client`: against the request limit (unless `counted` already holds that
  * decision) and, for a booking the request limit let through, against the booking limit. The
- * decision whose headers the answer carries: a refusal is a 429.
+ * decision whose headers the answer carries: a refusal is a 429. At once where the state counts
+ * locally (see `ProxyState.hit`).
  */
-export async function clientLimit(
+export function clientLimit(
   state: Pick<ProxyState, 'hit'>,
   limits: ClientLimits,
   client: string,
   booking: boolean,
   counted?: RateDecision,
-): Promise<LimitDecision> {
-  const decision = counted ?? (await state.hit('api', client, limits.rateLimit));
-  if (!booking || !decision.allowed) return { ...decision, policy: 'requests' };
-  return { ...(await state.hit('booking', client, limits.bookingRateLimit)), policy: 'bookings' };
+): Awaitable<LimitDecision> {
+  return after(counted ?? state.hit('api', client, limits.rateLimit), (decision) => {
+    if (!booking || !decision.allowed) return { ...decision, policy: 'requests' as const };
+    return after(state.hit('booking', client, limits.bookingRateLimit), (made) => ({
+      ...made,
+      policy: 'bookings' as const,
+    }));
+  });
 }
 
 const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
@@ -58,10 +63,11 @@ export function quotaFields(
   now: number,
 ): { 'RateLimit-Policy': string; RateLimit: string } {
   const requests = `"requests";q=${limits.rateLimit.limit};w=${seconds(limits.rateLimit.windowMs)}`;
-  const bookings = `"bookings";q=${limits.bookingRateLimit.limit};w=${seconds(limits.bookingRateLimit.windowMs)}`;
   const reset = Math.max(0, Math.ceil((decision.resetAt - now) / 1000));
   return {
-    'RateLimit-Policy': booking ? `${requests}, ${bookings}` : requests,
+    'RateLimit-Policy': booking
+      ? `${requests}, "bookings";q=${limits.bookingRateLimit.limit};w=${seconds(limits.bookingRateLimit.windowMs)}`
+      : requests,
     RateLimit: `"${decision.policy}";r=${decision.remaining};t=${reset}`,
   };
 }

@@ -13,7 +13,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import type { FastPath, FastRequest } from '../fast-path.js';
+import type { FastAnswer, FastPath, FastRequest } from '../fast-path.js';
 
 /** What the listener serves: the app's Fetch handler, and the proxy's fast path when there is one. */
 export interface NodeHandler {
@@ -84,10 +84,19 @@ export function nodeListener(handler: NodeHandler): (req: IncomingMessage, res: 
       handedOver.set(req, env);
       slow(req, res);
     };
-    fast.answer(view).then((answer) => {
+    const send = (answer: FastAnswer | null) => {
       if (!answer) return handOver();
       res.writeHead(answer.status, answer.headers);
       res.end(answer.body);
-    }, handOver);
+    };
+    let answer;
+    try {
+      answer = fast.answer(view);
+    } catch {
+      return handOver();
+    }
+    // A remembered read is answered at once (the memory state's steps are synchronous).
+    if (answer instanceof Promise) answer.then(send, handOver);
+    else send(answer);
   };
 }

@@ -18,7 +18,7 @@
  * others' hits outpace what this process last learnt by more than the margin).
  */
 import { rateDecision, type RateDecision } from './rate-limit.js';
-import type { LimitRule } from './types.js';
+import type { Awaitable, LimitRule } from './types.js';
 
 /** A client's count in a window, as the store keeps it. */
 export interface Counted {
@@ -71,15 +71,19 @@ export class BatchedCounts {
       /** Adds `points` to the client's count in the store; null when the store cannot answer now. */
       send: (bucket: string, client: string, points: number, rule: LimitRule) => Promise<Counted | null>;
       /** The decision when the store cannot answer (local state's). */
-      fallback: (bucket: string, client: string, rule: LimitRule) => Promise<RateDecision>;
+      fallback: (bucket: string, client: string, rule: LimitRule) => Awaitable<RateDecision>;
       /** Whether the store is answering: while it is not, every hit is the fallback's to count. */
       sharing: () => boolean;
       now: () => number;
     },
   ) {}
 
-  /** Counts one hit of `client` against `rule` in the limit named `bucket`. */
-  async hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {
+  /**
+   * Counts one hit of `client` against `rule` in the limit named `bucket`: at once when this
+   * process may decide alone (a batched hit, or a client known to be over), else once the store
+   * has counted it.
+   */
+  hit(bucket: string, client: string, rule: LimitRule): Awaitable<RateDecision> {
     const now = this.options.now();
     const id = `${bucket}\n${client}`;
     let view = this.views.get(id);
@@ -103,6 +107,17 @@ export class BatchedCounts {
     // counted in the store first (the call is also what finds a store that is back).
     const points = 1 + (view?.pending ?? 0);
     if (view) view.pending = 0;
+    return this.countInStore(id, bucket, client, points, rule, now);
+  }
+
+  private async countInStore(
+    id: string,
+    bucket: string,
+    client: string,
+    points: number,
+    rule: LimitRule,
+    now: number,
+  ): Promise<RateDecision> {
     const counted = await this.options.send(bucket, client, points, rule);
     if (!counted) return this.options.fallback(bucket, client, rule);
     this.learn(id, counted, rule);

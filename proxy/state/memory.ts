@@ -30,7 +30,7 @@ export class MemoryState implements ProxyState {
     this.keys = new IdempotencyStore({ ttlMs: BOOKING_ANSWER_TTL_MS, maxEntries: 10_000, now: options.now });
   }
 
-  async peekRead(key: string, allowStale: boolean) {
+  peekRead(key: string, allowStale: boolean) {
     return this.reads.peek(key, allowStale);
   }
 
@@ -63,7 +63,7 @@ export class MemoryState implements ProxyState {
     if (this.generations.size > 10_000) this.generations.delete(this.generations.keys().next().value!);
   }
 
-  async hit(bucket: string, client: string, rule: { limit: number; windowMs: number }) {
+  hit(bucket: string, client: string, rule: { limit: number; windowMs: number }) {
     return this.limiterOf(bucket, rule).hit(client);
   }
 

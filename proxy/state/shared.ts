@@ -33,6 +33,7 @@ import { StoreEpoch } from './store-epoch.js';
 import type { StoreLink } from './store-link.js';
 import {
   BOOKING_ANSWER_TTL_MS,
+  type Awaitable,
   type CachedRead,
   type LimitRule,
   type Loaded,
@@ -126,9 +127,12 @@ export class SharedState implements ProxyState {
     });
   }
 
-  async peekRead(key: string, allowStale: boolean): Promise<CachedRead | undefined> {
-    const local = this.local.reads.peek(key, allowStale);
-    if (local) return local;
+  /** At once from the local copy; from the store (through the local copy) otherwise. */
+  peekRead(key: string, allowStale: boolean): Awaitable<CachedRead | undefined> {
+    return this.local.reads.peek(key, allowStale) ?? this.peekShared(key, allowStale);
+  }
+
+  private async peekShared(key: string, allowStale: boolean): Promise<CachedRead | undefined> {
     await this.fetchRead(key);
     return this.local.reads.peek(key, allowStale);
   }
@@ -245,7 +249,7 @@ export class SharedState implements ProxyState {
     return this.keys.held(key);
   }
 
-  hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision> {
+  hit(bucket: string, client: string, rule: LimitRule): Awaitable<RateDecision> {
     return this.counts.hit(bucket, client, rule);
   }
 

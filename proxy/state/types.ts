@@ -5,8 +5,12 @@
  * isolates share it through Redis (redis.ts) or a Durable Object (durable-object.ts), so that the
  * guarantees hold across every instance behind one App ID.
  *
- * Every method is async because a shared store answers over the network; a shared implementation
- * fails open: when its store is slow or down it answers from local state and says so in `health()`.
+ * Methods are async because a shared store answers over the network, but the two that every
+ * cached read asks (`peekRead`, `hit`) answer at once when the answer is local (`Awaitable`): the
+ * memory state always, a shared state from its local copy and its batched counts. The Node fast
+ * path then answers a cached read in the turn it arrived, with no promise per step. A shared
+ * implementation fails open: when its store is slow or down it answers from local state and says
+ * so in `health()`.
  */
 import type { CacheSource } from './cache.js';
 import type { IdempotentResult, Reconciler, StoredAnswer } from './idempotency.js';
@@ -30,6 +34,14 @@ export interface QuotaState {
   resetAt: number | null;
   /** Epoch ms until which the upstream must not be called (after a 429). */
   blockedUntil: number;
+}
+
+/** A value now, or a promise of it where a store must be asked first; `await` reads either. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** `next` of `value`: at once when `value` is there, else when it comes. */
+export function after<T, R>(value: Awaitable<T>, next: (value: T) => Awaitable<R>): Awaitable<R> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
 /** How the state's store is doing, for `/healthz`: `memory` has no store to lose. */
@@ -58,7 +70,7 @@ export interface CachedRead {
 /** The proxy's state. */
 export interface ProxyState {
   /** A fresh cached read, or a stale one when `allowStale` (sparing a short or refusing upstream). */
-  peekRead(key: string, allowStale: boolean): Promise<CachedRead | undefined>;
+  peekRead(key: string, allowStale: boolean): Awaitable<CachedRead | undefined>;
   /** The cached read for `key`, or the result of `load`, shared with every identical read in flight. */
   read(key: string, load: () => Promise<Loaded>): Promise<CachedRead>;
   /**
@@ -85,7 +97,7 @@ export interface ProxyState {
   /** Retires the cached reads of `scope` (a booking was made, or a final check refused a time). */
   bump(scope: string): Promise<void>;
   /** Counts one hit of `client` against the limit named `bucket` (e.g. `api`, `booking`). */
-  hit(bucket: string, client: string, rule: LimitRule): Promise<RateDecision>;
+  hit(bucket: string, client: string, rule: LimitRule): Awaitable<RateDecision>;
   /** What other instances learnt of the upstream's quota (null: nothing, or not shared). */
   loadQuota(): Promise<QuotaState | null>;
   /** Tells other instances what this one learnt of the upstream's quota. */
