@@ -1,16 +1,20 @@
 /**
- * Proxy benchmarks, loopback only, bounded loops:
+ * Proxy benchmarks, loopback only, bounded loops. "The Node entry" is the bin as shipped: built
+ * from this checkout (`vite build --mode server`), run as operators run it
+ * (`dist/server/venue-booking-proxy.js` in a process of its own, its defaults: prom-client metrics,
+ * the batched JSON line per request on stdout, here a file, /dev/null), per-client limits raised.
  *
- * 1. Added latency: p50/p99 of sequential requests through the proxy's Node entry (cache off, so
- *    every request makes its upstream call) minus the same requests sent straight to the upstream.
+ * 1. Added latency: p50/p99 of sequential requests through the Node entry (cache off, so every
+ *    request makes its upstream call) minus the same requests sent straight to the upstream.
  *    The upstream is a trivial loopback HTTP server answering a fixed 2 KB envelope at once. Beside
- *    it, in the same rounds: a minimal hand-written `node:http` relay in this process (what Node
- *    itself costs for the extra hop: no checks, no reshaping, two headers) and, with nginx on the
- *    PATH, an nginx `proxy_pass`.
- * 2. Throughput of cached availability answers: in-process (the handler alone), and over loopback
- *    HTTP with 32 keep-alive connections, side by side in one run: the Node entry (fast path), the
- *    same app through @hono/node-server alone (no fast path), a bare `node:http` server answering
- *    the very same bytes and headers (the ceiling of Node on this machine), and nginx's
+ *    it, in the same rounds: a minimal hand-written `node:http` relay, also a process of its own
+ *    (what Node itself costs for the extra hop: no checks, no reshaping, two headers) and, with
+ *    nginx on the PATH, an nginx `proxy_pass`.
+ * 2. Throughput of cached availability answers: in-process (the handler alone, from the sources),
+ *    and over loopback HTTP with 32 keep-alive connections, side by side in one run: the Node entry
+ *    (fast path), the same bin with its metrics off, the same app through @hono/node-server alone
+ *    (no fast path, in this process), a bare `node:http` server answering the very same bytes and
+ *    headers (the ceiling of Node on this machine), and nginx's
  *    `proxy_cache` answering them from its cache (when nginx is on the PATH). Load from `wrk`
  *    when it is on the PATH (a C load generator, so the figure is the server's, not the
  *    client's), else from a Node worker thread (which spends much of the 2 cores itself).
@@ -19,20 +23,21 @@
  *    choices drawn from what real guests pick; against the real sandbox; simulated clock.
  * 4. Identical concurrent requests: 1000 at once → upstream calls (goal: 1 per cache window).
  */
-import { execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
-import { createProxy } from '../../proxy/app.js';
 import { silentLogger } from '../../proxy/core/log.js';
-import { nodeTransport } from '../../proxy/node/transport.js';
-import { nodeListener } from '../../proxy/node/listener.js';
 import { createStack } from '../../proxy/stack.js';
-import { Metrics, offBackend } from '../../proxy/core/metrics.js';
+import { createProxy } from '../../proxy/app.js';
+import { Metrics } from '../../proxy/core/metrics.js';
+import { nodeListener } from '../../proxy/node/listener.js';
+import { nodeTransport } from '../../proxy/node/transport.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
 import { binLogger } from './bin-logger.js';
 import { UNLIMITED } from './unlimited.js';
@@ -57,7 +62,6 @@ const PAYLOAD = JSON.stringify({
   },
   status: 200,
 });
-
 
 const listen = (server: Server) =>
   new Promise<number>((resolve) =>
@@ -89,6 +93,113 @@ async function sequential(agent: Agent, port: number, path: (i: number) => strin
 
 /** True when `command` can be run. */
 const has = (command: string, flag: string) => spawnSync(command, [flag], { stdio: 'ignore' }).error === undefined;
+
+/** A loopback port free now. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  const port = await listen(probe);
+  await close(probe);
+  return port;
+}
+
+/** Resolves once `port` answers `path` (any status), polling every 30 ms for up to 10 s. */
+async function answering(port: number, path: string): Promise<void> {
+  const agent = new Agent({ keepAlive: false });
+  for (let i = 0; ; i++) {
+    try {
+      await get(agent, port, path);
+      return;
+    } catch (error) {
+      if (i > 300) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+  }
+}
+
+/** A Node process the bench started: its port, and a stop that waits for its exit. */
+interface Child {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A Node server in a process of its own, as operators run it: `args` after the node binary, with
+ * `--port` and a free port appended, `env` added to this process's own, its stdout (the bin's log
+ * lines) written into /dev/null as the bin writes a file, synchronously. Ready once `ready` answers.
+ */
+async function startNode(args: string[], env: Record<string, string>, ready: string): Promise<Child> {
+  const port = await freePort();
+  const out = openSync('/dev/null', 'w');
+  const child = spawn(process.execPath, [...args, '--port', String(port)], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', out, 'pipe'],
+  });
+  // Its warnings (no public URL on loopback) stay out of the table; they are shown if it dies.
+  let errors = '';
+  child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const died = exited.then(() => {
+    throw new Error(`${args[0]} exited before it answered:\n${errors}`);
+  });
+  await Promise.race([answering(port, ready), died]);
+  died.catch(() => {});
+  return {
+    port,
+    stop: async () => {
+      child.kill();
+      await exited;
+    },
+  };
+}
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * The proxy's bin as shipped (`dist/server/venue-booking-proxy.js`, built from this checkout
+ * first), with its defaults but for `env` and `args`: prom-client metrics, the batched JSON line
+ * per request on stdout, the per-client key from the socket address. Every client here is
+ * 127.0.0.1, so its limits are raised to their highest.
+ */
+async function startBin(args: string[], env: Record<string, string> = {}): Promise<Child> {
+  const limits = { VENUE_BOOKING_RATE_LIMIT: '1000000', VENUE_BOOKING_MISS_LIMIT: '1000000' };
+  return startNode(
+    [`${root}dist/server/venue-booking-proxy.js`, '--host', '127.0.0.1', ...args],
+    { ...limits, ...env },
+    '/healthz',
+  );
+}
+
+/** The upstream calls a running bin made, as its `/metrics` counts them (loopback may read it). */
+async function upstreamCalls(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  let calls = 0;
+  for (const line of text.split('\n'))
+    if (line.startsWith('venue_booking_upstream_requests_total{'))
+      calls += Number(line.slice(line.lastIndexOf(' ') + 1));
+  return calls;
+}
+
+/**
+ * The floor of a relay in Node, in a process of its own like the bin: the same upstream call over
+ * a kept-alive agent, its body passed on (argv: the upstream's port, then `--port N`).
+ */
+const HAND_RELAY = `
+const { createServer, request, Agent } = require('node:http');
+const upPort = Number(process.argv[1]);
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+createServer((req, res) => {
+  const path = req.url.replace('/api/', '/v4/');
+  const headers = { authorization: 'bench:bench-key', accept: 'application/json' };
+  request({ host: '127.0.0.1', port: upPort, path, headers, agent }, (up) => {
+    const chunks = [];
+    up.on('data', (chunk) => chunks.push(chunk));
+    up.on('end', () => {
+      const body = Buffer.concat(chunks);
+      res.writeHead(up.statusCode, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+    });
+  }).end();
+}).listen(Number(process.argv[3]), '127.0.0.1');`;
 
 /**
  * nginx in front of `upstreamPort` (one worker, no access log), with `proxy_cache` when `cache`:
@@ -165,6 +276,9 @@ async function addedLatency() {
     res.end(PAYLOAD);
   });
   const upPort = await listen(upstream);
+  // The proxy's Node entry in this process, from the sources, with the bin's logger and metrics:
+  // client, proxy and upstream share one thread, so what it adds is its own work on the way,
+  // undisturbed by the scheduler. Its fast path runs these reads (with the cache off, never from a memo).
   const proxy = createProxy({
     upstream: `http://127.0.0.1:${upPort}/v4`,
     appId: 'bench',
@@ -174,15 +288,13 @@ async function addedLatency() {
     browseTtlMs: 0,
     staleMs: 0,
     logger: binLogger(),
+    metrics: new Metrics(prometheusBackend()),
     ...UNLIMITED,
-    // The Node entry's own way to a real upstream.
     transport: nodeTransport(),
   });
-  // The Node entry's own listener (its fast path runs these reads; with the cache off it never
-  // answers one from a memo).
   const server = createServer(nodeListener(proxy));
   const port = await listen(server);
-  // The floor of a relay in Node: the same upstream call over a kept-alive agent, its body passed on.
+  // The floor of a relay in Node, in this process too.
   const relayAgent = new Agent({ keepAlive: true, maxSockets: 64 });
   const relay = createServer((req, res) => {
     const path = req.url!.replace('/api/', '/v4/');
@@ -199,6 +311,19 @@ async function addedLatency() {
     out.end();
   });
   const relayPort = await listen(relay);
+  // The bin as shipped in front of the same upstream, cache off, and the hand-written relay in a
+  // process of its own beside it: each hop now crosses processes, as in production.
+  const bin = await startBin(['--upstream', `http://127.0.0.1:${upPort}/v4`, '--venues', VENUE], {
+    VENUE_BOOKING_APP_ID: 'bench',
+    VENUE_BOOKING_API_KEY: 'bench-key',
+    VENUE_BOOKING_BOOKING_SITE: 'https://book.example.com/book',
+    VENUE_BOOKING_CACHE_TTL_MS: '0',
+    VENUE_BOOKING_BROWSE_TTL_MS: '0',
+    VENUE_BOOKING_STALE_MS: '0',
+    VENUE_BOOKING_UPSTREAM_QUOTA: '10000000',
+    VENUE_BOOKING_LOW_WATER: '0',
+  });
+  const handRelay = await startNode(['-e', HAND_RELAY, String(upPort)], {}, '/api/venues');
   const nginx = has('nginx', '-v') ? await startNginx(upPort, false) : null;
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   const proxied = (i: number) => `/api/venues/${VENUE}/booking-availability?num_people=${(i % 8) + 1}`;
@@ -207,17 +332,22 @@ async function addedLatency() {
     [upPort, direct],
     [port, proxied],
     [relayPort, proxied],
+    [bin.port, proxied],
+    [handRelay.port, proxied],
   ];
   if (nginx) targets.push([nginx.port, direct]);
-  const [d, p, b, n] = await rounds(agent, targets);
+  const [d, p, b, pBin, bBin, n] = await rounds(agent, targets);
   const calls = proxy.upstream.calls;
+  const binCalls = await upstreamCalls(bin.port);
   agent.destroy();
   relayAgent.destroy();
   await nginx?.stop();
+  await handRelay.stop();
+  await bin.stop();
   await close(relay);
   await close(server);
   await close(upstream);
-  return { d: d!, p: p!, b: b!, n, calls };
+  return { d: d!, p: p!, b: b!, pBin: pBin!, bBin: bBin!, n, calls, binCalls };
 }
 
 /** The load generator runs in a worker thread, so it does not share the server's event loop. */
@@ -286,16 +416,11 @@ function capture(port: number, path: string): Promise<{ headers: string[]; body:
 }
 
 async function cachedThroughput() {
-  // The entry counts into prom-client's registry and writes its JSON line per request, batched, as
-  // the bin does (here into /dev/null); `quiet` is the same entry with its metrics turned off
-  // (nothing counted), for what the counting costs.
-  const stackWith = (metrics: Metrics) =>
-    createStack({
-      origin: 'http://127.0.0.1',
-      proxy: { logger: binLogger(), ...UNLIMITED, cacheTtlMs: 600_000, metrics },
-    });
-  const stack = stackWith(new Metrics(prometheusBackend()));
-  const quietStack = stackWith(new Metrics(offBackend()));
+  // In this process, from the sources: the handler alone, and the app through @hono/node-server.
+  const stack = createStack({
+    origin: 'http://127.0.0.1',
+    proxy: { logger: binLogger(), ...UNLIMITED, cacheTtlMs: 600_000, metrics: new Metrics(prometheusBackend()) },
+  });
   const url = `http://127.0.0.1/api/venues/${VENUE}/booking-availability?type=${TYPES[0]}&num_people=2`;
   const burst = () =>
     Promise.all(Array.from({ length: 50 }, () => stack.fetch(new Request(url)).then((r) => r.arrayBuffer())));
@@ -310,12 +435,14 @@ async function cachedThroughput() {
   const inProcess = n / ((performance.now() - started) / 1000);
 
   const path = new URL(url).pathname + new URL(url).search;
-  // The Node entry as shipped, and the same app through @hono/node-server alone.
-  const entry = createServer(nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
-  const entryPort = await listen(entry);
-  const quiet = createServer(nodeListener({ fetch: quietStack.fetch, fast: quietStack.proxy.fast }));
-  const quietPort = await listen(quiet);
+  // The bin as shipped on its embedded sandbox: counting into prom-client's registry and writing
+  // its JSON line per request; `quiet`, the same bin with its metrics off (nothing counted).
+  const entry = await startBin([]);
+  const entryPort = entry.port;
+  const quiet = await startBin([], { VENUE_BOOKING_METRICS: 'off' });
+  const quietPort = quiet.port;
   await capture(quietPort, path);
+  await capture(entryPort, path);
   const hono = createServer(getRequestListener(stack.fetch));
   const honoPort = await listen(hono);
   // A bare node:http server answering exactly what the entry answers (headers and body).
@@ -349,7 +476,9 @@ async function cachedThroughput() {
   const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
   const ratio = (name: string) => median(rounds.map((rates) => rates[name]! / rates.bare!));
   await nginx?.stop();
-  for (const server of [entry, quiet, hono, bare]) await close(server);
+  const upstreamCallsMade = await upstreamCalls(entryPort);
+  for (const server of [hono, bare]) await close(server);
+  for (const child of [entry, quiet]) await child.stop();
   return {
     inProcess,
     rate,
@@ -361,7 +490,7 @@ async function cachedThroughput() {
     },
     bytes: sample.body.length,
     client: client === 'wrk' ? 'wrk -t1 -c32 -d2s' : '32 connections from a worker thread',
-    upstreamCalls: stack.proxy.upstream.calls,
+    upstreamCalls: upstreamCallsMade,
   };
 }
 
@@ -432,6 +561,8 @@ async function identicalBurst() {
 
 /** Runs every proxy benchmark and returns the table rows. */
 export async function run(): Promise<{ name: string; value: string; goal?: string }[]> {
+  // The bin as this checkout ships it (its server chunks, minified as published).
+  execFileSync('npx', ['vite', 'build', '--mode', 'server', '--logLevel', 'error'], { cwd: root, stdio: 'ignore' });
   const latency = await addedLatency();
   const throughput = await cachedThroughput();
   const sim = await visitors(15_000);
@@ -450,7 +581,7 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
       value: `${ms(percentile(latency.d, 50))} / ${ms(percentile(latency.d, 99))}`,
     },
     {
-      name: 'proxy: through the Node entry, cache off, p50 / p99',
+      name: 'proxy: through the Node entry, cache off, p50 / p99 (in the bench process: one thread for client, proxy and upstream)',
       value: `${ms(percentile(latency.p, 50))} / ${ms(percentile(latency.p, 99))} (${latency.calls} upstream calls)`,
     },
     { name: 'proxy: added latency of a relayed read, p50', value: ms(p50), goal: '≤ 0.3 ms' },
@@ -458,6 +589,12 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
     {
       name: 'minimal hand-written node:http relay: added latency p50, same run',
       value: ms(percentile(latency.b, 50) - percentile(latency.d, 50)),
+    },
+    {
+      name: 'the bin as shipped, a process of its own, cache off: added latency p50 / p99; the hand-written relay in a process of its own, p50',
+      value: `${ms(percentile(latency.pBin, 50) - percentile(latency.d, 50))} / ${ms(
+        percentile(latency.pBin, 99) - percentile(latency.d, 99),
+      )} (${latency.binCalls} upstream calls); ${ms(percentile(latency.bBin, 50) - percentile(latency.d, 50))}`,
     },
     {
       name: 'nginx proxy_pass (no cache): added latency p50, same run',
