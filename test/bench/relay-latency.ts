@@ -1,20 +1,21 @@
 /**
  * The relayed read alone, for a profiler: the proxy's Node entry with its cache off in front of a
- * trivial loopback upstream (as `npm run bench proxy` measures it), asked `n` sequential reads
+ * trivial loopback upstream answering the bench's 2 KB envelope (as `npm run bench proxy` measures it), asked `n` sequential reads
  * (default 20 000), then the same reads sent straight to the upstream; prints both p50s and the
  * difference. `node --cpu-prof --import tsx test/bench/relay-latency.ts [n]`.
  */
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createProxy } from '../../proxy/app.js';
+import { Metrics } from '../../proxy/core/metrics.js';
+import { prometheusBackend } from '../../proxy/node/prometheus.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { nodeTransport } from '../../proxy/node/transport.js';
 import { binLogger } from './bin-logger.js';
+import { PAYLOAD, VENUE } from './proxy.bench.js';
 import { UNLIMITED } from './unlimited.js';
 
 const n = Number(process.argv[2] ?? 20_000);
-const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
-const PAYLOAD = JSON.stringify({ payload: { valid: true, action: 'accept' }, status: 200 });
 const listen = (server: Server) =>
   new Promise<number>((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)),
@@ -44,6 +45,7 @@ const proxy = createProxy({
   browseTtlMs: 0,
   staleMs: 0,
   logger: binLogger(),
+  metrics: new Metrics(prometheusBackend()),
   ...UNLIMITED,
   transport: nodeTransport(),
 });
