@@ -48,7 +48,9 @@ export class RecentOrigins {
 
   /** Notes a request that claimed `origin`; values that are not an origin are ignored. */
   note(given: string, allowed: boolean): void {
-    const origin = canonicalOrigin(given);
+    // A site seen before is noted as it is (the keys are canonical): a browser sends one spelling
+    // on every call, and parsing it again cost a cross-origin read a URL parse each time.
+    const origin = this.allowed.has(given) || this.refused.has(given) ? given : canonicalOrigin(given);
     if (origin === null) return;
     const now = this.now();
     const kind = allowed ? this.allowed : this.refused;
