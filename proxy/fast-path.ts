@@ -214,10 +214,6 @@ export class FastPath {
   answer(request: FastRequest): Awaitable<FastAnswer | null> {
     const { recorder } = this.parts;
     recorder.begin();
-    const settle = (answer: FastAnswer | null) => {
-      if (!answer) recorder.abandon();
-      return answer;
-    };
     let answer: Awaitable<FastAnswer | null>;
     try {
       answer = this.answerOrNull(request);
@@ -225,11 +221,20 @@ export class FastPath {
       recorder.abandon();
       throw error;
     }
-    if (!(answer instanceof Promise)) return settle(answer);
-    return answer.then(settle, (error: unknown) => {
-      recorder.abandon();
-      throw error;
-    });
+    if (!(answer instanceof Promise)) {
+      if (!answer) recorder.abandon();
+      return answer;
+    }
+    return answer.then(
+      (settled) => {
+        if (!settled) recorder.abandon();
+        return settled;
+      },
+      (error: unknown) => {
+        recorder.abandon();
+        throw error;
+      },
+    );
   }
 
   private answerOrNull(request: FastRequest): Awaitable<FastAnswer | null> {

@@ -29,7 +29,10 @@ for (const [name, logger] of [
     ['user-agent', 'wrk'],
     ['origin', 'http://127.0.0.1'],
   ]);
-  const view = { url, header: (h: string) => headers.get(h) ?? null, env: {} };
+  // As the Node listener hands it over: the Host and target found plain, so split, not parsed.
+  const target = url.slice('http://127.0.0.1'.length);
+  const plain = { scheme: 'http', host: '127.0.0.1', target };
+  const view = { url, header: (h: string) => headers.get(h) ?? null, env: {}, plain };
   // The app answers the second read too, and the fast path remembers it.
   void (await stack.proxy.fast.answer(view));
   await (await stack.fetch(new Request(url))).arrayBuffer();
