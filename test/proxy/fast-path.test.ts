@@ -10,10 +10,13 @@ import { gunzipSync } from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ProxyApp } from '../../proxy/app.js';
+import { Metrics, total } from '../../proxy/core/metrics.js';
+import type { FastRequest } from '../../proxy/fast-path.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { MemoryState } from '../../proxy/state/memory.js';
 import {
   assertNoLeak,
+  BASE,
   FOREIGN_VENUE,
   GROUP,
   memoryLogger,
@@ -45,10 +48,14 @@ async function entry(proxy: ProxyApp) {
   let fastAnswers = 0;
   let relayed = 0;
   const answer = proxy.fast.answer.bind(proxy.fast);
-  proxy.fast.answer = async (request) => {
-    const result = await answer(request);
+  // Counted without turning an answer given at once into a promise: the listener's way is kept.
+  const counted = <T>(result: T) => {
     if (result) fastAnswers++;
     return result;
+  };
+  proxy.fast.answer = (request) => {
+    const result = answer(request);
+    return result instanceof Promise ? result.then(counted) : counted(result);
   };
   // The answers for which the fast path ran the read itself (its private step 3').
   const fast = proxy.fast as unknown as { relay: (...args: unknown[]) => Promise<unknown> };
@@ -320,6 +327,49 @@ describe('an unexpected error in a read the fast path runs', () => {
         ],
       );
     }
+  });
+});
+
+describe('a remembered read on the memory state', () => {
+  const metrics = new Metrics();
+  const state = new MemoryState({ ttlMs: 15_000, staleMs: 600_000, now: () => Date.now() });
+  const { proxy } = recordingProxy({ state, metrics });
+  let node: Awaited<ReturnType<typeof entry>>;
+  before(async () => (node = await entry(proxy)));
+  after(() => node.close());
+  const host = new URL(BASE).host;
+  const request = (): FastRequest => ({
+    url: `${BASE}${READ}`,
+    header: (name) => (name === 'origin' ? ORIGIN : name === 'host' ? host : null),
+    env: {},
+  });
+
+  test('is answered in the turn it arrived: a value, not a promise', async () => {
+    await (await fetch(`${node.base}${READ}`, { headers: { origin: ORIGIN } })).arrayBuffer();
+    const answer = proxy.fast.answer(request());
+    assert.ok(!(answer instanceof Promise), 'answered at once');
+    assert.equal(answer?.status, 200);
+    assert.equal(answer.headers[answer.headers.indexOf('x-cache') + 1], 'HIT');
+  });
+
+  test('a step that throws there hands the request to the app, which answers 500 in the envelope', async () => {
+    await (await fetch(`${node.base}${READ}`, { headers: { origin: ORIGIN } })).arrayBuffer();
+    const peekRead = state.peekRead.bind(state);
+    state.peekRead = () => {
+      throw new RangeError('boom');
+    };
+    try {
+      assert.throws(() => proxy.fast.answer(request()), RangeError);
+      const response = await fetch(`${node.base}${READ}`, { headers: { origin: ORIGIN } });
+      assert.equal(response.status, 500);
+      const body = (await response.json()) as { status: number; payload: { message: string } };
+      assert.equal(body.status, 500);
+      assert.equal(typeof body.payload.message, 'string');
+    } finally {
+      state.peekRead = peekRead;
+    }
+    assert.equal(total(await metrics.snapshot(), 'requests_in_flight'), 0, 'nothing left in flight');
+    assert.equal((await fetch(`${node.base}${READ}`, { headers: { origin: ORIGIN } })).status, 200);
   });
 });
 
