@@ -363,7 +363,7 @@ const { request, Agent } = require('node:http');
 const { workerData, parentPort } = require('node:worker_threads');
 const agent = new Agent({ keepAlive: true, maxSockets: workerData.conns });
 const get = () => new Promise((resolve, reject) => {
-  const req = request({ host: '127.0.0.1', port: workerData.port, path: workerData.path, agent }, (res) => { res.resume(); res.on('end', resolve); });
+  const req = request({ host: '127.0.0.1', port: workerData.port, path: workerData.path, headers: workerData.headers, agent }, (res) => { res.resume(); res.on('end', resolve); });
   req.on('error', reject); req.end();
 });
 (async () => {
@@ -376,9 +376,10 @@ const get = () => new Promise((resolve, reject) => {
  * Requests per second from `wrk -t1 -c32 -d2s url`. Asynchronous on purpose: the server under test
  * shares this process's event loop. Answers other than 2xx/3xx make the figure meaningless: refused.
  */
-function wrk(url: string): Promise<number> {
+function wrk(url: string, headers: Record<string, string>): Promise<number> {
+  const flags = Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}: ${value}`]);
   return new Promise((resolve, reject) => {
-    execFile('wrk', ['-t1', '-c32', '-d2s', url], { timeout: 30_000 }, (error, stdout) => {
+    execFile('wrk', ['-t1', '-c32', '-d2s', ...flags, url], { timeout: 30_000 }, (error, stdout) => {
       if (error) return reject(error);
       const rate = /Requests\/sec:\s+([\d.]+)/.exec(stdout);
       const failed = /Non-2xx or 3xx responses:\s+(\d+)/.exec(stdout);
@@ -389,10 +390,18 @@ function wrk(url: string): Promise<number> {
   });
 }
 
-/** Requests per second of 32 keep-alive connections on `path` at `port` (wrk, else a worker thread). */
-async function load(client: 'wrk' | 'worker', port: number, path: string): Promise<number> {
-  if (client === 'wrk') return wrk(`http://127.0.0.1:${port}${path}`);
-  const worker = new Worker(CLIENT, { eval: true, workerData: { port, path, conns: 32, ms: 2500 } });
+/**
+ * Requests per second of 32 keep-alive connections on `path` at `port`, with `headers` (wrk, else
+ * a worker thread).
+ */
+async function load(
+  client: 'wrk' | 'worker',
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
+  if (client === 'wrk') return wrk(`http://127.0.0.1:${port}${path}`, headers);
+  const worker = new Worker(CLIENT, { eval: true, workerData: { port, path, headers, conns: 32, ms: 2500 } });
   const rate = await new Promise<number>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
@@ -401,10 +410,14 @@ async function load(client: 'wrk' | 'worker', port: number, path: string): Promi
   return rate;
 }
 
-/** One answer's status line, headers (as sent, less those Node adds itself) and body. */
-function capture(port: number, path: string): Promise<{ headers: string[]; body: Buffer }> {
+/** One answer's status line, headers (as sent, less those Node adds itself) and body, asked with `headers`. */
+function capture(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ headers: string[]; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path }, (res) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -421,6 +434,9 @@ function capture(port: number, path: string): Promise<{ headers: string[]; body:
     req.end();
   });
 }
+
+/** The `Accept-Encoding` every browser sends. */
+const BROWSER_ENCODING = { 'accept-encoding': 'gzip, deflate, br' };
 
 async function cachedThroughput() {
   // In this process, from the sources: the handler alone, and the app through @hono/node-server.
@@ -482,6 +498,19 @@ async function cachedThroughput() {
   for (const [name] of servers) rate[name] = Math.max(...rounds.map((rates) => rates[name]!));
   const median = (values: number[]) => values.sort((a, b) => a - b)[values.length >> 1]!;
   const ratio = (name: string) => median(rounds.map((rates) => rates[name]! / rates.bare!));
+  // As browsers ask (every one accepts gzip): the entry against a bare server replaying its gzipped answer.
+  const gzipped = await capture(entryPort, path, BROWSER_ENCODING);
+  const bareGzip = createServer((req, res) => {
+    res.writeHead(200, gzipped.headers);
+    res.end(gzipped.body);
+  });
+  const bareGzipPort = await listen(bareGzip);
+  const gzipRounds: { entry: number; bare: number }[] = [];
+  for (let round = 0; round < 5; round++) {
+    const entryRate = await load(client, entryPort, path, BROWSER_ENCODING);
+    gzipRounds.push({ entry: entryRate, bare: await load(client, bareGzipPort, path, BROWSER_ENCODING) });
+  }
+  await close(bareGzip);
   await nginx?.stop();
   const upstreamCallsMade = await upstreamCalls(entryPort);
   for (const server of [hono, bare]) await close(server);
@@ -494,6 +523,12 @@ async function cachedThroughput() {
       hono: ratio('hono'),
       nginx: nginx ? ratio('nginx') : null,
       metrics: median(rounds.map((rates) => rates.entry! / rates.quiet!)),
+    },
+    gzip: {
+      entry: Math.max(...gzipRounds.map((r) => r.entry)),
+      bare: Math.max(...gzipRounds.map((r) => r.bare)),
+      ratio: median(gzipRounds.map((r) => r.entry / r.bare)),
+      bytes: gzipped.body.length,
     },
     bytes: sample.body.length,
     client: client === 'wrk' ? 'wrk -t1 -c32 -d2s' : '32 connections from a worker thread',
@@ -621,6 +656,12 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
       name: 'proxy: the same Node entry with its metrics off (nothing counted), same run; metrics on ÷ off, median of 5 rounds',
       value: `${perSecond(rate.quiet)}; ${throughput.ratio.metrics.toFixed(2)}×`,
       goal: 'within noise of 1×',
+    },
+    {
+      name: 'proxy: the same cached reads asked as browsers ask them (Accept-Encoding: gzip, deflate, br), Node entry ÷ bare node:http replaying its gzipped answer, median of 5 rounds',
+      value: `${throughput.gzip.ratio.toFixed(2)}× (${perSecond(throughput.gzip.entry)} against ${perSecond(
+        throughput.gzip.bare,
+      )}, ${throughput.gzip.bytes} B answers)`,
     },
     {
       name: 'proxy: the same app through @hono/node-server alone (no fast path), same run',
