@@ -1,6 +1,7 @@
 /**
  * In-process cost of the fast path's answer to a remembered cached read (no socket): µs per call,
- * with the bin's metrics (prom-client) and logging (batched JSON lines, here to /dev/null).
+ * with the bin's metrics (prom-client) and logging (batched JSON lines, here to /dev/null), and for
+ * a client that accepts gzip (every browser) beside one that asks for no encoding (`wrk`).
  * `node --import tsx test/bench/fast-micro.ts [calls]`.
  */
 import { Metrics } from '../../proxy/core/metrics.js';
@@ -14,9 +15,10 @@ import { UNLIMITED } from './unlimited.js';
 const calls = Number(process.argv[2] ?? 200_000);
 const url =
   'http://127.0.0.1/api/venues/64a1f0c2e4b0a1b2c3d4e501/booking-availability?type=64a1f0c2e4b0a1b2c3d4e601&num_people=2';
-for (const [name, logger] of [
-  ['silent log', silentLogger],
-  ['batched log', binLogger()],
+for (const [name, logger, encoding] of [
+  ['silent log', silentLogger, null],
+  ['batched log', binLogger(), null],
+  ['batched log, gzip accepted', binLogger(), 'gzip, deflate, br'],
 ] as const) {
   const stack = createStack({
     origin: 'http://127.0.0.1',
@@ -28,6 +30,7 @@ for (const [name, logger] of [
     ['host', '127.0.0.1'],
     ['user-agent', 'wrk'],
     ['origin', 'http://127.0.0.1'],
+    ...(encoding ? [['accept-encoding', encoding] as [string, string]] : []),
   ]);
   // As the Node listener hands it over: the Host and target found plain, so split, not parsed.
   const target = url.slice('http://127.0.0.1'.length);
