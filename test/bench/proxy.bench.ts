@@ -45,7 +45,7 @@ import { UNLIMITED } from './unlimited.js';
 export const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const TYPES = ['64a1f0c2e4b0a1b2c3d4e601', '64a1f0c2e4b0a1b2c3d4e605'];
 /** The trivial upstream's answer: a 2 KB availability envelope. */
-export const PAYLOAD = JSON.stringify({
+const PAYLOAD = JSON.stringify({
   payload: {
     valid: true,
     action: 'accept',
@@ -74,7 +74,7 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** One GET over a keep-alive agent; resolves with the elapsed ms. */
-function get(agent: Agent, port: number, path: string): Promise<number> {
+export function get(agent: Agent, port: number, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = httpRequest({ host: '127.0.0.1', port, path, agent }, (res) => {
@@ -277,15 +277,18 @@ async function rounds(agent: Agent, targets: [number, (i: number) => string][]):
   return times.map((list) => list.sort((a, b) => a - b));
 }
 
-async function addedLatency() {
+/**
+ * The trivial upstream, and the proxy's Node entry in front of it in this process, from the
+ * sources, with the bin's logger and metrics and its cache off: client, proxy and upstream share
+ * one thread, so what the proxy adds is its own work on the way, undisturbed by the scheduler. Its
+ * fast path runs the reads (with the cache off, never from a memo). Also test/bench/relay-latency.ts's.
+ */
+export async function relayingEntry() {
   const upstream = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(PAYLOAD);
   });
   const upPort = await listen(upstream);
-  // The proxy's Node entry in this process, from the sources, with the bin's logger and metrics:
-  // client, proxy and upstream share one thread, so what it adds is its own work on the way,
-  // undisturbed by the scheduler. Its fast path runs these reads (with the cache off, never from a memo).
   const proxy = createProxy({
     upstream: `http://127.0.0.1:${upPort}/v4`,
     appId: 'bench',
@@ -301,6 +304,11 @@ async function addedLatency() {
   });
   const server = createServer(nodeListener(proxy));
   const port = await listen(server);
+  return { upstream, upPort, proxy, server, port };
+}
+
+async function addedLatency() {
+  const { upstream, upPort, proxy, server, port } = await relayingEntry();
   // The floor of a relay in Node, in this process too.
   const relayAgent = new Agent({ keepAlive: true, maxSockets: 64 });
   const relay = createServer((req, res) => {
