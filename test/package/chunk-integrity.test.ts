@@ -120,57 +120,25 @@ const BOOKING_PAGE = `<!doctype html><html lang="en"><body>
 </body></html>`;
 
 /**
- * A guest's way to the end of the steps, each answered with its first bookable value: what then
- * shows, the details form (`details`) or the cannot-book step (`unavailable`).
+ * A guest's way through the steps, each answered with its first bookable value, until what the
+ * walk is for shows. To the end (`largerParty` false): the details form (`details`) or the
+ * cannot-book step (`unavailable`). To "More than N people?" on the party step (`largerParty`
+ * true): the larger party's field (`field`) or the venue's own way to book, the fallback content
+ * (`fallback`).
  */
-async function visitDetails(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
+async function walkSteps(chunks: Record<string, Uint8Array<ArrayBuffer>>, largerParty: boolean) {
   const { url, server } = await serveBuild(chunks, BOOKING_PAGE);
   const page = await browser.newPage();
   try {
     await page.goto(url);
     const end = await page.waitForFunction(
-      () => {
-        const root = document.querySelector('venue-booking')?.shadowRoot;
-        if (root?.querySelector('[part~="form"]')) return 'details';
-        const step = root?.querySelector<HTMLElement>('[part~="step"][data-step]');
-        if (step?.dataset.step === 'unavailable') return 'unavailable';
-        const next = step?.querySelector<HTMLButtonElement>(
-          '[part~="option"]:not([disabled]), .day:not([aria-disabled="true"])',
-        );
-        if (next && !next.dataset.clicked) {
-          next.dataset.clicked = '1';
-          next.click();
-        }
-        return false;
-      },
-      null,
-      { polling: 100, timeout: 30_000 },
-    );
-    return {
-      end: await end.jsonValue(),
-      tampered: await page.evaluate(() => (window as unknown as { tampered?: boolean }).tampered === true),
-    };
-  } finally {
-    await page.close();
-    server.close();
-  }
-}
-
-/**
- * A guest's way to the party step (each step answered with its first bookable value), then "More
- * than N people?": what then shows, the larger party's field (`field`) or the venue's own way to
- * book, the fallback content (`fallback`).
- */
-async function visitLargerParty(chunks: Record<string, Uint8Array<ArrayBuffer>>) {
-  const { url, server } = await serveBuild(chunks, BOOKING_PAGE);
-  const page = await browser.newPage();
-  try {
-    await page.goto(url);
-    const end = await page.waitForFunction(
-      () => {
+      (toLargerParty: boolean) => {
         const root = document.querySelector('venue-booking')?.shadowRoot;
         const step = root?.querySelector<HTMLElement>('[part~="step"][data-step]');
-        if (step?.dataset.step === 'num_people') {
+        if (!toLargerParty) {
+          if (root?.querySelector('[part~="form"]')) return 'details';
+          if (step?.dataset.step === 'unavailable') return 'unavailable';
+        } else if (step?.dataset.step === 'num_people') {
           if (step.querySelector('#larger-size')) return 'field';
           if (step.querySelector('slot')) return 'fallback';
           step.querySelector<HTMLButtonElement>('[data-larger-party]')?.click();
@@ -185,7 +153,7 @@ async function visitLargerParty(chunks: Record<string, Uint8Array<ArrayBuffer>>)
         }
         return false;
       },
-      null,
+      largerParty,
       { polling: 100, timeout: 30_000 },
     );
     return {
@@ -197,6 +165,9 @@ async function visitLargerParty(chunks: Record<string, Uint8Array<ArrayBuffer>>)
     server.close();
   }
 }
+
+const visitDetails = (chunks: Record<string, Uint8Array<ArrayBuffer>>) => walkSteps(chunks, false);
+const visitLargerParty = (chunks: Record<string, Uint8Array<ArrayBuffer>>) => walkSteps(chunks, true);
 
 describe('on-demand chunk integrity (built bundle, Chromium)', { timeout: 180_000 }, () => {
   before(async () => {
