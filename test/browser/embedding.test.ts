@@ -7,6 +7,24 @@ import { DEMO_VENUE, london, newStack, TYPES, until, WidgetPage } from '../suppo
 
 const NOW = '2026-03-16T10:00';
 
+/** The widget in French for a table, on the sandbox, at the date step with its French heading. */
+async function frenchAtTheDate(): Promise<WidgetPage> {
+  const stack = await newStack({ sandbox: { now: NOW } });
+  const element = await fixture<VenueBooking>(
+    html`<venue-booking
+      locale="fr"
+      venue=${DEMO_VENUE}
+      api=${stack.api}
+      type=${TYPES.table}
+      .now=${london(NOW)}
+    ></venue-booking>`,
+  );
+  const page = new WidgetPage(element);
+  await page.waitForStep('date');
+  await until(() => page.heading()?.textContent === 'Quel jour ?', 'the French heading');
+  return page;
+}
+
 describe('embedding and developer surface', () => {
   afterEach(() => sessionStorage.clear());
 
@@ -40,37 +58,13 @@ describe('embedding and developer surface', () => {
   });
 
   it('loads other locales on demand and formats through Intl', async () => {
-    const stack = await newStack({ sandbox: { now: NOW } });
-    const element = await fixture<VenueBooking>(
-      html`<venue-booking
-        locale="fr"
-        venue=${DEMO_VENUE}
-        api=${stack.api}
-        type=${TYPES.table}
-        .now=${london(NOW)}
-      ></venue-booking>`,
-    );
-    const page = new WidgetPage(element);
-    await page.waitForStep('date');
-    await until(() => page.heading()?.textContent === 'Quel jour ?', 'the French heading');
+    const page = await frenchAtTheDate();
     expect(page.root.querySelector('.month')!.textContent).to.equal('mars 2026');
     expect(page.day('2026-03-17')!.getAttribute('aria-label')).to.equal('mardi 17 mars 2026');
   });
 
   it("the details form speaks the locale module's words, not the English ones of the later steps chunk", async () => {
-    const stack = await newStack({ sandbox: { now: NOW } });
-    const element = await fixture<VenueBooking>(
-      html`<venue-booking
-        locale="fr"
-        venue=${DEMO_VENUE}
-        api=${stack.api}
-        type=${TYPES.table}
-        .now=${london(NOW)}
-      ></venue-booking>`,
-    );
-    const page = new WidgetPage(element);
-    await page.waitForStep('date');
-    await until(() => page.heading()?.textContent === 'Quel jour ?', 'the French heading');
+    const page = await frenchAtTheDate();
     await page.completeSteps();
     const form = await page.form();
     expect(page.heading()!.textContent).to.equal('Vos coordonnées');
