@@ -66,22 +66,11 @@ export function contrastWarnings(colours: VenueColours, theme: 'light' | 'dark' 
     const accent = colours.accent ?? defaults.accent;
     const text = colours['accent-text'] ?? (colours.accent ? readableOn(accent) : defaults.accentText);
     const surface = colours.background ?? defaults.surface;
-    const onAccent = contrastRatio(text, accent);
-    if (onAccent < AA_TEXT)
-      warnings.push({
-        theme: name,
-        what: 'the text on the booking button and chosen values',
-        ratio: onAccent,
-        needed: AA_TEXT,
-      });
-    const outline = contrastRatio(accent, surface);
-    if (outline < AA_NON_TEXT)
-      warnings.push({
-        theme: name,
-        what: 'the accent against the background (focus ring, chosen day)',
-        ratio: outline,
-        needed: AA_NON_TEXT,
-      });
+    const check = (what: string, ratio: number, needed: number) => {
+      if (ratio < needed) warnings.push({ theme: name, what, ratio, needed });
+    };
+    check('the text on the booking button and chosen values', contrastRatio(text, accent), AA_TEXT);
+    check('the accent against the background (focus ring, chosen day)', contrastRatio(accent, surface), AA_NON_TEXT);
   }
   return warnings;
 }
