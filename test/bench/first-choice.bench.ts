@@ -8,15 +8,9 @@
  * connection open); the figure is the median, beside the floor of four round trips (the page, the
  * connection to the proxy's origin, the script, the first read), with the median run's waterfall.
  */
-import { createServer } from 'node:http';
 import { chromium, type Browser } from 'playwright';
-import { silentLogger } from '../../proxy/core/log.js';
-import { nodeListener } from '../../proxy/node/listener.js';
-import { integrityOf } from '../../proxy/routes/script.js';
-import { widgetSnippet } from '../../proxy/routes/snippet.js';
-import { createStack } from '../../proxy/stack.js';
 import { CHROMIUM_ARGS, findChromium } from '../support/browser.mjs';
-import { builtWidget, listen } from './built-widget.js';
+import { venueSite } from './built-widget.js';
 import type { BenchRow } from './run.js';
 
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
@@ -98,25 +92,9 @@ async function visit(browser: Browser, pageUrl: string): Promise<{ ms: number; r
 
 /** Starts the proxy and the venue's page, warms the proxy, and measures `RUNS` first visits. */
 export async function run(): Promise<BenchRow[]> {
-  const { script, chunks } = builtWidget();
-  const proxyServer = createServer();
-  const proxyPort = await listen(proxyServer);
-  // The proxy on `localhost`, the venue's page on `127.0.0.1`: two origins, as in production.
-  const proxyOrigin = `http://localhost:${proxyPort}`;
-  const pageServer = createServer();
-  const pagePort = await listen(pageServer);
-  const pageUrl = `http://127.0.0.1:${pagePort}/`;
-  const stack = createStack({
-    origin: proxyOrigin,
-    proxy: { logger: silentLogger, widgetScript: script, widgetChunks: chunks, origins: [new URL(pageUrl).origin] },
-  });
-  proxyServer.on('request', nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
-  const snippet = widgetSnippet(`${proxyOrigin}/venue-booking.js`, await integrityOf(script));
-  const html = venuePage(snippet, `${proxyOrigin}/api`);
-  pageServer.on('request', (_, response) => {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    response.end(html);
-  });
+  // Every path of the venue's site is its one page.
+  const { pageOrigin, proxyOrigin, close } = await venueSite((_path, snippet, api) => venuePage(snippet, api));
+  const pageUrl = `${pageOrigin}/`;
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   try {
     // Warm: the proxy's cache and fast path hold the first read; not measured.
@@ -143,7 +121,6 @@ export async function run(): Promise<BenchRow[]> {
     ];
   } finally {
     await browser.close();
-    proxyServer.close();
-    pageServer.close();
+    close();
   }
 }

@@ -11,16 +11,10 @@
  * (`CHROME_PATH`, Debian's `/usr/bin/chromium` here), headless.
  */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { silentLogger } from '../../proxy/core/log.js';
-import { nodeListener } from '../../proxy/node/listener.js';
-import { integrityOf } from '../../proxy/routes/script.js';
-import { widgetSnippet } from '../../proxy/routes/snippet.js';
-import { createStack } from '../../proxy/stack.js';
 import { findChromium } from '../support/browser.mjs';
-import { builtWidget, listen } from './built-widget.js';
+import { venueSite } from './built-widget.js';
 import type { BenchRow } from './run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -97,38 +91,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.le
 const ms = (value: number) => `${Math.round(value)} ms`;
 
 /** The proxy and the two pages (`/with`, `/without`) on loopback ports, until `close()`. */
-export async function serve(): Promise<{ pageOrigin: string; proxyOrigin: string; close: () => void }> {
-  const { script, chunks } = builtWidget();
-  const proxyServer = createServer();
-  const proxyPort = await listen(proxyServer);
-  // The proxy on `localhost`, the venue's pages on `127.0.0.1`: two origins, as in production.
-  const proxyOrigin = `http://localhost:${proxyPort}`;
-  const pageServer = createServer();
-  const pagePort = await listen(pageServer);
-  const pageOrigin = `http://127.0.0.1:${pagePort}`;
-  const stack = createStack({
-    origin: proxyOrigin,
-    proxy: { logger: silentLogger, widgetScript: script, widgetChunks: chunks, origins: [pageOrigin] },
-  });
-  proxyServer.on('request', nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
-  const snippet = widgetSnippet(`${proxyOrigin}/venue-booking.js`, await integrityOf(script));
-  const pages: Record<string, string> = {
-    '/with': venuePage({ snippet, api: `${proxyOrigin}/api` }),
-    '/without': venuePage(null),
-  };
-  pageServer.on('request', (request, response) => {
-    const page = pages[request.url ?? ''];
-    response.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    response.end(page ?? 'no such page');
-  });
-  return {
-    pageOrigin,
-    proxyOrigin,
-    close: () => {
-      proxyServer.close();
-      pageServer.close();
-    },
-  };
+export function serve(): ReturnType<typeof venueSite> {
+  return venueSite((path, snippet, api) =>
+    path === '/with' ? venuePage({ snippet, api }) : path === '/without' ? venuePage(null) : undefined,
+  );
 }
 
 /** Serves the pages and runs Lighthouse on them, alternately. */
