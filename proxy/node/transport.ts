@@ -2,14 +2,15 @@
  * The Node entry's way to the upstream: node:http(s) over kept-alive connections, in place of the
  * global `fetch` (undici), whose WHATWG streams and per-request machinery cost a relayed read
  * more than the rest of the proxy's work. It is a `Transport` (upstream/transport.ts): plain values in
- * (method, URL, headers, a small body, an abort signal), plain values out (status, headers, the
- * whole body as text), with no `Request`, `Headers` or `Response` built on the way. The URL's
+ * (method, URL, headers, a small body, a deadline), plain values out (status, headers, the
+ * whole body as text), with no `Request`, `Headers` or `Response` built on the way, and the
+ * deadline kept by one timer on the request (no abort signal, no race of promises). The URL's
  * origin is parsed once (the upstream's base never changes); its path and query, which the
  * upstream client built from validated values, are sent as they are. Redirects are never followed.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { PlainResponse, Transport } from '../upstream/transport.js';
+import { timeoutError, type PlainResponse, type Transport } from '../upstream/transport.js';
 
 /** Options of `nodeTransport`. */
 export interface NodeTransportOptions {
@@ -74,15 +75,28 @@ export function nodeTransport({ idleMs = 4_000, ca }: NodeTransportOptions = {})
     const headers =
       body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(body)) };
     const { secure } = target;
-    const { signal } = request;
-    if (signal.aborted) return Promise.reject(abortError(signal));
+    const { signal, timeoutMs } = request;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<PlainResponse>((resolve, fail) => {
       // The abort signal is watched here, not handed to node:http, which watches the stream's
       // whole life for it (end-of-stream listeners) at a measurable cost per call.
-      const abort = () => outgoing.destroy(abortError(signal));
-      signal.addEventListener('abort', abort, { once: true });
+      const abort = () => outgoing.destroy(abortError(signal!));
+      signal?.addEventListener('abort', abort, { once: true });
+      // One timer for the whole exchange, the answer's body included. It rejects first, so the
+      // connection's own error on the way down cannot pass for another fault.
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              reject(timeoutError());
+              outgoing.destroy();
+            }, timeoutMs);
+      const settled = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', abort);
+      };
       const reject = (error: Error) => {
-        signal.removeEventListener('abort', abort);
+        settled();
         fail(error);
       };
       const outgoing = (secure ? httpsRequest : httpRequest)(
@@ -101,7 +115,7 @@ export function nodeTransport({ idleMs = 4_000, ca }: NodeTransportOptions = {})
           incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
           incoming.on('error', reject);
           incoming.on('end', () => {
-            signal.removeEventListener('abort', abort);
+            settled();
             const status = incoming.statusCode ?? 0;
             // Only statuses a Fetch `Response` could carry; anything else is a broken upstream.
             if (status < 200 || status > 599) return fail(new TypeError(`Unusable status ${status}`));

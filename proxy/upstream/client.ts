@@ -8,7 +8,7 @@
 import type { Logger } from '../core/log.js';
 import type { Metrics, UpstreamOutcome } from '../core/metrics.js';
 import type { ProxyState, QuotaState } from '../state/types.js';
-import type { PlainResponse, Transport } from './transport.js';
+import { isTimeout, type PlainResponse, type Transport } from './transport.js';
 
 /** A parsed upstream answer that the proxy can relay. */
 export interface UpstreamAnswer {
@@ -63,8 +63,6 @@ const MESSAGES: Record<FaultKind, string> = {
   auth: 'The booking proxy is misconfigured. Please contact the venue.',
   limited: 'The booking service is busy. Please try again shortly.',
 };
-
-class Timeout extends Error {}
 
 /** The origin of a redirect target, for the log; never its path or query. */
 function originOf(location: string | null): string {
@@ -219,28 +217,18 @@ export class Upstream {
       accept: 'application/json',
     };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new Timeout());
-      }, options.timeoutMs);
-    });
     try {
-      // The body is read under the same deadline: a slow trickle is as bad as no answer.
-      return await Promise.race([
-        options.transport({
-          method,
-          url,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: controller.signal,
-        }),
-        timeout,
-      ]);
+      // The transport keeps the deadline, the body's reading included: a slow trickle is as bad as
+      // no answer.
+      return await options.transport({
+        method,
+        url,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        timeoutMs: options.timeoutMs,
+      });
     } catch (error) {
-      const kind: FaultKind = error instanceof Timeout ? 'timeout' : 'unreachable';
+      const kind: FaultKind = isTimeout(error) ? 'timeout' : 'unreachable';
       options.logger.log({
         level: 'warn',
         msg: 'upstream failed',
@@ -257,8 +245,6 @@ export class Upstream {
         message: MESSAGES[kind],
         mayHaveActed: kind === 'timeout',
       };
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -45,7 +45,7 @@ const answerOf = (req: IncomingMessage, res: import('node:http').ServerResponse,
     res.writeHead(200, { 'content-type': 'application/json' });
     return res.end('\uFEFF{"a":"é"}');
   }
-  if (req.url === '/slow') return setTimeout(() => res.end('late'), 2_000).unref();
+  if (req.url === '/slow' || req.url?.startsWith('/slow-v4/')) return setTimeout(() => res.end('late'), 2_000).unref();
   if (req.url === '/trickle') {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.write('{"payload":');
@@ -124,6 +124,17 @@ describe('nodeTransport', () => {
     await assert.rejects(transport(plain('ftp://127.0.0.1/')), TypeError);
   });
 
+  test('a request past its deadline rejects with a TimeoutError, before the answer or halfway through its body', async () => {
+    const started = Date.now();
+    const late = await transport(plain(`${base}/slow`, { timeoutMs: 50 })).catch((error: unknown) => error);
+    assert.equal((late as Error).name, 'TimeoutError');
+    const trickle = await transport(plain(`${base}/trickle`, { timeoutMs: 50 })).catch((error: unknown) => error);
+    assert.equal((trickle as Error).name, 'TimeoutError', 'the body is read under the same deadline');
+    assert.ok(Date.now() - started < 1_500, 'neither waited for the upstream');
+    const quick = await transport(plain(`${base}/bom`, { timeoutMs: 1_000 }));
+    assert.deepEqual(JSON.parse(quick.text), { a: 'é' });
+  });
+
   test('the proxy over it relays a read, and answers 502 when the upstream is unreachable', async () => {
     const proxyAt = (upstream: string) =>
       createProxy({ upstream, appId: APP_ID, apiKey: API_KEY, venues: [VENUE], logger: memoryLogger(), transport });
@@ -134,6 +145,23 @@ describe('nodeTransport', () => {
     assert.equal(seen.at(-1)!.headers.authorization, `${APP_ID}:${API_KEY}`);
     const refused = await proxyAt(`http://127.0.0.1:${await freePort()}/v4`).fetch(new Request(path));
     assert.equal(refused.status, 502);
+  });
+
+  test('the proxy over it answers 504 when the upstream is too slow, after its timeout', async () => {
+    const logger = memoryLogger();
+    const proxy = createProxy({
+      upstream: `${base}/slow-v4`,
+      appId: APP_ID,
+      apiKey: API_KEY,
+      venues: [VENUE],
+      logger,
+      transport,
+      timeoutMs: 50,
+    });
+    const read = await proxy.fetch(new Request(`http://localhost/api/venues/${VENUE}/booking-availability`));
+    assert.equal(read.status, 504);
+    assert.match(((await read.json()) as { payload: { message: string } }).payload.message, /did not answer in time/);
+    assert.ok(logger.lines.some((line) => line.msg === 'upstream failed' && line.fault === 'timeout'));
   });
 });
 
