@@ -76,6 +76,12 @@ function originOf(location: string | null): string {
 /** How often a cached read takes in the quota other instances learnt (a call always does). */
 const QUOTA_SYNC_MS = 1_000;
 
+/** The metric series of one upstream route, looked up once: its duration, and a count per outcome. */
+interface RouteSeries {
+  duration: (seconds: number) => void;
+  outcomes: Map<UpstreamOutcome, (by: number) => void>;
+}
+
 /** Calls the upstream with the proxy's credentials. */
 export class Upstream {
   readonly quota: QuotaState = { limit: null, remaining: null, resetAt: null, blockedUntil: 0 };
@@ -85,6 +91,8 @@ export class Upstream {
   private lastFault: FaultKind | null = null;
   /** When the quota was last taken from the shared state. */
   private syncedAt = -Infinity;
+  /** The series of each `method path` called (a venue's paths share their route's), bounded. */
+  private readonly series = new Map<string, RouteSeries>();
 
   constructor(private readonly options: UpstreamOptions) {}
 
@@ -149,12 +157,30 @@ export class Upstream {
     const answer = await this.send(method, path, search, body);
     this.lastFault = answer.ok ? null : answer.kind;
     if (metrics) {
-      const route = upstreamRoute(method, path);
+      const series = this.seriesOf(metrics, method, path);
       const outcome: UpstreamOutcome = !answer.ok ? answer.kind : answer.status < 300 ? 'ok' : 'refused';
-      metrics.count('upstream_requests_total', { route, outcome });
-      metrics.observe('upstream_duration_seconds', { route }, (now() - started) / 1000);
+      let count = series.outcomes.get(outcome);
+      if (!count) {
+        count = metrics.counter('upstream_requests_total', { route: upstreamRoute(method, path), outcome });
+        series.outcomes.set(outcome, count);
+      }
+      count(1);
+      series.duration((now() - started) / 1000);
     }
     return answer;
+  }
+
+  /** The series of a call to `method path`, looked up once (the map is emptied past 1 000 paths). */
+  private seriesOf(metrics: Metrics, method: string, path: string): RouteSeries {
+    const key = `${method} ${path}`;
+    let found = this.series.get(key);
+    if (!found) {
+      if (this.series.size >= 1_000) this.series.clear();
+      const route = upstreamRoute(method, path);
+      found = { duration: metrics.histogram('upstream_duration_seconds', { route }), outcomes: new Map() };
+      this.series.set(key, found);
+    }
+    return found;
   }
 
   /**
