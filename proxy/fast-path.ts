@@ -316,8 +316,7 @@ export class FastPath {
     for (const row of this.relays) {
       const params = row.match(plain.pathname);
       if (!params) continue;
-      const url = new URL(plain.href);
-      const query = queryParams(url);
+      const query = queryParams(plain.search);
       if (query.errors.length) return null;
       let spec;
       try {
@@ -325,7 +324,7 @@ export class FastPath {
       } catch {
         return null;
       }
-      return spec ? { route: row.route, read: relayedRead(this.ctx, url, spec) } : null;
+      return spec ? { route: row.route, read: relayedRead(this.ctx, plain, spec) } : null;
     }
     return null;
   }

@@ -12,6 +12,7 @@
  * 4. answer: one log line and the request's metrics (`RequestRecorder`).
  */
 import type { Logger } from './core/log.js';
+import type { RequestUrl } from './core/url.js';
 import type { Metrics } from './core/metrics.js';
 import type { ResolvedConfig } from './config.js';
 import type { GuardSettings } from './guards/request.js';
@@ -191,7 +192,7 @@ const lowerCase = (headers: Record<string, string>) => {
  * A route's read run outside Hono (the fast path's relay) for `client`, counted already: what the
  * app's route would send, its own headers only, and what it throws rendered as the app renders it.
  */
-export function relayedRead(ctx: ProxyContext, url: URL, spec: ReadSpec): FastRead {
+export function relayedRead(ctx: ProxyContext, url: RequestUrl, spec: ReadSpec): FastRead {
   return async (client) => {
     const call: ReadCall<FastSent> = {
       path: url.pathname,

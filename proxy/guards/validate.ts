@@ -187,10 +187,10 @@ export function readFields(
  * Reads a query string into one value per name; a repeated name is an error (which of two values
  * a server honours is a classic smuggling trick).
  */
-export function queryParams(url: URL): { raw: Record<string, string>; errors: FieldError[] } {
+export function queryParams(search: string): { raw: Record<string, string>; errors: FieldError[] } {
   const raw: Record<string, string> = Object.create(null);
   const errors: FieldError[] = [];
-  for (const [name, value] of url.searchParams) {
+  for (const [name, value] of new URLSearchParams(search)) {
     if (name in raw)
       errors.push(problem(name.slice(0, 40), 'repeated_parameter', `${name.slice(0, 40)} is given more than once`));
     raw[name] = value;

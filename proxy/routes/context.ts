@@ -64,7 +64,7 @@ export type SentListener = (
 ) => void;
 
 /** How a relayed answer to `url` is sent: the proxy's booking URL filled in, its key never leaked. */
-export function sendOptions(config: ResolvedConfig, url: URL): SendOptions {
+export function sendOptions(config: ResolvedConfig, url: Pick<URL, 'origin'>): SendOptions {
   return {
     bookingUrl: `${config.publicBase ?? url.origin}${PATHS.bookings}`,
     apiKey: config.apiKey,

@@ -16,7 +16,7 @@ import type { ProxyContext } from './context.js';
  */
 export async function inputOf(c: Context): Promise<Record<string, unknown>> {
   const url = urlOf(c.req.raw);
-  const query = queryParams(url);
+  const query = queryParams(url.search);
   throwIfInvalid(query.errors);
   if (c.req.method !== 'POST' || (await c.req.text()) === '') return query.raw;
   const body = await jsonBody(c);
