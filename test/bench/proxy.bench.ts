@@ -35,17 +35,19 @@ import { getRequestListener } from '@hono/node-server';
 import { silentLogger } from '../../proxy/core/log.js';
 import { createStack } from '../../proxy/stack.js';
 import { createProxy } from '../../proxy/app.js';
+import type { ProxyConfig } from '../../proxy/config.js';
 import { Metrics } from '../../proxy/core/metrics.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { nodeTransport } from '../../proxy/node/transport.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
+import type { Transport } from '../../proxy/upstream/transport.js';
 import { binLogger } from './bin-logger.js';
 import { UNLIMITED } from './unlimited.js';
 
 export const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const TYPES = ['64a1f0c2e4b0a1b2c3d4e601', '64a1f0c2e4b0a1b2c3d4e605'];
 /** The trivial upstream's answer: a 2 KB availability envelope. */
-const PAYLOAD = JSON.stringify({
+export const PAYLOAD = JSON.stringify({
   payload: {
     valid: true,
     action: 'accept',
@@ -283,14 +285,13 @@ async function rounds(agent: Agent, targets: [number, (i: number) => string][]):
  * one thread, so what the proxy adds is its own work on the way, undisturbed by the scheduler. Its
  * fast path runs the reads (with the cache off, never from a memo). Also test/bench/relay-latency.ts's.
  */
-export async function relayingEntry() {
-  const upstream = createServer((req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(PAYLOAD);
-  });
-  const upPort = await listen(upstream);
-  const proxy = createProxy({
-    upstream: `http://127.0.0.1:${upPort}/v4`,
+/**
+ * The relaying proxy's settings: the bin's logger and metrics, its cache off, no limits. Also
+ * test/bench/relay-micro.ts's, over a transport of its own.
+ */
+export function relayingConfig(upstream: string, transport: Transport): ProxyConfig {
+  return {
+    upstream,
     appId: 'bench',
     apiKey: 'bench-key',
     venues: [VENUE],
@@ -300,8 +301,17 @@ export async function relayingEntry() {
     logger: binLogger(),
     metrics: new Metrics(prometheusBackend()),
     ...UNLIMITED,
-    transport: nodeTransport(),
+    transport,
+  };
+}
+
+export async function relayingEntry() {
+  const upstream = createServer((req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(PAYLOAD);
   });
+  const upPort = await listen(upstream);
+  const proxy = createProxy(relayingConfig(`http://127.0.0.1:${upPort}/v4`, nodeTransport()));
   const server = createServer(nodeListener(proxy));
   const port = await listen(server);
   return { upstream, upPort, proxy, server, port };
