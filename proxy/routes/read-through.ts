@@ -155,8 +155,9 @@ export async function readThrough<T>(ctx: ProxyContext, call: ReadCall<T>, spec:
   const search = canonicalQuery(spec.values);
   const { ttlMs, revalidate, spend } = tierRule(ctx.config, spec.tier);
   const scopes = !spec.scope ? [] : spend === 'final' ? [spec.scope, bookedScope(spec.scope)] : [spec.scope];
-  const generation = (await Promise.all(scopes.map((scope) => ctx.state.generation(scope)))).map((g) => `#${g}`);
-  const key = `${spec.method} ${spec.path}${search}${generation.join('')}`;
+  // Most reads have no scope (no date): no store is asked.
+  const generations = scopes.length ? await Promise.all(scopes.map((scope) => ctx.state.generation(scope))) : [];
+  const key = `${spec.method} ${spec.path}${search}${generations.map((g) => `#${g}`).join('')}`;
   const { metrics } = ctx.config;
   // Every answer says where it came from, in `X-Cache` and in the cache metrics.
   const answer = (relayed: Relayed, source: CacheSource) => {
