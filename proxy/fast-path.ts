@@ -306,9 +306,10 @@ export class FastPath {
     }
     this.perRequest(out, request, counted.decision);
     varyOnEncoding(out);
-    const body = await encoded(out, sent.body, request);
-    this.answered(guarded, found.route, sent.status, started, body.byteLength, cache);
-    return { status: sent.status, headers: out, body };
+    return after(encoded(out, sent.body, request), (body) => {
+      this.answered(guarded, found.route, sent.status, started, body.byteLength, cache);
+      return { status: sent.status, headers: out, body };
+    });
   }
 
   /** The read of a row the fast path may run for a GET of `url`, with its route label; null leaves it to the app. */
@@ -387,14 +388,15 @@ function varyOnEncoding(out: string[]): void {
  * The body as the app's compression middleware would send it: the JSON gzipped for a client that
  * accepts gzip; `Content-Encoding` and `Content-Length` added to `out` for the bytes sent.
  */
-async function encoded(out: string[], body: Uint8Array, request: FastRequest): Promise<Uint8Array> {
+function encoded(out: string[], body: Uint8Array, request: FastRequest): Awaitable<Uint8Array> {
   if (!acceptsGzip(request.header('accept-encoding') ?? undefined)) {
     out.push('content-length', String(body.byteLength));
     return body;
   }
-  const zipped = await gzip(body as Uint8Array<ArrayBuffer>);
-  out.push('content-encoding', 'gzip', 'content-length', String(zipped.byteLength));
-  return zipped;
+  return gzip(body as Uint8Array<ArrayBuffer>).then((zipped) => {
+    out.push('content-encoding', 'gzip', 'content-length', String(zipped.byteLength));
+    return zipped;
+  });
 }
 
 /** `encoded` for a remembered answer: its length spelled once, its gzipped body made once (then at once). */
