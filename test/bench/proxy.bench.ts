@@ -5,7 +5,9 @@
  * the batched JSON line per request on stdout, here a file, /dev/null), per-client limits raised.
  *
  * 1. Added latency: p50/p99 of sequential requests through the Node entry (cache off, so every
- *    request makes its upstream call) minus the same requests sent straight to the upstream.
+ *    request makes its upstream call) minus the same requests sent straight to the upstream. The
+ *    proxy runs in the bench's process, built as the bin is (`builtRelayingParts`), and beside it
+ *    from the sources under tsx, as this row was measured before.
  *    The upstream is a trivial loopback HTTP server answering a fixed 2 KB envelope at once. Beside
  *    it, in the same rounds: a minimal hand-written `node:http` relay, also a process of its own
  *    (what Node itself costs for the extra hop: no checks, no reshaping, two headers) and, with
@@ -28,21 +30,21 @@ import { mkdtempSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, Agent, type Server } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { AddressInfo } from 'node:net';
 import { getRequestListener } from '@hono/node-server';
+import { build } from 'vite';
 import { silentLogger } from '../../proxy/core/log.js';
 import { createStack } from '../../proxy/stack.js';
-import { createProxy } from '../../proxy/app.js';
 import type { ProxyConfig } from '../../proxy/config.js';
 import { Metrics } from '../../proxy/core/metrics.js';
-import { nodeListener } from '../../proxy/node/listener.js';
-import { nodeTransport } from '../../proxy/node/transport.js';
 import { prometheusBackend } from '../../proxy/node/prometheus.js';
 import type { Transport } from '../../proxy/upstream/transport.js';
 import { binLogger } from './bin-logger.js';
+import * as sources from './relaying-parts.js';
 import { UNLIMITED } from './unlimited.js';
+import { SERVER_MINIFY } from '../../vite.config.js';
 
 export const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 const TYPES = ['64a1f0c2e4b0a1b2c3d4e601', '64a1f0c2e4b0a1b2c3d4e605'];
@@ -279,17 +281,14 @@ async function rounds(agent: Agent, targets: [number, (i: number) => string][]):
   return times.map((list) => list.sort((a, b) => a - b));
 }
 
-/**
- * The trivial upstream, and the proxy's Node entry in front of it in this process, from the
- * sources, with the bin's logger and metrics and its cache off: client, proxy and upstream share
- * one thread, so what the proxy adds is its own work on the way, undisturbed by the scheduler. Its
- * fast path runs the reads (with the cache off, never from a memo). Also test/bench/relay-latency.ts's.
- */
+/** The proxy's Node parts a relaying bench runs: the sources (as tsx runs them), or built as the bin is. */
+export type RelayingParts = typeof import('./relaying-parts.js');
+
 /**
  * The relaying proxy's settings: the bin's logger and metrics, its cache off, no limits. Also
  * test/bench/relay-micro.ts's, over a transport of its own.
  */
-export function relayingConfig(upstream: string, transport: Transport): ProxyConfig {
+export function relayingConfig(parts: RelayingParts, upstream: string, transport: Transport): ProxyConfig {
   return {
     upstream,
     appId: 'bench',
@@ -298,27 +297,64 @@ export function relayingConfig(upstream: string, transport: Transport): ProxyCon
     cacheTtlMs: 0,
     browseTtlMs: 0,
     staleMs: 0,
-    logger: binLogger(),
-    metrics: new Metrics(prometheusBackend()),
+    logger: parts.binLogger(),
+    metrics: new parts.Metrics(parts.prometheusBackend()),
     ...UNLIMITED,
     transport,
   };
 }
 
-export async function relayingEntry() {
+/**
+ * The proxy's Node parts built as the bin is built: one bundle with its libraries in, minified with
+ * the server build's options (vite.config.ts `SERVER_MINIFY`). So the proxy the bench runs in its
+ * own process is the code operators run, not the sources under tsx, whose transform leaves them
+ * unminified and wraps every named closure made per request in a `__name` call.
+ */
+export async function builtRelayingParts(): Promise<RelayingParts> {
+  const outDir = mkdtempSync(join(tmpdir(), 'venue-booking-bench-'));
+  await build({
+    configFile: false,
+    root,
+    logLevel: 'silent',
+    ssr: { noExternal: true, target: 'node' },
+    build: {
+      ssr: `${root}test/bench/relaying-parts.ts`,
+      outDir,
+      target: 'node22',
+      rolldownOptions: { output: { entryFileNames: 'parts.js', minify: SERVER_MINIFY } },
+    },
+  });
+  try {
+    // One file (the parts load nothing later), so it can go once imported.
+    return (await import(pathToFileURL(join(outDir, 'parts.js')).href)) as RelayingParts;
+  } finally {
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The trivial upstream, and the proxy's Node entry in front of it in this process (its `parts`: by
+ * default the sources), with the bin's logger and metrics and its cache off: client, proxy and
+ * upstream share one thread, so what the proxy adds is its own work on the way, undisturbed by the
+ * scheduler. Its fast path runs the reads (with the cache off, never from a memo). Also
+ * test/bench/relay-latency.ts's.
+ */
+export async function relayingEntry(parts: RelayingParts = sources) {
   const upstream = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(PAYLOAD);
   });
   const upPort = await listen(upstream);
-  const proxy = createProxy(relayingConfig(`http://127.0.0.1:${upPort}/v4`, nodeTransport()));
-  const server = createServer(nodeListener(proxy));
+  const proxy = parts.createProxy(relayingConfig(parts, `http://127.0.0.1:${upPort}/v4`, parts.nodeTransport()));
+  const server = createServer(parts.nodeListener(proxy));
   const port = await listen(server);
   return { upstream, upPort, proxy, server, port };
 }
 
 async function addedLatency() {
-  const { upstream, upPort, proxy, server, port } = await relayingEntry();
+  const { upstream, upPort, proxy, server, port } = await relayingEntry(await builtRelayingParts());
+  // The same from the sources under tsx, as this row was measured until the proxy was built for it.
+  const fromSources = await relayingEntry();
   // The floor of a relay in Node, in this process too.
   const relayAgent = new Agent({ keepAlive: true, maxSockets: 64 });
   const relay = createServer((req, res) => {
@@ -359,9 +395,10 @@ async function addedLatency() {
     [relayPort, proxied],
     [bin.port, proxied],
     [handRelay.port, proxied],
+    [fromSources.port, proxied],
   ];
   if (nginx) targets.push([nginx.port, direct]);
-  const [d, p, b, pBin, bBin, n] = await rounds(agent, targets);
+  const [d, p, b, pBin, bBin, pSources, n] = await rounds(agent, targets);
   const calls = proxy.upstream.calls;
   const binCalls = await upstreamCalls(bin.port);
   agent.destroy();
@@ -372,7 +409,9 @@ async function addedLatency() {
   await close(relay);
   await close(server);
   await close(upstream);
-  return { d: d!, p: p!, b: b!, pBin: pBin!, bBin: bBin!, n, calls, binCalls };
+  await close(fromSources.server);
+  await close(fromSources.upstream);
+  return { d: d!, p: p!, b: b!, pBin: pBin!, bBin: bBin!, pSources: pSources!, n, calls, binCalls };
 }
 
 /** The load generator runs in a worker thread, so it does not share the server's event loop. */
@@ -642,11 +681,15 @@ export async function run(): Promise<{ name: string; value: string; goal?: strin
       value: `${ms(percentile(latency.d, 50))} / ${ms(percentile(latency.d, 99))}`,
     },
     {
-      name: 'proxy: through the Node entry, cache off, p50 / p99 (in the bench process: one thread for client, proxy and upstream)',
+      name: 'proxy: through the Node entry, cache off, p50 / p99 (built as the bin is, in the bench process: one thread for client, proxy and upstream)',
       value: `${ms(percentile(latency.p, 50))} / ${ms(percentile(latency.p, 99))} (${latency.calls} upstream calls)`,
     },
     { name: 'proxy: added latency of a relayed read, p50', value: ms(p50), goal: '≤ 0.3 ms' },
     { name: 'proxy: added latency p99', value: ms(p99) },
+    {
+      name: 'the same proxy from the sources under tsx (unminified, `__name` wrappers), same run: added latency p50',
+      value: ms(percentile(latency.pSources, 50) - percentile(latency.d, 50)),
+    },
     {
       name: 'minimal hand-written node:http relay: added latency p50, same run',
       value: ms(percentile(latency.b, 50) - percentile(latency.d, 50)),

@@ -6,15 +6,14 @@
  * the least is the steadiest figure for an A/B.
  * `node --import tsx test/bench/relay-micro.ts [reads per round]`.
  */
-import { nodeListener } from '../../proxy/node/listener.js';
-import { createProxy } from '../../proxy/app.js';
 import { PAYLOAD, relayingConfig, VENUE } from './proxy.bench.js';
+import * as sources from './relaying-parts.js';
 
 const reads = Number(process.argv[2] ?? 20_000);
-const proxy = createProxy(
-  relayingConfig('http://127.0.0.1:9/v4', async () => ({ status: 200, header: () => null, text: PAYLOAD })),
+const proxy = sources.createProxy(
+  relayingConfig(sources, 'http://127.0.0.1:9/v4', async () => ({ status: 200, header: () => null, text: PAYLOAD })),
 );
-nodeListener(proxy);
+sources.nodeListener(proxy);
 const headers = new Map([
   ['host', '127.0.0.1'],
   ['user-agent', 'bench'],
