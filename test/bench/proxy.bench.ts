@@ -321,12 +321,12 @@ export async function builtRelayingParts(): Promise<RelayingParts> {
       ssr: `${root}test/bench/relaying-parts.ts`,
       outDir,
       target: 'node22',
-      rolldownOptions: { output: { entryFileNames: 'parts.js', minify: SERVER_MINIFY } },
+      rolldownOptions: { output: { entryFileNames: 'parts.mjs', minify: SERVER_MINIFY } },
     },
   });
   try {
     // One file (the parts load nothing later), so it can go once imported.
-    return (await import(pathToFileURL(join(outDir, 'parts.js')).href)) as RelayingParts;
+    return (await import(pathToFileURL(join(outDir, 'parts.mjs')).href)) as RelayingParts;
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
