@@ -153,6 +153,18 @@ export interface Read {
   errors: FieldError[];
 }
 
+/** The names a rule set requires, found once per set (each is a module's constant). */
+const requiredNames = new WeakMap<Record<string, Rule>, string[]>();
+
+function requiredOf(rules: Record<string, Rule>): string[] {
+  let names = requiredNames.get(rules);
+  if (!names) {
+    names = Object.keys(rules).filter((name) => rules[name]!.required);
+    requiredNames.set(rules, names);
+  }
+  return names;
+}
+
 /**
  * Validates `input` against `rules`: unknown names are errors (or silently dropped when listed in
  * `drop`), missing required ones are errors, empty strings count as absent.
@@ -164,19 +176,20 @@ export function readFields(
 ): Read {
   const values: Record<string, Value> = {};
   const errors: FieldError[] = [];
-  for (const [name, raw] of Object.entries(input)) {
+  for (const name of Object.keys(input)) {
     if (options.drop?.includes(name)) continue;
     const rule = Object.prototype.hasOwnProperty.call(rules, name) ? rules[name] : undefined;
     if (!rule) {
       errors.push(problem(name.slice(0, 40), 'unknown_field', `${name.slice(0, 40)} is not accepted here`));
       continue;
     }
+    const raw = input[name];
     if (raw === undefined || raw === null || raw === '') continue;
     const value = check(name, raw, rule, errors);
     if (value !== undefined) values[name] = value;
   }
-  for (const [name, rule] of Object.entries(rules)) {
-    if (rule.required && !(name in values) && !errors.some((error) => error.fields.includes(name))) {
+  for (const name of requiredOf(rules)) {
+    if (!(name in values) && !errors.some((error) => error.fields.includes(name))) {
       errors.push(problem(name, `missing_${name}`, `${label(name)} is required`));
     }
   }
