@@ -266,17 +266,19 @@ http {
 }
 
 /**
- * Interleaved rounds of sequential requests to each target, so drift (GC, CPU frequency) hits all
- * alike, after 3000 warm-up requests each: a proxy runs for days, so its steady state is what
- * counts, and its code (guards, validation, cache, budget, reshaping) takes the JIT a few thousand
- * calls to compile fully where a hand-written relay's takes a few hundred (with 300, the proxy's
- * first rounds measured V8's tiers as much as its work).
+ * Interleaved rounds of sequential requests to each target, so drift (GC, CPU frequency, a noisy
+ * neighbour of the VM) hits all alike, after 3000 warm-up requests each: a proxy runs for days, so
+ * its steady state is what counts, and its code (guards, validation, cache, budget, reshaping)
+ * takes the JIT a few thousand calls to compile fully where a hand-written relay's takes a few
+ * hundred (with 300, the proxy's first rounds measured V8's tiers as much as its work). Ten rounds
+ * of 300: on this VM a slow spell lasts a second or more, and with three rounds of 1000 it could
+ * fall on one target's whole round, moving that target's p50 by half between runs.
  */
 async function rounds(agent: Agent, targets: [number, (i: number) => string][]): Promise<number[][]> {
   const times = targets.map(() => [] as number[]);
   for (const [port, path] of targets) await sequential(agent, port, path, 3000);
-  for (let r = 0; r < 3; r++) {
-    for (const [i, [port, path]] of targets.entries()) times[i]!.push(...(await sequential(agent, port, path, 1000)));
+  for (let r = 0; r < 10; r++) {
+    for (const [i, [port, path]] of targets.entries()) times[i]!.push(...(await sequential(agent, port, path, 300)));
   }
   return times.map((list) => list.sort((a, b) => a - b));
 }
