@@ -67,6 +67,7 @@ export function fetchTransport(fetch: (request: Request) => Promise<Response>): 
     if (timeoutMs === undefined) return exchange(request, request.signal);
     const controller = new AbortController();
     const abort = () => controller.abort(request.signal?.reason);
+    if (request.signal?.aborted) abort();
     request.signal?.addEventListener('abort', abort, { once: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
