@@ -421,7 +421,18 @@ async function addedLatency() {
   again.destroy();
   await close(fromSources.server);
   await close(fromSources.upstream);
-  return { d: d!, p: p!, b: b!, pBin: pBin!, bBin: bBin!, dSources: dSources!, pSources: pSources!, n, calls, binCalls };
+  return {
+    d: d!,
+    p: p!,
+    b: b!,
+    pBin: pBin!,
+    bBin: bBin!,
+    dSources: dSources!,
+    pSources: pSources!,
+    n,
+    calls,
+    binCalls,
+  };
 }
 
 /** The load generator runs in a worker thread, so it does not share the server's event loop. */
