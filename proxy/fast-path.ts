@@ -73,25 +73,29 @@ export interface FastPathParts {
   recorder: RequestRecorder;
 }
 
+/** A body to send: as it is, or gzipped once (a remembered answer keeps its gzipped body for every later client). */
+interface Encodable {
+  body: Uint8Array;
+  /** `Content-Length` of the body as it is. */
+  length: string;
+  /** The body gzipped, made when a client first accepts it, and kept once made. */
+  gzipping?: Promise<Uint8Array>;
+  gzipped?: Uint8Array;
+}
+
 /** One remembered answer. */
-interface Memo {
+interface Memo extends Encodable {
   /** The route label its answers are counted under, and their series (looked up once). */
   route: string;
   series: Series;
   cacheKey: string;
   relayed: Relayed;
-  body: Uint8Array;
   /**
    * Every header of the app's answer but the per-request ones (CORS origin, limits, encoding and
    * length), flat, `Vary` naming `Accept-Encoding`, `X-Cache: HIT` last.
    */
   headers: string[];
   until: number;
-  /** `Content-Length` of the body as it is. */
-  length: string;
-  /** The body gzipped, made when a client first accepts it, and kept once made. */
-  gzipping?: Promise<Uint8Array>;
-  gzipped?: Uint8Array;
 }
 
 /** How long a remembered answer stands in for the app's route checks. */
@@ -272,7 +276,7 @@ export class FastPath {
   ): Awaitable<FastAnswer> {
     const out = memo.headers.slice();
     this.perRequest(out, request, counted.decision);
-    return after(encodedMemo(out, memo, request), (body) => {
+    return after(encoded(out, memo, request), (body) => {
       this.answered(guarded, memo.route, memo.relayed.status, started, body.byteLength, 'HIT', memo.series);
       this.hit(1);
       return { status: memo.relayed.status, headers: out, body };
@@ -306,7 +310,7 @@ export class FastPath {
     }
     this.perRequest(out, request, counted.decision);
     varyOnEncoding(out);
-    return after(encoded(out, sent.body, request), (body) => {
+    return after(encoded(out, { body: sent.body, length: String(sent.body.byteLength) }, request), (body) => {
       this.answered(guarded, found.route, sent.status, started, body.byteLength, cache);
       return { status: sent.status, headers: out, body };
     });
@@ -386,30 +390,19 @@ function varyOnEncoding(out: string[]): void {
 
 /**
  * The body as the app's compression middleware would send it: the JSON gzipped for a client that
- * accepts gzip; `Content-Encoding` and `Content-Length` added to `out` for the bytes sent.
+ * accepts gzip (made once per `Encodable`, then at once); `Content-Encoding` and `Content-Length`
+ * added to `out` for the bytes sent.
  */
-function encoded(out: string[], body: Uint8Array, request: FastRequest): Awaitable<Uint8Array> {
+function encoded(out: string[], target: Encodable, request: FastRequest): Awaitable<Uint8Array> {
   if (!acceptsGzip(request.header('accept-encoding') ?? undefined)) {
-    out.push('content-length', String(body.byteLength));
+    out.push('content-length', target.length);
+    return target.body;
+  }
+  const zipped =
+    target.gzipped ??
+    (target.gzipping ??= gzip(target.body as Uint8Array<ArrayBuffer>).then((made) => (target.gzipped = made)));
+  return after(zipped, (body) => {
+    out.push('content-encoding', 'gzip', 'content-length', String(body.byteLength));
     return body;
-  }
-  return gzip(body as Uint8Array<ArrayBuffer>).then((zipped) => {
-    out.push('content-encoding', 'gzip', 'content-length', String(zipped.byteLength));
-    return zipped;
   });
-}
-
-/** `encoded` for a remembered answer: its length spelled once, its gzipped body made once (then at once). */
-function encodedMemo(out: string[], memo: Memo, request: FastRequest): Awaitable<Uint8Array> {
-  if (!acceptsGzip(request.header('accept-encoding') ?? undefined)) {
-    out.push('content-length', memo.length);
-    return memo.body;
-  }
-  const send = (zipped: Uint8Array) => {
-    out.push('content-encoding', 'gzip', 'content-length', String(zipped.byteLength));
-    return zipped;
-  };
-  if (memo.gzipped) return send(memo.gzipped);
-  memo.gzipping ??= gzip(memo.body as Uint8Array<ArrayBuffer>).then((zipped) => (memo.gzipped = zipped));
-  return memo.gzipping.then(send);
 }
