@@ -27,8 +27,8 @@ export default tseslint.config(
   // proxy's Node entry and the sandbox's CLI (test/package/architecture.test.ts also checks
   // dynamic imports and import cycles).
   {
-    files: ['src/**/*.ts', 'demo/**/*.ts', 'proxy/**/*.ts'],
-    ignores: ['proxy/node/**', 'proxy/sandbox/cli.ts'],
+    files: ['src/**/*.ts', 'demo/**/*.ts', 'proxy/**/*.ts', 'sandbox/**/*.ts'],
+    ignores: ['proxy/node/**', 'sandbox/cli.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -310,9 +310,9 @@ export const SERVER_MINIFY = { compress: true, mangle: false, codegen: { removeW
 
 const SERVER_ENTRIES = {
   'venue-booking-proxy': 'proxy/node/main.ts',
-  'venue-booking-sandbox': 'proxy/sandbox/cli.ts',
+  'venue-booking-sandbox': 'sandbox/cli.ts',
   proxy: 'proxy/index.ts',
-  sandbox: 'proxy/sandbox/index.ts',
+  sandbox: 'sandbox/index.ts',
   worker: 'proxy/worker.ts',
 };
 

@@ -8,7 +8,7 @@
  *
  * `createProxy` only assembles named parts, each read from one resolved config (config.ts): the
  * state, the upstream client, the route context, the fast path, and the Hono app with its
- * middleware (middleware.ts) and the route table (routes/table.ts).
+ * middleware (middleware.ts) and the route table (routes.ts).
  *
  * Order of the guards, cheapest first: address and method → Host (loopback only without a public
  * URL) → the calling site (Origin, Referer) → CORS → per-client rate limit → body size → route
@@ -34,11 +34,11 @@ import {
   securityHeaders,
   type BookingOf,
 } from './middleware.js';
-import { bookingValid } from './routes/bookings.js';
+import { bookingValid } from './api/bookings.js';
 import { guardSettings, RequestRecorder } from './pipeline.js';
-import { asProxyError, createRouteContext, type ProxyContext } from './routes/context.js';
-import { API_PREFIX } from './routes/paths.js';
-import { handlerOf, methodsByPath, routeTable, type Route } from './routes/table.js';
+import { asProxyError, createRouteContext, type ProxyContext } from './context.js';
+import { API_PREFIX } from './paths.js';
+import { handlerOf, methodsByPath, routeTable, type Route } from './routes.js';
 import { MemoryState } from './state/memory.js';
 import { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState } from './state/types.js';

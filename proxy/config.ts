@@ -45,7 +45,7 @@ export interface ProxyConfig {
    */
   returnBridge?: boolean;
   /**
-   * The key that signs the hand-off ids of returns (routes/handoff.ts), at least 32 characters.
+   * The key that signs the hand-off ids of returns (api/handoff.ts), at least 32 characters.
    * Default: a random key agreed through the shared state, or this process's own with the memory
    * state (hand-offs then end with a restart, and differ between Worker isolates): set it there.
    */
@@ -174,7 +174,7 @@ export interface ResolvedConfig {
   bookingSiteOrigin: string | null;
   returnPages: Readonly<Record<string, string>>;
   returnBridge: boolean;
-  /** The configured key that signs hand-off ids (routes/handoff.ts), or null: one from the shared state. */
+  /** The configured key that signs hand-off ids (api/handoff.ts), or null: one from the shared state. */
   returnSecret: string | null;
   partnerSource: string | null;
   timeoutMs: number;

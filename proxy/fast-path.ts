@@ -34,10 +34,10 @@ import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '.
 import { queryParams } from './guards/validate.js';
 import { routeLabel } from './middleware.js';
 import { perRequestHeaders, relayedRead, type FastRead, type RequestRecorder, type Series } from './pipeline.js';
-import { sendOptions, type ProxyContext } from './routes/context.js';
-import { acceptsGzip, gzip } from './routes/script.js';
-import { templateMatcher } from './routes/paths.js';
-import type { Route } from './routes/table.js';
+import { sendOptions, type ProxyContext } from './context.js';
+import { acceptsGzip, gzip } from './core/encoding.js';
+import { templateMatcher } from './paths.js';
+import type { Route } from './routes.js';
 import { after, type Awaitable, type Relayed } from './state/types.js';
 import { prepare } from './upstream/relay.js';
 
@@ -287,7 +287,7 @@ export class FastPath {
    * 3'. Not answered just now: the read itself, when the table lets the fast path run it (`fast:
    * 'relay'`), its checks are simple enough to make here (the row's `fastRead`) and the app has
    * sent an answer of its own (whose middleware headers this one gets). The read is the app's own
-   * (routes/read-through.ts `readThrough`); refusals it makes after the count (a spared upstream, a
+   * (api/read-through.ts `readThrough`); refusals it makes after the count (a spared upstream, a
    * spent budget) are rendered as the app renders them.
    */
   private async relay(request: FastRequest, guarded: GuardRequest, started: number): Promise<FastAnswer | null> {

@@ -19,9 +19,9 @@ import { addLayer, applyLayer, bodySizeOf, headerOf, SECURITY_LAYER, type Layer 
 import type { Logger } from './core/log.js';
 import type { Metrics } from './core/metrics.js';
 import type { RequestRecorder } from './pipeline.js';
-import type { ProxyContext } from './routes/context.js';
-import { acceptsGzip } from './routes/script.js';
-import { bookingRoutes, type Route } from './routes/table.js';
+import type { ProxyContext } from './context.js';
+import { acceptsGzip } from './core/encoding.js';
+import { bookingRoutes, type Route } from './routes.js';
 import { urlOf } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
 import { clientLimit, COUNTED, quotaFields, type CountedEnv } from './guards/limits.js';
@@ -144,7 +144,7 @@ export function guards(settings: GuardSettings, logger: Logger, watch: GuardWatc
 }
 
 /**
- * What a booking's early refusal says of `stored`, from the row that makes it (routes/table.ts
+ * What a booking's early refusal says of `stored`, from the row that makes it (routes.ts
  * `booking`); undefined for a request that is no booking.
  */
 export type BookingOf = (c: Context) => ((request: Request) => Promise<false | 'unknown'>) | undefined;

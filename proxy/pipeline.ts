@@ -7,7 +7,7 @@
  *    route table; the calling site noted (`noteSite`);
  * 2. limits: the per-client limit (`clientLimit`, guards/limits.ts) for the client `clientOf` names;
  *    its headers and the CORS origin of an answer (`answerHeaders`);
- * 3. route: the table's row (routes/table.ts), its read run through the cache (routes/read-through.ts),
+ * 3. route: the table's row (routes.ts), its read run through the cache (api/read-through.ts),
  *    by Hono's handler or, for the fast path's relayed reads, by `relayedRead`;
  * 4. answer: one log line and the request's metrics (`RequestRecorder`).
  */
@@ -19,9 +19,9 @@ import type { GuardSettings } from './guards/request.js';
 import { TokenThrottle } from './guards/operator.js';
 import { quotaFields, type LimitDecision } from './guards/limits.js';
 import { envelopeText, errorPayload } from './core/envelope.js';
-import { asProxyError, sendOptions, type ProxyContext } from './routes/context.js';
-import { readThrough, type ReadCall, type ReadSpec } from './routes/read-through.js';
-import type { Route } from './routes/table.js';
+import { asProxyError, sendOptions, type ProxyContext } from './context.js';
+import { readThrough, type ReadCall, type ReadSpec } from './api/read-through.js';
+import type { Route } from './routes.js';
 import type { Relayed } from './state/types.js';
 import { sent } from './upstream/relay.js';
 

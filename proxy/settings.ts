@@ -33,7 +33,7 @@ export const BOOKINGS_PER_WINDOW = 20;
 /** The largest request body accepted, in bytes (not an operator setting). */
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
-/** How long the venue list of a configured group is trusted, and kept through outages (routes/context.ts). */
+/** How long the venue list of a configured group is trusted, and kept through outages (context.ts). */
 export const GROUP_LIST_TTL = { ttlMs: 300_000, staleMs: 3_600_000 } as const;
 
 /** Who reads a row: the proxy itself (every host), the Node entry, its Redis client, the Worker. */

@@ -6,7 +6,7 @@
  */
 import type { ExecutionContext } from 'hono';
 import { createProxy, type ProxyApp, type ProxyConfig } from './app.js';
-import { createSandbox, SANDBOX_APP, type Sandbox, type SandboxOptions } from './sandbox/app.js';
+import { createSandbox, SANDBOX_APP, type Sandbox, type SandboxOptions } from '../sandbox/app.js';
 import { urlOf } from './core/url.js';
 
 /** Where the sandbox is mounted inside the stack. */

@@ -1,5 +1,5 @@
 // Custom Elements Manifest analyzer settings, for `npm run analyze` (the packed
-// dist/custom-elements.json) and for the README tables (test/support/api-tables.ts), so both read
+// dist/custom-elements.json) and for the README tables (scripts/api-tables.ts), so both read
 // the element's JSDoc (@attr, @fires, @csspart, @cssproperty) the same way.
 
 /**

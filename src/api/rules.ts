@@ -78,7 +78,7 @@ export function isPartySize(value: number): boolean {
 
 /**
  * Whether a created booking is confirmed, decided once for the widget (src/booking-state.ts) and
- * the proxy's booking metrics (proxy/routes/bookings.ts): the service's word when it gives one,
+ * the proxy's booking metrics (proxy/api/bookings.ts): the service's word when it gives one,
  * its `bookingStatus` (`confirmed`, or `complete`; an enquiry is `received`), else the booking's
  * own `status`; when it says nothing, `otherwise` (the widget: a time that books at once).
  */

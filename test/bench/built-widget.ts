@@ -10,8 +10,8 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { silentLogger } from '../../proxy/core/log.js';
 import { nodeListener } from '../../proxy/node/listener.js';
-import { integrityOf } from '../../proxy/routes/script.js';
-import { widgetSnippet } from '../../proxy/routes/snippet.js';
+import { integrityOf } from '../../proxy/core/encoding.js';
+import { widgetSnippet } from '../../proxy/pages/snippet.js';
 import { createStack } from '../../proxy/stack.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

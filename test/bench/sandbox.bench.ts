@@ -5,8 +5,8 @@
  *
  * Run with `npm run bench` (shared runner) or directly: `node --import tsx test/bench/sandbox.bench.ts`.
  */
-import { createSandbox, SANDBOX_APP, SEED_IDS, type Sandbox } from '../../proxy/sandbox/app.js';
-import { addDays } from '../../proxy/sandbox/time.js';
+import { createSandbox, SANDBOX_APP, SEED_IDS, type Sandbox } from '../../sandbox/app.js';
+import { addDays } from '../../sandbox/time.js';
 
 const V1 = SEED_IDS.venues.quayside;
 const TYPES = [SEED_IDS.types.table, SEED_IDS.types.expressLunch, SEED_IDS.types.bar];

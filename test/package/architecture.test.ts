@@ -13,6 +13,7 @@ import {
   forbiddenPackages,
   importCycles,
   importGraph,
+  importsLeaving,
   importsOf,
   layerOrderViolations,
   layerViolations,
@@ -21,26 +22,34 @@ import {
   type Layers,
 } from './import-graph.js';
 import { proxySources, routeLiterals, settingSpellings } from './source-rules.js';
-import { API_PREFIX, PATHS } from '../../proxy/routes/paths.js';
+import { API_PREFIX, PATHS } from '../../proxy/paths.js';
 import { settingRows } from '../../proxy/settings.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 const RULES: LayerRules = {
   // The Node entry of the proxy, and the sandbox's CLI.
-  nodeAllowed: ['proxy/node/', 'proxy/sandbox/cli.ts'],
+  nodeAllowed: ['proxy/node/', 'sandbox/cli.ts'],
   // The guest-detail rules the widget's form and the proxy's validation share (README, Decisions:
   // "One rule set for guest details"): pure, no DOM, no imports.
   sharedWithProxy: ['src/api/rules.ts'],
 };
 
-/** proxy/README.md draws these layers; keep both in step. */
+/**
+ * proxy/README.md draws these layers; keep both in step. The wings: `api/` (what the widget calls)
+ * below `pages/` (what venues and guests open), so a page may read through the API but the API
+ * never imports a page; the route registry and the assembly above both.
+ */
 const PROXY_LAYERS: Layers = [
-  [['proxy/core/'], ['proxy/sandbox/']],
+  [['proxy/paths.ts']],
+  [['proxy/core/']],
   [['proxy/state/']],
   [['proxy/guards/'], ['proxy/upstream/']],
   [['proxy/config.ts', 'proxy/env.ts', 'proxy/settings.ts']],
-  [['proxy/routes/']],
+  [['proxy/context.ts']],
+  [['proxy/api/']],
+  [['proxy/pages/']],
+  [['proxy/routes.ts']],
   [
     [
       'proxy/app.ts',
@@ -54,6 +63,9 @@ const PROXY_LAYERS: Layers = [
   ],
   [['proxy/node/'], ['proxy/worker.ts']],
 ];
+
+/** The sandbox is a product of its own: it imports nothing of the proxy or the widget. */
+const SANDBOX = 'sandbox/';
 
 /**
  * The widget's layers, as the README's table of `src/` lists them: what a booking fetches, the
@@ -83,7 +95,7 @@ const WIDGET_LAYERS: Layers = [
 /** The on-demand chunk the booking's reads load (`BookingData.laterSteps`), from a layer below its templates. */
 const WIDGET_OPTIONS = { onDemand: ['src/parts/later-steps.ts'], drawnIn: 'README.md' };
 
-const graph = importGraph(root, ['src', 'proxy', 'demo']);
+const graph = importGraph(root, ['src', 'proxy', 'sandbox', 'demo']);
 const sources = proxySources(root);
 
 /** The environment variables the settings registry defines, and where it is. */
@@ -96,7 +108,7 @@ const REGISTRY = 'proxy/settings.ts';
 
 /** The route table's paths, and the module that writes them. */
 const TABLE_PATHS = new Set<string>(Object.values(PATHS));
-const PATHS_MODULE = 'proxy/routes/paths.ts';
+const PATHS_MODULE = 'proxy/paths.ts';
 
 /** A synthetic graph from `file: [specifier, typeOnly?][]`, resolved as the real one is. */
 function planted(files: Record<string, [string, boolean?][]>): ImportGraph {
@@ -145,6 +157,18 @@ describe('the import map', () => {
     assert.deepEqual(layerOrderViolations(graph, WIDGET_LAYERS, 'src/', WIDGET_OPTIONS), []);
   });
 
+  it('keeps the sandbox a product of its own: it imports nothing of the proxy or the widget, and the proxy holds none of it', () => {
+    assert.ok(
+      [...graph.keys()].some((file) => file.startsWith(SANDBOX)),
+      'the sandbox is read',
+    );
+    assert.deepEqual(importsLeaving(graph, [SANDBOX]), []);
+    assert.deepEqual(
+      [...graph.keys()].filter((file) => file.startsWith('proxy/sandbox/')),
+      [],
+    );
+  });
+
   it('keeps Hono out of the guards, the state and the upstream client', () => {
     assert.deepEqual(forbiddenPackages(graph, ['proxy/guards/', 'proxy/state/', 'proxy/upstream/'], ['hono']), []);
   });
@@ -156,7 +180,7 @@ describe('each fact once', () => {
     assert.deepEqual(settingSpellings(sources, REGISTERED, REGISTRY), []);
   });
 
-  it('writes every route path once, in the route table (proxy/routes/paths.ts, table.ts)', () => {
+  it('writes every route path once, in the route table (proxy/paths.ts, table.ts)', () => {
     assert.ok(TABLE_PATHS.has('/api/bookings') && sources.has(PATHS_MODULE));
     assert.deepEqual(routeLiterals(sources, TABLE_PATHS, API_PREFIX, PATHS_MODULE), []);
   });
@@ -192,10 +216,10 @@ describe('the route rule fails on a planted violation', () => {
       new Map([
         [PATHS_MODULE, "export const PATHS = { bookings: '/api/bookings' };"],
         ['proxy/app.ts', "const booking = path === '/api/bookings'; // '/api/return' in a comment is fine"],
-        ['proxy/routes/studio.ts', 'const path = `/api/venues/${venue}`;'],
+        ['proxy/pages/studio.ts', 'const path = `/api/venues/${venue}`;'],
         ['proxy/guards/request.ts', "if (path === '/metrics') challenge(); const api = '/api/';"],
-        ['proxy/sandbox/routes.ts', "app.get('/api/bookings', answer);"],
-        ['proxy/routes/ok.ts', "/** `GET /metrics` and '/api/bookings' */ const upstream = '/venues';"],
+        ['sandbox/routes.ts', "app.get('/api/bookings', answer);"],
+        ['proxy/api/ok.ts', "/** `GET /metrics` and '/api/bookings' */ const upstream = '/venues';"],
       ]),
       new Set(['/api/bookings', '/metrics']),
       '/api',
@@ -204,7 +228,7 @@ describe('the route rule fails on a planted violation', () => {
     assert.deepEqual(problems, [
       `proxy/app.ts writes the route path "/api/bookings": name it from ${PATHS_MODULE}`,
       `proxy/guards/request.ts writes the route path "/metrics": name it from ${PATHS_MODULE}`,
-      `proxy/routes/studio.ts writes the route path "/api/venues/": name it from ${PATHS_MODULE}`,
+      `proxy/pages/studio.ts writes the route path "/api/venues/": name it from ${PATHS_MODULE}`,
     ]);
   });
 });
@@ -251,7 +275,7 @@ describe('the import rules fail on a planted violation', () => {
   it('refuses a Node builtin outside proxy/node/, the widget importing the proxy, and the proxy importing widget code', () => {
     const problems = layerViolations(
       planted({
-        'proxy/routes/x.ts': [['node:crypto'], ['../../src/api/types.js', true], ['../../src/api/rules.js']],
+        'proxy/api/x.ts': [['node:crypto'], ['../../src/api/types.js', true], ['../../src/api/rules.js']],
         'proxy/node/main.ts': [['node:http']],
         'proxy/guards/y.ts': [['fs'], ['../../src/view.js']],
         'src/z.ts': [['../proxy/app.js', true]],
@@ -259,9 +283,9 @@ describe('the import rules fail on a planted violation', () => {
       RULES,
     );
     assert.deepEqual(problems, [
+      'proxy/api/x.ts imports node:crypto: Node builtins belong in proxy/node/ (or a CLI)',
       'proxy/guards/y.ts imports ../../src/view.js: the proxy takes only types from src/ (use `import type`)',
       'proxy/guards/y.ts imports fs: Node builtins belong in proxy/node/ (or a CLI)',
-      'proxy/routes/x.ts imports node:crypto: Node builtins belong in proxy/node/ (or a CLI)',
       'src/z.ts imports ../proxy/app.js: the widget never imports the proxy',
     ]);
   });
@@ -269,9 +293,9 @@ describe('the import rules fail on a planted violation', () => {
   it("refuses an import up the proxy's layers, between sibling units, and a module in no layer", () => {
     const problems = layerOrderViolations(
       planted({
-        'proxy/state/memory.ts': [['../routes/reads.js', true]],
+        'proxy/state/memory.ts': [['../api/reads.js', true]],
         'proxy/guards/budget.ts': [['../upstream/client.js'], ['../state/types.js']],
-        'proxy/routes/reads.ts': [['../guards/validate.js'], ['./context.js']],
+        'proxy/api/reads.ts': [['../guards/validate.js'], ['./context.js']],
         'proxy/stray.ts': [],
       }),
       PROXY_LAYERS,
@@ -279,8 +303,38 @@ describe('the import rules fail on a planted violation', () => {
     );
     assert.deepEqual(problems, [
       'proxy/guards/budget.ts imports proxy/upstream/client.ts: units of one layer stay independent',
-      'proxy/state/memory.ts imports proxy/routes/reads.ts: a lower layer never imports a higher one',
+      'proxy/state/memory.ts imports proxy/api/reads.ts: a lower layer never imports a higher one',
       'proxy/stray.ts is in no layer: add it to the layer map (and to proxy/README.md)',
+    ]);
+  });
+
+  it('refuses an API handler importing a page, and a page reaching into the API from above', () => {
+    const problems = layerOrderViolations(
+      planted({
+        'proxy/api/return-bridge.ts': [['../pages/page.js']],
+        'proxy/pages/booking-page.ts': [['../api/read-through.js'], ['../routes.js', true]],
+      }),
+      PROXY_LAYERS,
+      'proxy/',
+    );
+    assert.deepEqual(problems, [
+      'proxy/api/return-bridge.ts imports proxy/pages/page.ts: a lower layer never imports a higher one',
+      'proxy/pages/booking-page.ts imports proxy/routes.ts: a lower layer never imports a higher one',
+    ]);
+  });
+
+  it('refuses a sandbox module importing the proxy or the widget', () => {
+    const problems = importsLeaving(
+      planted({
+        'sandbox/app.ts': [['./store.js'], ['../proxy/core/envelope.js', true]],
+        'sandbox/store.ts': [['../src/api/types.js']],
+        'proxy/stack.ts': [['../sandbox/app.js']],
+      }),
+      [SANDBOX],
+    );
+    assert.deepEqual(problems, [
+      'sandbox/app.ts imports proxy/core/envelope.ts',
+      'sandbox/store.ts imports src/api/types.ts',
     ]);
   });
 

@@ -31,7 +31,7 @@ const BUILTINS = new Set(builtinModules);
  * Folders of files that are data to this package, not its modules: the WordPress plugin's plain
  * scripts run inside WordPress, and reach the proxy only as strings it zips.
  */
-const NOT_MODULES = new Set(['proxy/studio/wordpress']);
+const NOT_MODULES = new Set(['proxy/pages/wordpress/venue-booking']);
 
 /** Every source file under `dirs` (relative to `root`), tests, declaration files and NOT_MODULES left out. */
 export function sourceFiles(root: string, dirs: readonly string[]): string[] {
@@ -294,6 +294,20 @@ export function forbiddenPackages(
     for (const edge of edges)
       if (packages.some((name) => edge.specifier === name || edge.specifier.startsWith(`${name}/`)))
         problems.push(`${file} imports ${edge.specifier}`);
+  }
+  return problems.sort();
+}
+
+/**
+ * Imports from a product that stands apart (`places`) into the rest of the tree: the sandbox is
+ * the v4 service emulated, and knows nothing of the proxy or the widget that call it.
+ */
+export function importsLeaving(graph: ImportGraph, places: readonly string[]): string[] {
+  const problems: string[] = [];
+  for (const [file, edges] of graph) {
+    if (!within(file, places)) continue;
+    for (const edge of edges)
+      if (edge.target !== null && !within(edge.target, places)) problems.push(`${file} imports ${edge.target}`);
   }
   return problems.sort();
 }

@@ -33,7 +33,7 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { elementOf, type Manifest } from '../support/api-tables.js';
+import { elementOf, type Manifest } from '../../scripts/api-tables.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TYPESCRIPT = join(root, 'node_modules/typescript/bin/tsc');

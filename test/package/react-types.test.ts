@@ -19,8 +19,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { analyze, elementOf, README } from '../support/api-tables.js';
-import { COMMAND, REACT_TYPES, renderReactTypes } from '../support/react-types.js';
+import { analyze, elementOf, README } from '../../scripts/api-tables.js';
+import { COMMAND, REACT_TYPES, renderReactTypes } from '../../scripts/react-types.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** Where the virtual consumer files sit, relative to the checkout. */

@@ -11,9 +11,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { STRICT_CSP } from '../../demo/csp-policy.js';
 import { SUPPORTED_BROWSERS } from '../../vite.config.js';
-import { analyze, renderTables, tablesIn, README } from '../support/api-tables.js';
+import { analyze, renderTables, tablesIn, README } from '../../scripts/api-tables.js';
 import { settingsTable } from '../../proxy/settings.js';
-import { generatedIn, settingsTableIn } from '../support/settings-table.js';
+import { generatedIn, settingsTableIn } from '../../scripts/settings-table.js';
 import { metricsTable } from '../../proxy/core/metrics.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

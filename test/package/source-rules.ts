@@ -22,10 +22,10 @@ export function proxySources(root: string): Sources {
 
 /**
  * Modules that are another program's source held as data: the WordPress plugin's PHP and scripts
- * (generated from proxy/studio/wordpress/ by `npm run docs`, drift-tested on their own), whose own
+ * (generated from proxy/pages/wordpress/venue-booking/ by the build, drift-tested on their own), whose own
  * constants and paths are the plugin's, not the proxy's settings or routes.
  */
-const GENERATED_DATA = new Set(['proxy/routes/wordpress-files.ts']);
+const GENERATED_DATA = new Set(['proxy/pages/wordpress/wordpress-files.ts']);
 
 const SETTING_NAME = /\bVENUE_BOOKING_[A-Z0-9_]+\b/g;
 
@@ -67,7 +67,7 @@ export function stringLiterals(text: string): string[] {
 }
 
 /**
- * Route paths written outside the route table's path column (`paths`, routes/paths.ts): a literal
+ * Route paths written outside the route table's path column (`paths`, paths.ts): a literal
  * that is a table path, or that starts with the API's prefix and names more than the prefix (a
  * route of the API, whole or begun). The sandbox is another service with routes of its own.
  */
@@ -79,7 +79,7 @@ export function routeLiterals(
 ): string[] {
   const problems: string[] = [];
   for (const [path, text] of sources) {
-    if (path === pathsModule || path.startsWith('proxy/sandbox/')) continue;
+    if (path === pathsModule || path.startsWith('sandbox/')) continue;
     for (const literal of new Set(stringLiterals(text))) {
       const route =
         tablePaths.has(literal) || (literal.startsWith(`${apiPrefix}/`) && literal.length > apiPrefix.length + 1);

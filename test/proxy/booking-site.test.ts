@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { configFromEnv, ConfigError } from '../../proxy/env.js';
-import { bookingSiteUrl } from '../../proxy/routes/reads.js';
+import { bookingSiteUrl } from '../../proxy/api/reads.js';
 
 describe('which next.web URLs the proxy passes on', () => {
   it('with a configured booking site: only URLs under it, as parsed', () => {

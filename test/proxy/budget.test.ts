@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createProxy, type ProxyConfig } from '../../proxy/app.js';
-import { createSandbox, SANDBOX_APP } from '../../proxy/sandbox/app.js';
+import { createSandbox, SANDBOX_APP } from '../../sandbox/app.js';
 import { memoryLogger, postJson, TYPE, VENUE } from './support.js';
 
 const DATE = '2030-06-04';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Metrics, total } from '../../proxy/core/metrics.js';
 import { configFromEnv } from '../../proxy/env.js';
-import { HANDOFF_TTL_S } from '../../proxy/routes/handoff.js';
+import { HANDOFF_TTL_S } from '../../proxy/api/handoff.js';
 import { freePort, runBin } from './node-bin.js';
 import { BASE, FOREIGN_VENUE, ORIGIN, OTHER_VENUE, recordingProxy, VENUE } from './support.js';
 
@@ -335,7 +335,7 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
     assert.equal(await counted(metrics, 'handed_off'), 0);
     assert.equal(await counted(metrics, 'unproven_return'), 50);
     const status = await (await send('http://localhost:8080/status')).text();
-    // Shown apart, in plain words (routes/status.ts OUTCOMES).
+    // Shown apart, in plain words (pages/status.ts OUTCOMES).
     assert.match(status, /without proof \(not counted as bookings\)<\/th><td>50<\/td>/);
   });
 
@@ -409,7 +409,7 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
 
 describe('the return page’s words', () => {
   it('name the booking as the widget does, in each of its languages', async () => {
-    const { RETURN_PAGE_STRINGS } = await import('../../proxy/routes/return-page.js');
+    const { RETURN_PAGE_STRINGS } = await import('../../proxy/api/return-page.js');
     const { enGB } = await import('../../src/i18n/en-GB.js');
     const widget: Record<string, typeof enGB> = { en: enGB };
     for (const language of ['fr', 'de', 'es', 'nl'])

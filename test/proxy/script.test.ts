@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { createStack } from '../../proxy/stack.js';
-import { acceptsGzip } from '../../proxy/routes/script.js';
-import { widgetSnippet } from '../../proxy/routes/snippet.js';
+import { acceptsGzip } from '../../proxy/core/encoding.js';
+import { widgetSnippet } from '../../proxy/pages/snippet.js';
 
 const encode = (text: string) => new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>;
 

@@ -13,7 +13,7 @@ import { after, before, describe, test } from 'node:test';
 import { serve, type ServerType } from '@hono/node-server';
 import { createClient } from 'redis';
 import { createProxy, type ProxyApp, type ProxyConfig } from '../../proxy/app.js';
-import { createSandbox, SANDBOX_APP, type Sandbox } from '../../proxy/sandbox/app.js';
+import { createSandbox, SANDBOX_APP, type Sandbox } from '../../sandbox/app.js';
 import { createRedisState } from '../../proxy/state/redis.js';
 import type { SharedState } from '../../proxy/state/shared.js';
 import { freePort, startRedis, startRelay, until, type RedisServer } from '../support/redis.js';

@@ -9,9 +9,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
-import { integrityOf } from '../../proxy/routes/script.js';
-import { defaultsFile, phpString } from '../../proxy/routes/wordpress.js';
-import { MODULE, moduleText, sourceFiles } from '../support/wordpress-files.js';
+import { integrityOf } from '../../proxy/core/encoding.js';
+import { defaultsFile, phpString } from '../../proxy/pages/wordpress/wordpress.js';
+import { MODULE, moduleText, sourceFiles } from '../../scripts/wordpress-files.js';
 import { GROUP, ORIGIN, OTHER_VENUE, recordingProxy, VENUE } from './support.js';
 
 const SCRIPT = new TextEncoder().encode('customElements.define("venue-booking", class {});') as Uint8Array<ArrayBuffer>;
@@ -37,7 +37,7 @@ async function unzipped(response: Response): Promise<Record<string, string>> {
 }
 
 describe('the WordPress plugin download', () => {
-  test('is generated from proxy/studio/wordpress/ (run `npm run docs` after editing the sources)', async () => {
+  test('is generated from proxy/pages/wordpress/venue-booking/ (run `npm run build:server` after editing the sources)', async () => {
     assert.equal(readFileSync(MODULE, 'utf8'), await moduleText(sourceFiles()));
   });
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
-import { createSandbox, SANDBOX_APP } from '../../proxy/sandbox/app.js';
+import { createSandbox, SANDBOX_APP } from '../../sandbox/app.js';
 import { until } from '../support/redis.js';
 import { postJson, TYPE, VENUE } from './support.js';
 

@@ -7,7 +7,7 @@ import { networkInterfaces } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** The bin's source, run through tsx; test/package/pack.test.ts runs the compiled bin. */
-const BIN = fileURLToPath(new URL('../../proxy/sandbox/cli.ts', import.meta.url));
+const BIN = fileURLToPath(new URL('../../sandbox/cli.ts', import.meta.url));
 
 function start(args: string[]): Promise<{ port: number; stop: () => void; output: () => string }> {
   return new Promise((resolve, reject) => {

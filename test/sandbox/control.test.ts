@@ -4,7 +4,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandbox } from '../../proxy/sandbox/app.js';
+import { createSandbox } from '../../sandbox/app.js';
 import { createStack } from '../../proxy/stack.js';
 import { ADMIN, avail, bookingBody, NOW, setup, T, V1, WIDGET } from './helpers.js';
 

@@ -3,7 +3,7 @@
  * conformance test goes through real Requests and Responses (no internals). Every answer, whether
  * through the client or `sandbox.fetch` directly, is checked against the sandbox's OpenAPI document.
  */
-import { createSandbox, SANDBOX_APP, SEED_IDS, type SandboxOptions } from '../../proxy/sandbox/app.js';
+import { createSandbox, SANDBOX_APP, SEED_IDS, type SandboxOptions } from '../../sandbox/app.js';
 import { checkAnswer } from './openapi-answers.js';
 
 /** Friday 20 March 2026, 10:00 in London (GMT). */

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
-import { createSandbox, SANDBOX_APP } from '../../proxy/sandbox/index.js'; // a partner writes 'venue-booking/sandbox'
+import { createSandbox, SANDBOX_APP } from '../../sandbox/index.js'; // a partner writes 'venue-booking/sandbox'
 
 // The partner's code under test: a tiny client of the live service, with a timeout on every call.
 const BASE = 'https://api.booking-service.example/v4';

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { openApiDocument } from '../../proxy/sandbox/openapi.js';
+import { openApiDocument } from '../../sandbox/openapi.js';
 
 const DOC_ID = 'https://sandbox.test/v4/openapi.json';
 const document = openApiDocument('http://sandbox.test') as {

@@ -2,11 +2,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { NEW_BOOKING_FIELDS, UPDATE_RULES } from '../../proxy/sandbox/bookings.js';
-import { FIELDS } from '../../proxy/sandbox/availability.js';
-import { openApiDocument } from '../../proxy/sandbox/openapi.js';
-import { ROUTES } from '../../proxy/sandbox/routes.js';
-import { SEARCH_PARAMS } from '../../proxy/sandbox/search.js';
+import { NEW_BOOKING_FIELDS, UPDATE_RULES } from '../../sandbox/bookings.js';
+import { FIELDS } from '../../sandbox/availability.js';
+import { openApiDocument } from '../../sandbox/openapi.js';
+import { ROUTES } from '../../sandbox/routes.js';
+import { SEARCH_PARAMS } from '../../sandbox/search.js';
 import { avail, bookingBody, setup, T, V1 } from './helpers.js';
 import { checkAnswer, checked } from './openapi-answers.js';
 

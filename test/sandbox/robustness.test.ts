@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN, avail, bookingBody, setup, T, V1, type Res } from './helpers.js';
-import { createSandbox } from '../../proxy/sandbox/app.js';
+import { createSandbox } from '../../sandbox/app.js';
 
 const WEIRD: unknown[] = [
   null,
@@ -208,7 +208,7 @@ describe('robustness', () => {
 
 describe('isolation of computed caches', () => {
   it('a custom seed reusing the demo ids gets its own availability', async () => {
-    const { default: seed } = await import('../../proxy/sandbox/seed.json', { with: { type: 'json' } });
+    const { default: seed } = await import('../../sandbox/seed.json', { with: { type: 'json' } });
     const demo = setup();
     assert.equal(
       (await demo.get(avail(V1, { type: T.expressLunch, date: '2026-03-23', num_people: 2, time: '12:00' }))).payload

@@ -1,9 +1,9 @@
 /** Issue 18: scenarios per request (`Prefer: scenario=…`) or for the whole sandbox (option, seed). */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createSandbox } from '../../proxy/sandbox/app.js';
-import defaultSeed from '../../proxy/sandbox/seed.json' with { type: 'json' };
-import type { Seed } from '../../proxy/sandbox/types.js';
+import { createSandbox } from '../../sandbox/app.js';
+import defaultSeed from '../../sandbox/seed.json' with { type: 'json' };
+import type { Seed } from '../../sandbox/types.js';
 import { ADMIN, avail, bookingBody, setup, T, V1 } from './helpers.js';
 
 const complete = { type: T.table, num_people: 2, date: '2026-03-23', time: '19:00', duration: 2 };

@@ -1,13 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  addDays,
-  londonDate,
-  londonInstant,
-  londonMinutes,
-  londonTimestamp,
-  weekdayOf,
-} from '../../proxy/sandbox/time.js';
+import { addDays, londonDate, londonInstant, londonMinutes, londonTimestamp, weekdayOf } from '../../sandbox/time.js';
 
 const at = (iso: string) => Date.parse(iso);
 

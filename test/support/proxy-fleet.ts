@@ -14,7 +14,7 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import { createSandbox, SANDBOX_APP, type Sandbox } from '../../proxy/sandbox/app.js';
+import { createSandbox, SANDBOX_APP, type Sandbox } from '../../sandbox/app.js';
 import { freePort, until } from './redis.js';
 
 export const VENUE = '64a1f0c2e4b0a1b2c3d4e501';

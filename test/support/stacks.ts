@@ -28,7 +28,7 @@ import { getRequestListener } from '@hono/node-server';
 import { build } from 'esbuild';
 import { createStack } from '../../proxy/stack.js';
 import { UNLIMITED } from '../bench/unlimited.js';
-import type { SandboxOptions } from '../../proxy/sandbox/app.js';
+import type { SandboxOptions } from '../../sandbox/app.js';
 import type { LogEntry } from '../../proxy/core/log.js';
 
 /** The full-access app every test stack's sandbox knows, for `__upstream` reads. */

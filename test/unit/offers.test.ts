@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { badgeFor, offerApplies, overlap, sizeCondition, type PartyRange } from '../../src/venue/offers.js';
 import { enGB } from '../../src/i18n/en-GB.js';
 import type { WireOffer } from '../../src/api/types.js';
-import seed from '../../proxy/sandbox/seed.json' with { type: 'json' };
+import seed from '../../sandbox/seed.json' with { type: 'json' };
 
 const offers = seed.offers as unknown as WireOffer[];
 const byId = (suffix: string) => offers.find((offer) => offer._id.endsWith(suffix))!;

@@ -1,0 +1,129 @@
+/**
+ * Returns that prove themselves: the signed, expiring hand-off id the proxy gives a widget about to
+ * send a guest to the booking site (`GET /api/return`, the bridge probe), which the widget puts in
+ * the return URL. Only a return that carries a valid one counts as a booking and may say
+ * "confirmed" (return-bridge.ts); anything else could be anyone's GET.
+ *
+ * An id is `<expiry>.<nonce>.<HMAC-SHA256 of both>`: it names nothing of the guest, expires after
+ * `HANDOFF_TTL_S`, and counts once (a claim in the state binds its nonce to the first reference
+ * returned with it; the same return again lands without counting, another reference is refused).
+ * The key is the proxy's, never sent anywhere: `VENUE_BOOKING_RETURN_SECRET` when set (every
+ * instance and restart then agrees), else a random one agreed through the shared state (Redis, a
+ * Durable Object), else a random one of this process (memory state: ids die with a restart).
+ */
+import type { ProxyContext } from '../context.js';
+
+/** How long a guest may stay on the booking site (a deposit, a pre-order) and still come back counted. */
+export const HANDOFF_TTL_S = 6 * 3600;
+/** How long a generated shared secret lives in the store; each instance reads it again every minute. */
+const SECRET_TTL_MS = 365 * 24 * 3_600_000;
+const SECRET_REREAD_MS = 60_000;
+/** Claims of used ids outlive the ids themselves. */
+const USED_TTL_MS = (HANDOFF_TTL_S + 3600) * 1000;
+
+const ID_RE = /^([0-9a-z]{1,10})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/;
+
+const encoder = new TextEncoder();
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+const fromBase64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
+const randomText = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+const hmacKey = (secret: string) =>
+  crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+
+/** What a return's hand-off id proves: a first return, the same return again, or nothing. */
+export type HandoffCheck = 'first' | 'repeat' | 'invalid';
+
+/** The signing keys of one proxy: the one it signs with, and every one it still accepts. */
+class HandoffKeys {
+  private readonly local = hmacKey(randomText(32));
+  private shared: { key: Promise<CryptoKey>; secret: string } | null = null;
+  private previous: Promise<CryptoKey> | null = null;
+  private readAt = -Infinity;
+  private configuredKey: Promise<CryptoKey> | undefined;
+  private reading: Promise<void> = Promise.resolve();
+
+  constructor(private readonly ctx: ProxyContext) {}
+
+  /** The key to sign with now: the configured one, else the shared one, else this process's. */
+  async current(): Promise<CryptoKey> {
+    const configured = this.ctx.config.returnSecret;
+    if (configured) return (this.configuredKey ??= hmacKey(configured));
+    await this.refresh();
+    return this.shared?.key ?? this.local;
+  }
+
+  /** Every key a valid id may have been signed with. */
+  async accepted(): Promise<CryptoKey[]> {
+    const keys = [await this.current()];
+    if (!this.ctx.config.returnSecret) {
+      if (this.previous) keys.push(await this.previous);
+      keys.push(await this.local);
+    }
+    return keys;
+  }
+
+  /**
+   * Agrees on a secret with the other instances through the state (once a minute at most; callers
+   * meanwhile share the read in flight).
+   */
+  private refresh(): Promise<void> {
+    const now = this.ctx.config.now();
+    if (now - this.readAt >= SECRET_REREAD_MS) {
+      this.readAt = now;
+      this.reading = this.read();
+    }
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    const secret = await this.ctx.state.claim('return-secret', randomText(32), SECRET_TTL_MS).catch(() => null);
+    if (secret === null || secret === this.shared?.secret) return;
+    if (this.shared) this.previous = this.shared.key;
+    this.shared = { secret, key: hmacKey(secret) };
+  }
+}
+
+const keysOf = new WeakMap<ProxyContext, HandoffKeys>();
+const keys = (ctx: ProxyContext) => {
+  let found = keysOf.get(ctx);
+  if (!found) keysOf.set(ctx, (found = new HandoffKeys(ctx)));
+  return found;
+};
+
+/** A new hand-off id, valid for `HANDOFF_TTL_S`. */
+export async function issueHandoff(ctx: ProxyContext): Promise<string> {
+  const expiry = Math.floor(ctx.config.now() / 1000 + HANDOFF_TTL_S).toString(36);
+  const signed = `${expiry}.${randomText(12)}`;
+  const mac = await crypto.subtle.sign('HMAC', await keys(ctx).current(), encoder.encode(signed));
+  return `${signed}.${base64url(new Uint8Array(mac))}`;
+}
+
+/**
+ * What a return's hand-off id proves for `reference`: `first` (count it), `repeat` (the same return
+ * again: land, do not count), or `invalid` (absent, forged, expired, or used for another reference).
+ */
+export async function checkHandoff(ctx: ProxyContext, id: string | null, reference: string): Promise<HandoffCheck> {
+  const parts = id === null ? null : ID_RE.exec(id);
+  if (!parts) return 'invalid';
+  const [, expiry, nonce, mac] = parts as unknown as [string, string, string, string];
+  const expiresS = parseInt(expiry, 36);
+  const nowS = ctx.config.now() / 1000;
+  if (!(expiresS > nowS && expiresS <= nowS + HANDOFF_TTL_S + 60)) return 'invalid';
+  const signature = fromBase64url(mac);
+  const data = encoder.encode(`${expiry}.${nonce}`);
+  let valid = false;
+  for (const key of await keys(ctx).accepted())
+    if (await crypto.subtle.verify('HMAC', key, signature, data)) valid = true;
+  if (!valid) return 'invalid';
+  // Once: the first reference returned with this id holds it. A store that cannot answer lets the
+  // return land and count (the signature proves the hand-off; only a repeat may be counted twice).
+  const mine = `${reference} ${randomText(9)}`;
+  const holder = await ctx.state.claim(`handoff:${nonce}`, mine, USED_TTL_MS).catch(() => null);
+  if (holder === null || holder === mine) return 'first';
+  return holder.startsWith(`${reference} `) ? 'repeat' : 'invalid';
+}

@@ -1,0 +1,34 @@
+/**
+ * Encodings the proxy's layers share: the digests that Subresource Integrity and CSP hash sources
+ * take, and gzip with the `Accept-Encoding` test that decides it. Web APIs only (`crypto.subtle`,
+ * `CompressionStream`), so they run the same in Node and an edge runtime.
+ */
+/** The base64 digest of `bytes`, the form Subresource Integrity and CSP hash sources take. */
+export async function base64Digest(algorithm: 'SHA-256' | 'SHA-384', bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest(algorithm, bytes));
+  let binary = '';
+  for (const byte of digest) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The `sha384-…` Subresource Integrity value of a file. */
+export async function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  return `sha384-${await base64Digest('SHA-384', bytes)}`;
+}
+
+/** `bytes` gzipped. */
+export async function gzip(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/** Whether an `Accept-Encoding` header accepts gzip (named, or `*`, with a quality above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  for (const entry of (header ?? '').split(',')) {
+    const [coding, ...params] = entry.split(';').map((part) => part.trim().toLowerCase());
+    if (coding !== 'gzip' && coding !== '*') continue;
+    const quality = params.find((param) => param.startsWith('q='));
+    return !quality || Number(quality.slice(2)) > 0;
+  }
+  return false;
+}

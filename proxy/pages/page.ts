@@ -1,0 +1,143 @@
+/**
+ * The operator's HTML pages (the status page and the embed studio): one document frame, one
+ * stylesheet served as a file, every value escaped, and a strict Content-Security-Policy of their
+ * own. No inline script and no inline style: scripts only from this proxy and with the answer's
+ * nonce, styles only from this proxy. Not `'strict-dynamic'`: the widget fetches its locale modules
+ * through `<link rel="modulepreload">` (with their integrity), which it does not cover.
+ */
+import { PATHS } from '../paths.js';
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function escapeHtml(value: unknown): string {
+  return String(value).replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
+  );
+}
+
+/** A fresh nonce for one answer's scripts. */
+export function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary);
+}
+
+/** The stylesheet of the operator's pages, relative to the page (so a proxy mounted under a path works). */
+export const PAGES_CSS_PATH = PATHS.pagesCss;
+
+/** Options of a page. */
+export interface PageOptions {
+  title: string;
+  /** The nonce of the page's scripts; none: the page runs no script at all. */
+  nonce?: string;
+  /** Seconds after which the browser reloads the page (the status page). */
+  refreshS?: number;
+  /** What search engines and link previews show of the page. */
+  description: string;
+  /** The page's language (default en-GB). */
+  lang?: string;
+  /** The answer's status (default 200). */
+  status?: number;
+  /** One `<style>` element of the page's own (a venue's colours), allowed by the nonce. */
+  style?: string;
+  /** The stylesheet's address, relative to the page (default the operator pages' own). */
+  stylesheet?: string;
+}
+
+/** The page's Content-Security-Policy. */
+export function pageCsp(nonce?: string, styleNonce?: string): string {
+  return [
+    "default-src 'none'",
+    nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'none'",
+    styleNonce ? `style-src 'self' 'nonce-${styleNonce}'` : "style-src 'self'",
+    // The embed studio's preview talks to this proxy's API, and reads its own page again.
+    nonce ? "connect-src 'self'" : "connect-src 'none'",
+    "img-src 'self' data:",
+    "form-action 'self'",
+    "base-uri 'none'",
+    // Framed by nothing but this proxy's own pages (the same rule as X-Frame-Options: SAMEORIGIN).
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+/** A whole HTML answer: the page frame around `body`, with its CSP and no caching. */
+export function pageResponse(body: string, options: PageOptions): Response {
+  const refresh = options.refreshS ? `<meta http-equiv="refresh" content="${options.refreshS}">` : '';
+  const styleNonce = options.style ? newNonce() : undefined;
+  const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
+  const html = `<!doctype html><html lang="${escapeHtml(options.lang ?? 'en-GB')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? PAGES_CSS_PATH.slice(1))}">${style}</head><body>${body}</body></html>`;
+  return new Response(html, {
+    status: options.status ?? 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-security-policy': pageCsp(options.nonce, styleNonce),
+    },
+  });
+}
+
+/**
+ * The address the venue-facing pages give out (snippets, links, QR codes): the configured public
+ * address, else the address the page was opened at (its mount path kept), so a studio opened at
+ * `127.0.0.1:8787` names that, not `localhost`.
+ */
+export function pagesBase(config: { publicBase: string | null; publicUrlDerived?: boolean }, url: URL): string {
+  if (!config.publicBase) return url.origin;
+  if (!config.publicUrlDerived) return config.publicBase;
+  return `${url.origin}${new URL(config.publicBase).pathname.replace(/\/+$/, '')}`;
+}
+
+/** The practice banner, while the upstream is a sandbox. */
+export function practiceBanner(
+  practice: boolean | undefined,
+  words = 'Practice mode: bookings here are not real.',
+): string {
+  return practice ? `<p class="practice" role="note">${escapeHtml(words)}</p>` : '';
+}
+
+/** The stylesheet of the operator's pages: readable, high contrast, no framework. */
+export const PAGES_CSS = `
+:root { color-scheme: light; font: 1rem/1.5 system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; color: #1b1f23; background: #f6f7f9; }
+body { margin: 0 auto; max-width: 72rem; padding: 1rem 1.25rem 3rem; }
+h1 { font-size: 1.5rem; margin: 0.5rem 0 0.25rem; }
+h2 { font-size: 1.2rem; margin: 1.75rem 0 0.5rem; }
+nav a { margin-right: 1rem; }
+a { color: #0b57a4; }
+.lead { color: #454c54; margin-top: 0; }
+.grid { display: grid; gap: 1.5rem; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); align-items: start; }
+.card { background: #fff; border: 1px solid #c9ced4; border-radius: 8px; padding: 1rem 1.25rem; }
+.figure { font-size: 1.75rem; font-weight: 600; margin: 0; }
+.note { color: #454c54; font-size: 0.9rem; }
+table { border-collapse: collapse; width: 100%; background: #fff; }
+th, td { text-align: left; padding: 0.35rem 0.5rem; border-bottom: 1px solid #dde1e5; vertical-align: top; }
+fieldset { min-inline-size: 0; border: 1px solid #c9ced4; border-radius: 8px; margin: 0 0 1rem; padding: 0.5rem 1rem 0.75rem; background: #fff; }
+legend { font-weight: 600; padding: 0 0.25rem; }
+label { display: block; margin: 0.35rem 0; }
+label select { display: block; inline-size: 100%; margin-top: 0.2rem; }
+input[type='text'], input[type='url'], input[type='tel'], input[type='date'], input[type='time'], input[type='number'], select { font: inherit; padding: 0.3rem 0.4rem; border: 1px solid #6b737b; border-radius: 4px; max-width: 100%; }
+.choice { display: inline-block; margin-right: 1rem; }
+button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 6px; border: 1px solid #0b57a4; background: #0b57a4; color: #fff; cursor: pointer; }
+button.secondary { background: #fff; color: #0b57a4; }
+:focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
+textarea { width: 100%; box-sizing: border-box; font: 0.85rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; min-height: 12rem; }
+.allowed { color: #1a6b2f; font-weight: 600; }
+.refused { color: #a4160b; font-weight: 600; }
+.problem { color: #a4160b; }
+code { background: #eef0f2; padding: 0 0.2rem; border-radius: 3px; }
+ol li, ul li { margin: 0.25rem 0; }
+#preview { min-height: 12rem; }
+.practice { background: #fff4ce; border: 2px solid #8a6100; color: #3d2b00; border-radius: 8px; padding: 0.5rem 1rem; font-weight: 600; }
+.colour { display: flex; gap: 0.5rem; align-items: center; }
+.colour label { margin: 0.2rem 0; }
+input[type='color'] { inline-size: 3rem; block-size: 2rem; padding: 0; border: 1px solid #6b737b; border-radius: 4px; }
+input[type='color']:disabled { opacity: 0.4; }
+.warning { color: #7a4d00; background: #fff4ce; border-inline-start: 4px solid #8a6100; padding: 0.25rem 0.75rem; }
+.scripted .no-script-only { display: none; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; margin: 0; }
+details { margin: 0.25rem 0; }
+summary { cursor: pointer; color: #0b57a4; }
+.qr svg { inline-size: 10rem; block-size: 10rem; background: #fff; }
+.book-page { max-width: 40rem; }
+@media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
+`;

@@ -1,0 +1,142 @@
+/**
+ * The embed studio at `GET /embed`, for a venue's manager who puts the booking widget on the
+ * venue's site alone: a form in plain words (venues and booking types by name, read from the venue
+ * data; colour pickers with a contrast check; language, steps, a prefill the venue takes, the
+ * fallback), a live preview of the real widget served by this proxy that stays in view, the one
+ * snippet to paste, the booking page's link and QR code, steps for the usual site builders, and
+ * the sites allowed to show the widget.
+ *
+ * Rendered here from the query, every value checked (pages/studio-form.ts) and escaped. The studio
+ * never fetches a URL a user types: the fallback link only goes into the snippet's text. Its one
+ * script (pages/studio-client.ts) only improves the page.
+ */
+import type { Context } from 'hono';
+import { urlOf } from '../core/url.js';
+import { contrastWarnings } from './colours.js';
+import type { ProxyContext } from '../context.js';
+import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner } from './page.js';
+import { qrSvg } from './qr.js';
+import { integrityOf } from '../core/encoding.js';
+import {
+  COLOUR_PROPERTIES,
+  elementOf,
+  fallbackOf,
+  styleRuleOf,
+  widgetSnippet,
+  type WidgetSettings,
+} from './snippet.js';
+import { formOf, londonToday, studioChoices, type StudioOffer } from './studio-form.js';
+import { originsOf } from './studio-origins.js';
+import { stepsOf } from './studio-steps.js';
+import { venuesAndGroups, withPartySizes } from './venue-data.js';
+
+/** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
+export function bookingLink(choices: WidgetSettings, base: string): string {
+  const id = choices.group ?? choices.venues[0] ?? '';
+  const query = new URLSearchParams();
+  if (choices.locale !== 'en-GB') query.set('locale', choices.locale);
+  if (choices.theme !== 'light') query.set('theme', choices.theme);
+  for (const [name, value] of Object.entries(choices.colours)) query.set(name, value);
+  const search = query.toString();
+  return `${base}/book/${encodeURIComponent(id)}${search ? `?${search}` : ''}`;
+}
+
+/** The contrast warnings of `choices`, in plain words. */
+function contrastOf(choices: WidgetSettings): string {
+  const warnings = contrastWarnings(choices.colours, choices.theme);
+  return warnings
+    .map(
+      (warning) =>
+        `<p class="warning">Hard to read in the ${warning.theme} theme: ${escapeHtml(warning.what)} has a contrast of ${warning.ratio.toFixed(2)}:1, and needs at least ${warning.needed}:1. Choose a ${warning.theme === 'dark' ? 'lighter' : 'darker'} main colour${warning.what.startsWith('the text') ? ' or another text colour' : ''}.</p>`,
+    )
+    .join('');
+}
+
+/** The booking page's link, its QR code, and the WordPress plugin's address for the same venue. */
+function linksOf(choices: WidgetSettings, base: string): string {
+  const link = bookingLink(choices, base);
+  const several = !choices.group && choices.venues.length > 1;
+  return `<div id="links"><p>Guests can also book on your booking page, with no website needed: for your Instagram bio, your Google Business Profile’s booking button, newsletters, and a QR code on menus and table cards.</p>
+<p><a id="booking-link" href="${escapeHtml(link)}">${escapeHtml(link)}</a>${several ? ' <span class="note">(for the first venue ticked; choose a group to let guests pick)</span>' : ''}</p>
+<figure class="qr"><a id="qr-download" href="${escapeHtml(`${link.split('?')[0]}/qr.svg`)}" download="booking-qr-code.svg">${qrSvg(link)}</a><figcaption class="note">The QR code of this link. Download it (SVG, sharp at any size) for print.</figcaption></figure></div>`;
+}
+
+/** The studio page's HTML body. */
+export function renderStudio(
+  ctx: ProxyContext,
+  parts: {
+    choices: WidgetSettings;
+    problems: string[];
+    offer: StudioOffer;
+    base: string;
+    snippet: string;
+    preview: string | null;
+  },
+): string {
+  const { choices, problems, offer, base } = parts;
+  const today = londonToday(ctx.config.now());
+  const previewPart = parts.preview
+    ? `<div id="preview" role="region" aria-label="Live preview">${parts.preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
+    : '<div id="preview"><p class="problem">This server does not have the widget’s script, so there is nothing to preview here. Your web person can fix it: from a checkout, <code>npm run build</code>, then restart the booking service.</p></div>';
+  const plugin = `${base}/embed/wordpress-plugin.zip?venue=${encodeURIComponent(choices.group ?? choices.venues.join(','))}`;
+  const tryIt = ctx.config.practice
+    ? 'try it in the preview (practice mode: nothing booked here is real)'
+    : 'try it in the preview (it books for real: cancel a test booking afterwards)';
+  return `<header><nav aria-label="Pages for the venue"><a href="status">Status</a><a href="embed" aria-current="page">Booking widget</a></nav>
+${practiceBanner(ctx.config.practice, 'Practice mode: bookings here are not real. This booking service is not connected to your live bookings yet.')}
+<h1>Put the booking widget on your site</h1>
+<p class="lead">Choose how it looks, ${tryIt}, then copy the snippet into your site, or share your booking page’s link.</p></header>
+<main><div class="grid studio">
+<section aria-labelledby="choose"><h2 id="choose">Choose</h2>
+<div id="problems" role="alert">${problems.length ? `<p class="problem">Left out: ${problems.map(escapeHtml).join('; ')}.</p>` : ''}</div>
+${formOf(choices, offer, today, contrastOf(choices))}</section>
+<section class="studio-preview" aria-labelledby="preview-title"><h2 id="preview-title">Preview</h2>${previewPart}</section></div>
+<section aria-labelledby="snippet-title"><div id="snippet-section"><h2 id="snippet-title"><label for="snippet">Your snippet</label></h2>
+<textarea id="snippet" readonly spellcheck="false">${escapeHtml(parts.snippet)}</textarea>
+<p><button type="button" id="copy" class="secondary" hidden>Copy the snippet</button> <span id="copied" role="status"></span></p></div></section>
+<section aria-labelledby="link-title"><h2 id="link-title">Your booking page and its QR code</h2>${linksOf(choices, base)}</section>
+<section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2>${stepsOf(plugin, bookingLink(choices, base))}</section>
+<section aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${originsOf(ctx)}</section>
+</main>`;
+}
+
+/** `GET /embed`: the studio. */
+export async function studioPage(ctx: ProxyContext, c: Context): Promise<Response> {
+  const url = urlOf(c.req.raw);
+  const today = londonToday(ctx.config.now());
+  const { venues, groups } = await venuesAndGroups(ctx);
+  const type = url.searchParams.get('type');
+  const offer = { venues: type ? await withPartySizes(ctx, venues, type, today) : venues, groups };
+  const { choices, problems } = studioChoices(url.searchParams, offer, today);
+  const base = pagesBase(ctx.config, url);
+  const script = ctx.config.widgetScript;
+  const integrity = script ? await integrityOf(script) : null;
+  const nonce = newNonce();
+  const bookingPage = bookingLink(choices, base);
+  const fallback = fallbackOf(choices, bookingPage);
+  const style = styleRuleOf(choices.colours);
+  const snippet = widgetSnippet(`${base}/venue-booking.js`, integrity, [
+    ...(style ? [style] : []),
+    elementOf(choices, `${base}/api`, fallback),
+  ]);
+  const colours = Object.fromEntries(
+    Object.entries(choices.colours).map(([name, value]) => [
+      COLOUR_PROPERTIES[name as keyof typeof COLOUR_PROPERTIES],
+      value,
+    ]),
+  );
+  // The preview talks to this proxy as the page reached it (a relative `api`), so it works under
+  // whatever address the studio was opened at, and its colours are set by the studio's script.
+  const preview = script
+    ? `${elementOf(choices, 'api', fallback, ` data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
+<script type="module" src="venue-booking.js" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
+    : null;
+  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview })}
+<script type="module" src="embed/studio.js" nonce="${nonce}"></script>`;
+  return pageResponse(body, {
+    title: 'Your booking widget: choose, preview, copy',
+    description:
+      'Put the booking widget on your venue’s website: choose its look, try it, copy the snippet or share your booking page.',
+    nonce,
+  });
+}
