@@ -7,22 +7,21 @@
 import { html, nothing } from 'lit';
 import { ApiError } from '../api/client.js';
 import { PARTY_SIZE } from '../api/rules.js';
-import type { Availability, Suggestion } from '../api/normalize.js';
-import { BOOKING_FIELDS, type WireMarketingPreference, type WireOffer, type WireVenue } from '../api/types.js';
+import type { Availability } from '../api/normalize.js';
+import { BOOKING_FIELDS, type WireMarketingPreference, type WireVenue } from '../api/types.js';
 import { alternatives, chosenAction, type Step } from '../state/booking-flow.js';
 import type { BookingState, GuestEvent, StepUi } from '../state/booking-state.js';
 import type { LaterSteps } from '../controllers/booking-data.js';
 import { durationMinutes, offerValidity } from '../venue/format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
-import { badgeFor, eligibleOffers, sizeCondition, type PartyRange } from '../venue/offers.js';
+import { eligibleOffers } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
 import { formatVenueDate, venueToday } from '../venue/venue-time.js';
 import { renderBusy } from './busy.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
-import type { Badge } from '../state/presenter.js';
 import { renderProblems, type AlternativesProps } from './problems.js';
 import { renderRedirect } from './redirect.js';
 import { renderReject } from './reject.js';
@@ -33,7 +32,7 @@ import { renderUnavailable } from './unavailable.js';
 import { renderVenues } from './venues.js';
 
 /** The element's state, what it read and its handlers, as the templates need them. */
-export interface Flow extends BookingState {
+export interface Flow extends BookingState, present.OfferContext {
   wording: present.Wording;
   /** The clock: "today" is London's date at this instant. */
   now: Date;
@@ -47,11 +46,6 @@ export interface Flow extends BookingState {
   form: GuestForm | null;
   /** The later steps' code (details form, confirmation, calendar links), once loaded (`BookingData.laterSteps`). */
   later: LaterSteps | null;
-  /** The venue's offers, and whether they are hidden. */
-  offers: WireOffer[];
-  /** The party sizes each booking type takes, by type id, once read (`BookingData.parties`). */
-  parties: ReadonlyMap<string, PartyRange>;
-  hideOffers: boolean;
   preferences: WireMarketingPreference[];
   /** A guest's action. */
   send: (event: GuestEvent) => void;
@@ -68,49 +62,11 @@ export interface Flow extends BookingState {
 /** A guest's choice of a value of a step. */
 const choose = (flow: Flow) => (field: Step, value: string | number) => flow.send({ type: 'choose', field, value });
 
-/**
- * The party sizes the type of these choices takes: read per type, else (a type chosen) the party
- * step's rules in the answer; null while unknown.
- */
-function partyOf(flow: Flow, type: string | undefined, availability: Availability): PartyRange | null {
-  if (type === undefined) return null;
-  const rules = availability.fields.num_people;
-  const known = flow.parties.get(type);
-  if (known) return known;
-  return type === flow.choices.type && rules && (rules.min !== null || rules.max !== null)
-    ? { min: rules.min, max: rules.max }
-    : null;
-}
-
-/** How badges word the offer and a size range. */
-const badgeWords = (flow: Flow) => {
-  const s = flow.wording.strings;
-  return { offer: s.offer, people: (range: PartyRange) => s.peopleRange(range.min, range.max) };
-};
-
-/** The offer badge of a value of a step: only where an offer can still apply with it, to a party its type takes. */
-function badge(flow: Flow, step: Step, suggestion: Suggestion, availability: Availability): Badge | null {
-  if (flow.hideOffers || !suggestion.valid) return null;
-  const choices = { ...flow.choices, [step]: suggestion.value };
-  return badgeFor(flow.offers, choices, badgeWords(flow), partyOf(flow, choices.type, availability));
-}
-
-/** Offers named for people, each with the party sizes it is for within `party` ("Big group feast (6–8 people)"). */
-function offerNames(flow: Flow, offers: WireOffer[], party: PartyRange | null): string {
-  const words = badgeWords(flow);
-  return offers
-    .map((offer) => {
-      const sizes = sizeCondition(offer, party);
-      return `${offer.title || words.offer}${sizes ? ` (${words.people(sizes)})` : ''}`;
-    })
-    .join(', ');
-}
-
 /** The party step: its sizes, why no others, the sizes offers apply to, a larger party's way on. */
 function renderPartyView(flow: Flow, availability: Availability) {
   const { wording, choices } = flow;
   const field = availability.fields.num_people;
-  const offers = flow.hideOffers ? [] : eligibleOffers(flow.offers, choices, partyOf(flow, choices.type, availability));
+  const offers = present.partyOffers(wording, flow, availability);
   return renderParty({
     strings: wording.strings,
     suggestions: field?.suggestions ?? [],
@@ -119,8 +75,8 @@ function renderPartyView(flow: Flow, availability: Availability) {
     max: field?.max ?? null,
     typeName: choices.type ? present.typeName(wording, choices.type) : null,
     asking: flow.ui.larger,
-    qualifies: (size) => offers.some((offer) => eligibleOffers([offer], { ...choices, num_people: size }).length),
-    offerNames: offerNames(flow, offers, field ? { min: field.min, max: field.max } : null),
+    qualifies: offers.qualifies,
+    offerNames: offers.names,
     onChoose: (size) => choose(flow)('num_people', size),
     onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
     onLarger: (people) => flow.send({ type: 'larger-party', people }),
@@ -135,18 +91,6 @@ function alternativesOf(flow: Flow): AlternativesProps {
     format: (field, value) => present.format(flow.wording, field, value),
     onChoose: choose(flow),
   };
-}
-
-/** The offers some time of the list can carry, named with their sizes, for the time step's key. */
-function timeOffers(flow: Flow, suggestions: Suggestion[], availability: Availability): string {
-  if (flow.hideOffers) return '';
-  const party = partyOf(flow, flow.choices.type, availability);
-  const carried = flow.offers.filter((offer) =>
-    suggestions.some(
-      (item) => item.valid && eligibleOffers([offer], { ...flow.choices, time: String(item.value) }, party).length,
-    ),
-  );
-  return offerNames(flow, carried, party);
 }
 
 function renderStepView(flow: Flow, step: Step, availability: Availability) {
@@ -179,10 +123,10 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             format: (time) => present.format(wording, 'time', time),
             // A time chip is small: the word alone, the offers named in its accessible name and title.
             badge: (item) => {
-              const found = badge(flow, 'time', item, availability);
+              const found = present.offerBadge(wording, flow, 'time', item, availability);
               return found && { name: found.name, label: s.offer };
             },
-            offerNames: timeOffers(flow, suggestions, availability),
+            offerNames: present.timeOffers(wording, flow, suggestions, availability),
             onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
@@ -193,7 +137,13 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
               suggestions,
               chosen: choices[step],
               describe: (item) =>
-                present.describe(wording, step, item, choices.time, badge(flow, step, item, availability)),
+                present.describe(
+                  wording,
+                  step,
+                  item,
+                  choices.time,
+                  present.offerBadge(wording, flow, step, item, availability),
+                ),
               onChoose: (item) => choose(flow)(step, item.value),
             });
   // Nothing to choose here: say so, and show the venue's own way to book (the fallback content);

@@ -1,16 +1,24 @@
 /**
  * How the widget words things, as pure functions of the strings, the `Intl` locale and the names
- * known so far: values of each field, the lines of the summary, the reason
- * a choice or a booking is refused, and the text of an error. Nothing here reads the element.
+ * known so far: values of each field, the lines of the summary, the offer badges and the offers
+ * named with a step, the reason a choice or a booking is refused, and the text of an error.
+ * Nothing here reads the element.
  */
 import { ApiError } from '../api/client.js';
 import type { Availability, Choices, Suggestion } from '../api/normalize.js';
-import type { WireVenue } from '../api/types.js';
+import type { WireOffer, WireVenue } from '../api/types.js';
 import { reasonFor, type Problem, type Step } from './booking-flow.js';
 import type { BookingSummary } from './element-types.js';
 import { durationMinutes, endTimeOf, formatDuration } from '../venue/format.js';
 import type { Strings } from '../i18n/en-GB.js';
-import type { Badge as OfferBadge } from '../venue/offers.js';
+import {
+  badgeFor,
+  eligibleOffers,
+  offerApplies,
+  sizeCondition,
+  type Badge as OfferBadge,
+  type PartyRange,
+} from '../venue/offers.js';
 import { listedName } from '../venue/venue-model.js';
 import { formatVenueDate, formatVenueTime } from '../venue/venue-time.js';
 
@@ -144,4 +152,95 @@ export function submitErrorText(strings: Strings, error: ApiError | null): strin
 export function bookingSummary(venue: string, choices: Choices, offer: string | null): BookingSummary {
   const { type, date, time, duration, num_people } = choices;
   return { venue_id: venue, type, date, time, duration, num_people, ...(offer ? { offer } : {}) };
+}
+
+/** What the offer badges of a step depend on: the venue's offers, the choices so far, each type's party sizes. */
+export interface OfferContext {
+  offers: readonly WireOffer[];
+  hideOffers: boolean;
+  choices: Choices;
+  /** The party sizes each booking type takes, by type id, once read (`BookingData.parties`). */
+  parties: ReadonlyMap<string, PartyRange>;
+}
+
+/**
+ * The party sizes a booking type takes: read per type, else (the type chosen) the party step's
+ * rules in the answer; null while unknown.
+ */
+export function partyOf(
+  context: OfferContext,
+  type: string | undefined,
+  availability: Availability,
+): PartyRange | null {
+  if (type === undefined) return null;
+  const known = context.parties.get(type);
+  if (known) return known;
+  const rules = availability.fields.num_people;
+  return type === context.choices.type && rules && (rules.min !== null || rules.max !== null)
+    ? { min: rules.min, max: rules.max }
+    : null;
+}
+
+/** How badges word the offer and a size range. */
+const badgeWords = (strings: Strings) => ({
+  offer: strings.offer,
+  people: (range: PartyRange) => strings.peopleRange(range.min, range.max),
+});
+
+/** The offer badge of a value of a step: only where an offer can still apply with it, to a party its type takes. */
+export function offerBadge(
+  wording: Wording,
+  context: OfferContext,
+  step: Step,
+  suggestion: Suggestion,
+  availability: Availability,
+): Badge | null {
+  if (context.hideOffers || !suggestion.valid) return null;
+  const choices = { ...context.choices, [step]: suggestion.value };
+  const party = partyOf(context, choices.type, availability);
+  return badgeFor(context.offers, choices, badgeWords(wording.strings), party);
+}
+
+/** Offers named for people, each with the party sizes it is for within `party` ("Big group feast (6–8 people)"). */
+export function offerNames(wording: Wording, offers: readonly WireOffer[], party: PartyRange | null): string {
+  const words = badgeWords(wording.strings);
+  return offers
+    .map((offer) => {
+      const sizes = sizeCondition(offer, party);
+      return `${offer.title || words.offer}${sizes ? ` (${words.people(sizes)})` : ''}`;
+    })
+    .join(', ');
+}
+
+/** The offers some valid time of the list can carry, named with their sizes, for the time step's key. */
+export function timeOffers(
+  wording: Wording,
+  context: OfferContext,
+  suggestions: readonly Suggestion[],
+  availability: Availability,
+): string {
+  if (context.hideOffers) return '';
+  const party = partyOf(context, context.choices.type, availability);
+  const carried = context.offers.filter((offer) =>
+    suggestions.some(
+      (item) => item.valid && eligibleOffers([offer], { ...context.choices, time: String(item.value) }, party).length,
+    ),
+  );
+  return offerNames(wording, carried, party);
+}
+
+/**
+ * The party step's offers: the sizes some offer applies to (`qualifies`) and those offers named
+ * with their sizes within the step's own range.
+ */
+export function partyOffers(wording: Wording, context: OfferContext, availability: Availability) {
+  const { choices } = context;
+  const field = availability.fields.num_people;
+  const offers = context.hideOffers
+    ? []
+    : eligibleOffers(context.offers, choices, partyOf(context, choices.type, availability));
+  return {
+    qualifies: (size: number) => offers.some((offer) => offerApplies(offer, { ...choices, num_people: size })),
+    names: offerNames(wording, offers, field ? { min: field.min, max: field.max } : null),
+  };
 }

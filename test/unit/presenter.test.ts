@@ -1,17 +1,24 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/api/client.js';
-import type { Suggestion } from '../../src/api/normalize.js';
+import type { Availability, FieldState, Suggestion } from '../../src/api/normalize.js';
+import type { WireOffer } from '../../src/api/types.js';
 import { parseSteps } from '../../src/state/booking-flow.js';
 import { enGB } from '../../src/i18n/en-GB.js';
 import {
   bookingSummary,
   describe as describeOption,
   format,
+  offerBadge,
+  offerNames,
+  partyOf,
+  partyOffers,
   problemText,
   readErrorText,
   submitErrorText,
   summaryItems,
+  timeOffers,
+  type OfferContext,
   type Wording,
 } from '../../src/state/presenter.js';
 import { venueIds, venueModel, venueName } from '../../src/venue/venue-model.js';
@@ -20,6 +27,7 @@ import { BOOKING_FIELDS } from '../../src/api/types.js';
 import { enGBLater } from '../../src/i18n/en-GB-later.js';
 import { durationMinutes } from '../../src/venue/format.js';
 import { formatVenueDate } from '../../src/venue/venue-time.js';
+import seed from '../../sandbox/seed.json' with { type: 'json' };
 
 const wording: Wording = {
   strings: enGB,
@@ -141,5 +149,81 @@ describe('booking summary', () => {
     });
     assert.equal(bookingSummary('v1', choices, 'o1').offer, 'o1');
     assert.equal('offer' in bookingSummary('v1', choices, null), false);
+  });
+});
+
+describe('presenter: offer badges and the offers named with a step', () => {
+  const offers = seed.offers as unknown as WireOffer[];
+  const byId = (suffix: string) => offers.find((offer) => offer._id.endsWith(suffix))!;
+  /** Two-for-one cocktails (2–8 people) and Big group feast (6+), as the demo venue shows them on a Tuesday. */
+  const visible = ['701', '702', '706'].map(byId);
+  const TABLE = '64a1f0c2e4b0a1b2c3d4e601';
+  const field = (suggestions: Suggestion[], min: number | null = null, max: number | null = null): FieldState => ({
+    valid: true,
+    errors: [],
+    suggestions,
+    min,
+    max,
+  });
+  const answer = (fields: Availability['fields']): Availability => ({
+    fields,
+    action: 'accept',
+    depositRequired: false,
+    preordersAvailable: false,
+    details: {},
+    next: { api: null, web: null },
+  });
+  const context = (over: Partial<OfferContext> = {}): OfferContext => ({
+    offers: visible,
+    hideOffers: false,
+    choices: { type: TABLE, date: '2026-03-17' },
+    parties: new Map(),
+    ...over,
+  });
+
+  it("finds a type's party sizes: read per type, else the answer's party rules for the chosen type, else unknown", () => {
+    const sized = answer({ num_people: field([], 2, 8) });
+    assert.equal(partyOf(context(), undefined, sized), null);
+    assert.deepEqual(partyOf(context(), TABLE, sized), { min: 2, max: 8 });
+    assert.equal(partyOf(context(), 'other', sized), null, "the answer's rules are the chosen type's only");
+    assert.equal(partyOf(context(), TABLE, answer({ num_people: field([]) })), null);
+    const read = context({ parties: new Map([['other', { min: 10, max: 60 }]]) });
+    assert.deepEqual(partyOf(read, 'other', sized), { min: 10, max: 60 });
+  });
+
+  it('badges a value only where an offer can still apply with it, never when offers are hidden or the value refused', () => {
+    const none = answer({});
+    assert.deepEqual(offerBadge(wording, context(), 'time', option('13:00', true), none), {
+      label: 'Big group feast',
+      condition: '6+ people',
+      name: 'Big group feast (6+ people)',
+      ids: [byId('706')._id],
+    });
+    assert.equal(offerBadge(wording, context(), 'time', option('13:00', false), none), null);
+    assert.equal(offerBadge(wording, context({ hideOffers: true }), 'time', option('13:00', true), none), null);
+    // Within the sizes the type takes (10 to 60): the 6+ offer admits every one of them, so no condition.
+    const hire = context({ parties: new Map([[TABLE, { min: 10, max: 60 }]]) });
+    assert.equal(offerBadge(wording, hire, 'time', option('13:00', true), none)?.condition, undefined);
+    const party = context({ choices: { type: TABLE, date: '2026-03-17', time: '13:00' } });
+    assert.equal(offerBadge(wording, party, 'num_people', option(2, true), none), null);
+    assert.equal(offerBadge(wording, party, 'num_people', option(6, true), none)?.name, 'Big group feast');
+  });
+
+  it('names offers with their sizes, the times that can carry one, and the party sizes an offer applies to', () => {
+    assert.equal(offerNames(wording, [byId('706')], null), 'Big group feast (6+ people)');
+    assert.equal(offerNames(wording, [byId('706')], { min: 10, max: 60 }), 'Big group feast');
+    const times = [option('13:00', true), option('17:30', true), option('23:00', false)];
+    assert.equal(
+      timeOffers(wording, context(), times, answer({})),
+      'Two-for-one cocktails (2–8 people), Big group feast (6+ people)',
+    );
+    assert.equal(timeOffers(wording, context(), [option('13:00', true)], answer({})), 'Big group feast (6+ people)');
+    assert.equal(timeOffers(wording, context({ hideOffers: true }), times, answer({})), '');
+    const at = context({ choices: { type: TABLE, date: '2026-03-17', time: '13:00' } });
+    const party = partyOffers(wording, at, answer({ num_people: field([], 1, 12) }));
+    assert.deepEqual([party.qualifies(2), party.qualifies(6)], [false, true]);
+    assert.equal(party.names, 'Big group feast (6–12 people)', "within the step's own range");
+    const hidden = partyOffers(wording, { ...at, hideOffers: true }, answer({}));
+    assert.deepEqual([hidden.qualifies(6), hidden.names], [false, '']);
   });
 });
