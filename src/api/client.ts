@@ -8,7 +8,18 @@
  */
 import ky, { HTTPError, TimeoutError } from 'ky';
 import type { Choices } from './normalize.js';
-import type { BookingRequest, Envelope, WireAvailability, WireBookingCreated, WireErrorPayload } from './types.js';
+import type {
+  BookingRequest,
+  Envelope,
+  WireAvailability,
+  WireBookingCreated,
+  WireBookingRules,
+  WireErrorPayload,
+  WireMarketingPreference,
+  WireOffer,
+  WireReturnBridge,
+  WireVenue,
+} from './types.js';
 
 /** What went wrong, in the terms the widget shows the guest. */
 export type ApiErrorKind = 'network' | 'timeout' | 'rate-limited' | 'server' | 'invalid' | 'aborted';
@@ -53,15 +64,21 @@ export interface ApiClientOptions {
 /** Query values for availability: the choices, the widget's flags and the `fields=` asked for. */
 export type AvailabilityQuery = Choices & { getOffers?: boolean; fields?: string };
 
-/** The typed calls the widget makes. */
+/** The typed calls the widget makes, one per endpoint of the proxy's `/api`. */
 export interface ApiClient {
   availability(venue: string, query: AvailabilityQuery, signal?: AbortSignal): Promise<WireAvailability>;
+  /** A venue group's venues: ids and paths only (spec §4.9). */
+  venueGroup(group: string, signal?: AbortSignal): Promise<WireVenue[]>;
+  /** A venue's record, asked with its booking types only: the smallest settings that carry its title. */
+  venue(venue: string, signal?: AbortSignal): Promise<WireVenue | undefined>;
+  /** Every visible offer of a venue. */
+  offers(venue: string, signal?: AbortSignal): Promise<WireOffer[]>;
+  marketingPreferences(venue: string, signal?: AbortSignal): Promise<WireMarketingPreference[]>;
+  /** A booking type's rules on a date (its party sizes). */
+  bookingRules(venue: string, query: { type: string; date: string }, signal?: AbortSignal): Promise<WireBookingRules>;
+  /** Whether the proxy offers its return bridge (no upstream call). */
+  returnBridge(signal?: AbortSignal): Promise<WireReturnBridge>;
   createBooking(body: BookingRequest, idempotencyKey: string, signal?: AbortSignal): Promise<WireBookingCreated>;
-  get<T>(
-    path: string,
-    searchParams?: Record<string, string | number | boolean | undefined>,
-    signal?: AbortSignal,
-  ): Promise<T>;
 }
 
 /** Turns whatever ky or fetch threw into an `ApiError`; the error body is read defensively. */
@@ -109,18 +126,43 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
+  /** A GET's payload, `path` under the proxy's base. */
+  const read = <T>(path: string, signal?: AbortSignal, query?: object) =>
+    call<T | undefined>(() => http.get(path, { searchParams: searchParams(query), signal }).json());
+  const venuePath = (venue: string, suffix = '') => `venues/${encodeURIComponent(venue)}${suffix}`;
+
   return {
     availability(venue, query, signal) {
-      const path = `venues/${encodeURIComponent(venue)}/booking-availability`;
-      return call(() => http.get(path, { searchParams: searchParams(query), signal }).json());
+      return call(() =>
+        http.get(venuePath(venue, '/booking-availability'), { searchParams: searchParams(query), signal }).json(),
+      );
+    },
+    async venueGroup(group, signal) {
+      return (await read<{ pages?: WireVenue[] }>('venues', signal, { venue_group: group }))?.pages ?? [];
+    },
+    async venue(venue, signal) {
+      return (await read<{ venue?: WireVenue }>(venuePath(venue), signal, { fields: 'booking_types' }))?.venue;
+    },
+    async offers(venue, signal) {
+      const payload = await read<WireOffer[] | { offers?: WireOffer[] }>(venuePath(venue, '/offers'), signal);
+      return Array.isArray(payload) ? payload : (payload?.offers ?? []);
+    },
+    async marketingPreferences(venue, signal) {
+      const path = venuePath(venue, '/marketing-preferences');
+      return (
+        (await read<{ marketing_preferences?: WireMarketingPreference[] }>(path, signal))?.marketing_preferences ?? []
+      );
+    },
+    async bookingRules(venue, query, signal) {
+      return (await read<WireBookingRules>(venuePath(venue, '/booking-rules'), signal, query)) ?? {};
+    },
+    async returnBridge(signal) {
+      return (await read<WireReturnBridge>('return', signal)) ?? {};
     },
     createBooking(body, idempotencyKey, signal) {
       return call(() =>
         http.post('bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal }).json(),
       );
-    },
-    get(path, query, signal) {
-      return call(() => http.get(path.replace(/^\//, ''), { searchParams: searchParams(query), signal }).json());
     },
   };
 }

@@ -156,3 +156,15 @@ export interface WireVenue {
   title?: string;
   name?: string;
 }
+
+/** A booking type's booking rules for a date (§2.8), reduced to the party sizes it takes; read defensively. */
+export interface WireBookingRules {
+  min_people?: unknown;
+  max_people?: unknown;
+}
+
+/** The proxy's return bridge (`GET /api/return`): the methods it accepts and its signed hand-off id. */
+export interface WireReturnBridge {
+  methods?: unknown;
+  handoff?: unknown;
+}

@@ -192,13 +192,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, venue, wanted], signal) => {
         if (!venue || !wanted) return [];
-        const payload = await this._venueRead<{ marketing_preferences?: WireMarketingPreference[] }>(
-          api,
-          venue,
-          '/marketing-preferences',
-          signal,
-        );
-        return payload?.marketing_preferences ?? [];
+        return (await optional(this.clientFor(api).marketingPreferences(venue, signal))) ?? [];
       },
     );
   }
@@ -216,8 +210,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, venue, hidden], signal) => {
         if (!venue || hidden) return [];
-        const payload = await this._venueRead<WireOffer[] | { offers?: WireOffer[] }>(api, venue, '/offers', signal);
-        return partnerOffers(Array.isArray(payload) ? payload : (payload?.offers ?? []));
+        return partnerOffers((await optional(this.clientFor(api).offers(venue, signal))) ?? []);
       },
     );
   }
@@ -250,7 +243,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, venue, multi, needed], signal) => {
         if (!needed || !venue || multi) return '';
-        return venueName((await this._venueRead<{ venue?: WireVenue }>(api, venue, '', signal))?.venue);
+        return venueName((await optional(this.clientFor(api).venue(venue, signal))) ?? undefined);
       },
     );
   }
@@ -271,9 +264,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, wanted], signal) => {
         if (!wanted) return false;
-        const payload = await this.clientFor(api)
-          .get<{ methods?: unknown; handoff?: unknown }>('return', {}, signal)
-          .catch(() => null);
+        const payload = await optional(this.clientFor(api).returnBridge(signal));
         return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );
@@ -362,18 +353,6 @@ export class BookingData implements ReactiveController {
     return this.bridge.task.value ?? false;
   }
 
-  /**
-   * A read of the venue's own path (`suffix` after `venues/{id}`; its record asks for its types,
-   * the smallest settings that carry its title), or null when it fails: what these reads add is
-   * optional, and the flow goes on without it.
-   */
-  private _venueRead<T>(api: string, venue: string, suffix: string, signal: AbortSignal): Promise<T | null> {
-    const query = suffix ? {} : { fields: 'booking_types' };
-    return this.clientFor(api)
-      .get<T>(`venues/${encodeURIComponent(venue)}${suffix}`, query, signal)
-      .catch(() => null);
-  }
-
   /** The party sizes' read: the types listed, once an offer of the venue limits the party size. */
   private _partyArgs() {
     const { api, venue, today } = this._inputs();
@@ -388,13 +367,7 @@ export class BookingData implements ReactiveController {
     const bound = (value: unknown) => (typeof value === 'number' ? value : null);
     await Promise.all(
       (ids ? ids.split(',') : []).map(async (type) => {
-        const rules = await this.clientFor(api)
-          .get<{ min_people?: unknown; max_people?: unknown }>(
-            `venues/${encodeURIComponent(venue)}/booking-rules`,
-            { type, date: today },
-            signal,
-          )
-          .catch(() => null);
+        const rules = await optional(this.clientFor(api).bookingRules(venue, { type, date: today }, signal));
         if (rules) ranges.set(type, { min: bound(rules.min_people), max: bound(rules.max_people) });
       }),
     );
@@ -407,14 +380,17 @@ export class BookingData implements ReactiveController {
     const client = this.clientFor(api);
     // A group's list holds only ids and paths (spec §4.9), so both forms read each venue's
     // settings for its title, in parallel; a venue that cannot be read keeps what was known.
-    const listed: WireVenue[] = group
-      ? ((await client.get<{ pages?: WireVenue[] }>('venues', { venue_group: group }, signal)).pages ?? [])
-      : ids.map((id) => ({ _id: id }));
+    const listed: WireVenue[] = group ? await client.venueGroup(group, signal) : ids.map((id) => ({ _id: id }));
     return Promise.all(
       listed.map(async (known) => {
-        const payload = await this._venueRead<{ venue?: WireVenue }>(api, String(known._id), '', signal);
-        return { ...known, ...payload?.venue, _id: known._id };
+        const venue = await optional(client.venue(String(known._id), signal));
+        return { ...known, ...venue, _id: known._id };
       }),
     );
   }
+}
+
+/** A read whose answer is optional: what it adds the flow can go on without, so a failure is null. */
+function optional<T>(read: Promise<T>): Promise<T | null> {
+  return read.catch(() => null);
 }
