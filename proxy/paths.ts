@@ -1,8 +1,9 @@
 /**
- * The path of every route, once: the first column of the route table (table.ts), kept in a module
- * of its own so that what must name a route (a page linking its stylesheet, a booking's lookup, the
- * booking URL of an answer) can do so without importing the handlers. No other module of the proxy
- * writes a route path (test/package/architecture.test.ts reads the source and fails on one).
+ * The path of every route, once: the first column of the route table (proxy/routes.ts), kept in a
+ * module of its own, below every layer, so that what must name a route (a guard, a page linking its
+ * stylesheet, a booking's lookup, the booking URL of an answer) can do so without importing the
+ * handlers. No other module of the proxy writes a route path, the API's prefix included
+ * (test/package/architecture.test.ts reads the source and fails on one).
  */
 export const PATHS = {
   availability: '/api/venues/:venue/booking-availability',
@@ -31,6 +32,16 @@ export const PATHS = {
 
 /** Where the API is mounted: the guards, CORS and the per-client limits of the API apply below it. */
 export const API_PREFIX = '/api';
+
+/** Whether a path is the API's (the guards' Host and site rules, CORS and the limits apply), as Hono's `/api/*` matches. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
+}
+
+/** A route's concrete path: `template` with each `:name` segment filled with its value, encoded. */
+export function pathOf(template: string, values: Record<string, string>): string {
+  return template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));
+}
 
 /** The label the metrics give every widget chunk (a bounded set, whatever the release's file names). */
 export const CHUNK_ROUTE = '/:chunk.js';

@@ -14,7 +14,7 @@ import { BOOKING_ROUTES } from './pages/booking-page.js';
 import type { ResolvedConfig } from './config.js';
 import { health, live, ready } from './api/health.js';
 import { operatorRoutes } from './pages/operator.js';
-import { API_PREFIX, CHUNK_ROUTE, PATHS } from './paths.js';
+import { CHUNK_ROUTE, PATHS } from './paths.js';
 import { cachedRead, type CacheTier, type ReadSpec } from './api/read-through.js';
 import {
   availability,
@@ -26,8 +26,9 @@ import {
   venueRecord,
   type TieredRead,
 } from './api/reads.js';
-import { returnGet, returnPost } from './api/return-bridge.js';
+import { returnBridge } from './api/return-bridge.js';
 import { scriptFiles } from './api/script.js';
+import { returnPageResponse } from './pages/return-page.js';
 import { siteCheck } from './pages/wordpress/wordpress.js';
 
 /** A method a route answers; HEAD is answered from the GET handler (files only). */
@@ -75,6 +76,9 @@ export type Route = { path: string; methods: readonly RouteMethod[] } & RoutePol
     | { cache: 'none'; answer: Answer }
   );
 
+/** The return bridge's routes, with the page that tells a guest a return that cannot land. */
+const RETURN = returnBridge(returnPageResponse);
+
 /** The API's routes. */
 const API_ROUTES: readonly Route[] = [
   {
@@ -91,16 +95,13 @@ const API_ROUTES: readonly Route[] = [
   { path: PATHS.venue, methods: ['GET'], cache: 'static', read: venueRecord, fast: 'memo' },
   { path: PATHS.venues, methods: ['GET'], cache: 'static', read: venueList, fast: 'memo' },
   { path: PATHS.bookings, methods: ['POST'], cache: 'none', answer: book, booking: storedBefore },
-  { path: PATHS.return, methods: ['GET'], cache: 'none', answer: returnGet, anySite: true, fromBookingSite: true },
-  { path: PATHS.return, methods: ['POST'], cache: 'none', answer: returnPost, fromBookingSite: true },
+  { path: PATHS.return, methods: ['GET'], cache: 'none', answer: RETURN.get, anySite: true, fromBookingSite: true },
+  { path: PATHS.return, methods: ['POST'], cache: 'none', answer: RETURN.post, fromBookingSite: true },
   { path: PATHS.health, methods: ['GET'], cache: 'none', answer: health },
   { path: PATHS.live, methods: ['GET'], cache: 'none', answer: live },
   { path: PATHS.ready, methods: ['GET'], cache: 'none', answer: ready },
   { path: PATHS.siteCheck, methods: ['GET'], cache: 'none', answer: siteCheck },
 ];
-
-/** Whether a path is the API's (the guards' Host and site rules, CORS and the per-client limits apply). */
-export const isApiPath = (path: string): boolean => path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
 
 /**
  * Every route of a proxy: the widget's files first when the host has the bundle (served with

@@ -17,8 +17,10 @@
  * only the reference and the status; everything else in its query is dropped and never logged
  * (the request line logs the path only). Where no target can be worked out (an unknown venue, no
  * allowed page) or the return has no usable reference, the guest gets a readable page in the
- * widget's language (return-page.ts) with the reference and a link to the venue's page when one
- * is known, never the API's JSON.
+ * widget's language with the reference and a link to the venue's page when one is known, never the
+ * API's JSON. The bridge only decides that outcome (`ReturnOutcome`); the page that says it
+ * (pages/return-page.ts) is handed in by the route table (proxy/routes.ts), since the API never
+ * imports a page.
  *
  * `GET /api/return` with no query is the widget's probe: it answers which return methods this
  * proxy offers (`{methods: ['post', 'get'], handoff}`), without any upstream call; the widget then
@@ -36,7 +38,30 @@ import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { ID_RE } from '../guards/validate.js';
 import { checkHandoff, issueHandoff } from './handoff.js';
-import { pageStrings, returnPageResponse } from './return-page.js';
+
+/**
+ * A return that does not land on the venue's page: what the guest must be told, decided here and
+ * said by the return page in the guest's language.
+ */
+export interface ReturnOutcome {
+  /** The booking site's reference, when it sent one of its shape. */
+  reference: string | null;
+  /** The booking site said `complete`. */
+  confirmed: boolean;
+  /**
+   * The return carried no valid hand-off id (api/handoff.ts): anyone could have sent it, so the
+   * page shows no reference and confirms nothing; the booking site's email will.
+   */
+  unproven?: boolean;
+  /** The venue's page to offer as a link (on an origin the proxy serves), when one is known. */
+  back: URL | null;
+  /** The widget's language (`lang` on the return URL), and the browser's `Accept-Language`. */
+  lang: string | null;
+  acceptLanguage: string | null;
+}
+
+/** What tells the guest a `ReturnOutcome`: the return page (pages/return-page.ts), wired in by the route table. */
+export type ReturnPage = (outcome: ReturnOutcome) => Response | Promise<Response>;
 
 const REFERENCE_RE = /^[A-Za-z0-9-]{1,40}$/;
 const STATUS_RE = /^[a-z_]{1,20}$/;
@@ -112,13 +137,18 @@ const landed = (landing: URL) =>
  * id are read from the query; the log line says whether the guest landed, never what else the
  * booking site sent. A return without a valid hand-off id confirms nothing (api/handoff.ts).
  */
-async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchParams): Promise<Response> {
+async function getReturn(
+  ctx: ProxyContext,
+  request: Request,
+  query: URLSearchParams,
+  page: ReturnPage,
+): Promise<Response> {
   const venue = await servedVenue(ctx, query);
   const target = targetOf(ctx, request, venue, query.get('page'));
   const reference = query.get('reference')?.trim() ?? '';
   const status = query.get('status')?.trim() ?? '';
   const validStatus = STATUS_RE.test(status) ? status : null;
-  const strings = pageStrings(query.get('lang'), request.headers.get('accept-language'));
+  const language = { lang: query.get('lang'), acceptLanguage: request.headers.get('accept-language') };
   const valid = REFERENCE_RE.test(reference);
   // A return without a reference of the booking site's shape is no booking: nothing to prove.
   const proof = valid && (await proven(ctx, query, reference));
@@ -133,14 +163,14 @@ async function getReturn(ctx: ProxyContext, request: Request, query: URLSearchPa
     landed: lands,
     ...(valid ? { proven: proof } : {}),
   });
-  if (!valid) return returnPageResponse({ reference: null, confirmed: false, back: target, strings });
+  if (!valid) return page({ reference: null, confirmed: false, back: target, ...language });
   if (lands) return landed(landing!);
-  return returnPageResponse({
+  return page({
     reference,
     confirmed: validStatus === 'complete',
     unproven: !proof,
     back: landing ?? target,
-    strings,
+    ...language,
   });
 }
 
@@ -156,10 +186,21 @@ async function proven(ctx: ProxyContext, query: URLSearchParams, reference: stri
   return check !== 'invalid';
 }
 
+/** A route's answer. */
+type Answer = (ctx: ProxyContext, c: Context) => Response | Promise<Response>;
+
+/**
+ * The bridge's two routes, telling a return that does not land with `page`: `get` for
+ * `GET /api/return` (the widget's probe, or a GET return), `post` for `POST /api/return`.
+ */
+export function returnBridge(page: ReturnPage): { get: Answer; post: Answer } {
+  return { get: (ctx, c) => returnGet(ctx, c, page), post: (ctx, c) => returnPost(ctx, c, page) };
+}
+
 /** `GET /api/return`: the widget's probe (no query: which return methods this proxy offers), or a GET return. */
-export function returnGet(ctx: ProxyContext, c: Context): Response | Promise<Response> {
+function returnGet(ctx: ProxyContext, c: Context, page: ReturnPage): Response | Promise<Response> {
   const url = urlOf(c.req.raw);
-  if (url.search) return getReturn(ctx, c.req.raw, url.searchParams);
+  if (url.search) return getReturn(ctx, c.req.raw, url.searchParams, page);
   if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
   return returnProbe(ctx, c.req.raw);
 }
@@ -171,7 +212,7 @@ async function returnProbe(ctx: ProxyContext, request: Request): Promise<Respons
 }
 
 /** `POST /api/return`: the booking site's return, answered with 303 to the guest's page. */
-export async function returnPost(ctx: ProxyContext, c: Context): Promise<Response> {
+async function returnPost(ctx: ProxyContext, c: Context, page: ReturnPage): Promise<Response> {
   const query = urlOf(c.req.raw).searchParams;
   const venue = await servedVenue(ctx, query);
   if (!venue)
@@ -206,6 +247,12 @@ export async function returnPost(ctx: ProxyContext, c: Context): Promise<Respons
     proven: proof,
   });
   if (proof) return landed(landingOf(target, reference, status));
-  const strings = pageStrings(query.get('lang'), c.req.header('accept-language') ?? null);
-  return returnPageResponse({ reference, confirmed: false, unproven: true, back: target, strings });
+  return page({
+    reference,
+    confirmed: false,
+    unproven: true,
+    back: target,
+    lang: query.get('lang'),
+    acceptLanguage: c.req.header('accept-language') ?? null,
+  });
 }

@@ -9,9 +9,8 @@
  * Open to anyone (it is for guests), like the widget's files; the venue's name is read through the
  * cache as the widget reads it.
  */
-import { PATHS } from '../paths.js';
+import { API_PREFIX, PATHS, pathOf } from '../paths.js';
 import type { Context } from 'hono';
-import type { Locale } from '../../src/api/rules.js';
 import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { escapeHtml, newNonce, PAGES_CSS, pageResponse, pagesBase, practiceBanner } from './page.js';
@@ -20,55 +19,7 @@ import { integrityOf } from '../core/encoding.js';
 import { COLOUR_PROPERTIES, elementOf, fallbackOf, type WidgetSettings } from './snippet.js';
 import { groupName, londonToday, studioChoices, type StudioOffer } from './studio-form.js';
 import { groupInfo, named, venueInfo } from './venue-data.js';
-
-/** The page's own words, per language of the widget. */
-const WORDS: Record<
-  Locale,
-  {
-    book: (venue: string) => string;
-    about: (venue: string) => string;
-    practice: string;
-    missing: string;
-    missingAbout: string;
-  }
-> = {
-  'en-GB': {
-    book: (venue) => `Book at ${venue}`,
-    about: (venue) => `Book a table at ${venue} online: choose the day, the time and how many you are.`,
-    practice: 'Practice mode: bookings here are not real.',
-    missing: 'There is no booking page here',
-    missingAbout: 'Check the link you followed, or ask the venue for its booking page.',
-  },
-  fr: {
-    book: (venue) => `Réserver chez ${venue}`,
-    about: (venue) =>
-      `Réservez une table chez ${venue} en ligne : choisissez le jour, l’heure et le nombre de personnes.`,
-    practice: 'Mode d’essai : les réservations faites ici ne sont pas réelles.',
-    missing: 'Il n’y a pas de page de réservation ici',
-    missingAbout: 'Vérifiez le lien suivi, ou demandez sa page de réservation à l’établissement.',
-  },
-  de: {
-    book: (venue) => `Bei ${venue} reservieren`,
-    about: (venue) => `Reservieren Sie online einen Tisch bei ${venue}: Tag, Uhrzeit und Personenzahl wählen.`,
-    practice: 'Übungsmodus: Reservierungen hier sind nicht echt.',
-    missing: 'Hier gibt es keine Reservierungsseite',
-    missingAbout: 'Prüfen Sie den Link, oder fragen Sie das Lokal nach seiner Reservierungsseite.',
-  },
-  es: {
-    book: (venue) => `Reservar en ${venue}`,
-    about: (venue) => `Reserve mesa en ${venue} en línea: elija el día, la hora y cuántos son.`,
-    practice: 'Modo de prueba: las reservas hechas aquí no son reales.',
-    missing: 'Aquí no hay ninguna página de reservas',
-    missingAbout: 'Compruebe el enlace, o pida al local su página de reservas.',
-  },
-  nl: {
-    book: (venue) => `Reserveren bij ${venue}`,
-    about: (venue) => `Reserveer online een tafel bij ${venue}: kies de dag, de tijd en met hoeveel u bent.`,
-    practice: 'Oefenmodus: reserveringen hier zijn niet echt.',
-    missing: 'Hier is geen reserveringspagina',
-    missingAbout: 'Controleer de link, of vraag het restaurant om zijn reserveringspagina.',
-  },
-};
+import { pageWords, type PageWords } from './words/index.js';
 
 /** The venue or group of `id` as the studio's form reads it, or null when this proxy does not serve it. */
 async function offerOf(ctx: ProxyContext, id: string): Promise<{ offer: StudioOffer; name: string } | null> {
@@ -88,10 +39,11 @@ async function offerOf(ctx: ProxyContext, id: string): Promise<{ offer: StudioOf
 }
 
 /** The 404 page, in the language the link asked for. */
-function missingPage(words: (typeof WORDS)[Locale], locale: string): Response {
+function missingPage(words: PageWords): Response {
+  const { missing, missingAbout } = words.bookingPage;
   return pageResponse(
-    `<main class="book-page"><h1>${escapeHtml(words.missing)}</h1><p>${escapeHtml(words.missingAbout)}</p></main>`,
-    { title: words.missing, description: words.missingAbout, lang: locale, status: 404, stylesheet: 'style.css' },
+    `<main class="book-page"><h1>${escapeHtml(missing)}</h1><p>${escapeHtml(missingAbout)}</p></main>`,
+    { title: missing, description: missingAbout, words, status: 404, stylesheet: 'style.css' },
   );
 }
 
@@ -111,13 +63,11 @@ function settingsOf(url: URL, id: string, offer: StudioOffer, today: string, isG
 export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Response> {
   const url = urlOf(c.req.raw);
   const id = c.req.param('id') ?? '';
-  const asked = url.searchParams.get('locale') ?? 'en-GB';
-  const locale = (asked in WORDS ? asked : 'en-GB') as Locale;
   const found = await offerOf(ctx, id);
-  if (!found) return missingPage(WORDS[locale], locale);
+  if (!found) return missingPage(pageWords(url.searchParams.get('locale')));
   const isGroup = ctx.config.venueGroups.includes(id);
   const settings = settingsOf(url, id, found.offer, londonToday(ctx.config.now()), isGroup);
-  const words = WORDS[settings.locale as Locale];
+  const words = pageWords(settings.locale);
   const script = ctx.config.widgetScript;
   const integrity = script ? await integrityOf(script) : null;
   const nonce = newNonce();
@@ -135,13 +85,14 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
   ].join('');
   const fallback = fallbackOf({ link: null, phone: null }, null);
   const widget = script
-    ? `${elementOf(settings, `${base}/api`, fallback)}<script type="module" src="${escapeHtml(`${base}/venue-booking.js`)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
+    ? `${elementOf(settings, `${base}${API_PREFIX}`, fallback)}<script type="module" src="${escapeHtml(`${base}${PATHS.script}`)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : fallback;
-  const body = `<main class="book-page">${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(words.book(found.name))}</h1>${widget}</main>`;
+  const { book, about } = words.bookingPage;
+  const body = `<main class="book-page">${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(book(found.name))}</h1>${widget}</main>`;
   return pageResponse(body, {
-    title: words.book(found.name),
-    description: words.about(found.name),
-    lang: settings.locale,
+    title: book(found.name),
+    description: about(found.name),
+    words,
     nonce: script ? nonce : undefined,
     style: style || undefined,
     stylesheet: 'style.css',
@@ -158,7 +109,7 @@ export async function bookingQr(ctx: ProxyContext, c: Context): Promise<Response
       headers: { 'content-type': 'text/plain; charset=utf-8' },
     });
   }
-  const link = `${pagesBase(ctx.config, url)}/book/${encodeURIComponent(id)}${url.search}`;
+  const link = `${pagesBase(ctx.config, url)}${pathOf(PATHS.bookingPage, { id })}${url.search}`;
   return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n${qrSvg(link)}`, {
     status: 200,
     headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-cache' },

@@ -1,18 +1,26 @@
 /**
- * The operator's HTML pages (the status page and the embed studio): one document frame, one
- * stylesheet served as a file, every value escaped, and a strict Content-Security-Policy of their
- * own. No inline script and no inline style: scripts only from this proxy and with the answer's
- * nonce, styles only from this proxy. Not `'strict-dynamic'`: the widget fetches its locale modules
- * through `<link rel="modulepreload">` (with their integrity), which it does not cover.
+ * The one frame of the proxy's HTML pages (the operator's status page and embed studio, the
+ * booking page, the return page): one document shape in the page's words, every value escaped,
+ * no referrer, not stored, and a strict Content-Security-Policy of its own. No inline script and
+ * no inline style but the page's own, allowed by nonce or hash: scripts only from this proxy and
+ * with the answer's nonce, styles only from this proxy. Not `'strict-dynamic'`: the widget fetches
+ * its locale modules through `<link rel="modulepreload">` (with their integrity), which it does
+ * not cover.
  */
+import { base64Digest } from '../core/encoding.js';
 import { PATHS } from '../paths.js';
+import { ENGLISH, type PageWords } from './words/index.js';
+
+const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function escapeHtml(value: unknown): string {
-  return String(value).replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!,
-  );
+  return String(value).replace(/[&<>"']/g, (char) => NAMED[char]!);
+}
+
+/** The same with numeric references (`&#38;`): the return page's spelling since it was first written. */
+export function escapeHtmlNumeric(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
 /** A fresh nonce for one answer's scripts. */
@@ -23,30 +31,54 @@ export function newNonce(): string {
   return btoa(binary);
 }
 
-/** The stylesheet of the operator's pages, relative to the page (so a proxy mounted under a path works). */
-export const PAGES_CSS_PATH = PATHS.pagesCss;
-
 /** Options of a page. */
 export interface PageOptions {
   title: string;
+  /** The words the page speaks, for its `lang` (default English, the operator's pages' only language). */
+  words?: PageWords;
   /** The nonce of the page's scripts; none: the page runs no script at all. */
   nonce?: string;
   /** Seconds after which the browser reloads the page (the status page). */
   refreshS?: number;
   /** What search engines and link previews show of the page. */
   description: string;
-  /** The page's language (default en-GB). */
-  lang?: string;
   /** The answer's status (default 200). */
   status?: number;
   /** One `<style>` element of the page's own (a venue's colours), allowed by the nonce. */
   style?: string;
-  /** The stylesheet's address, relative to the page (default the operator pages' own). */
+  /** The stylesheet's address, relative to the page (so a proxy mounted under a path works; default the operator pages' own). */
   stylesheet?: string;
 }
 
-/** The page's Content-Security-Policy. */
-export function pageCsp(nonce?: string, styleNonce?: string): string {
+/** Options of a sealed page: one that loads nothing at all, its one stylesheet inline. */
+export interface SealedPageOptions {
+  title: string;
+  words: PageWords;
+  status: number;
+  /** The page's whole stylesheet, allowed by its hash. */
+  css: string;
+}
+
+/** The document around `body`; `head` is what the page adds after the common `<meta>` elements. */
+function documentOf(words: PageWords, head: string, body: string): string {
+  return `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">${head}</head><body>${body}</body></html>`;
+}
+
+/** The answer of a page: HTML, not stored, no referrer, under `csp`. */
+function htmlResponse(html: string, status: number, csp: string): Response {
+  return new Response(html, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': csp,
+    },
+  });
+}
+
+/** The Content-Security-Policy of a page with the given script and style nonces. */
+function pageCsp(nonce?: string, styleNonce?: string): string {
   return [
     "default-src 'none'",
     nonce ? `script-src 'self' 'nonce-${nonce}'` : "script-src 'none'",
@@ -66,15 +98,33 @@ export function pageResponse(body: string, options: PageOptions): Response {
   const refresh = options.refreshS ? `<meta http-equiv="refresh" content="${options.refreshS}">` : '';
   const styleNonce = options.style ? newNonce() : undefined;
   const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
-  const html = `<!doctype html><html lang="${escapeHtml(options.lang ?? 'en-GB')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer"><meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? PAGES_CSS_PATH.slice(1))}">${style}</head><body>${body}</body></html>`;
-  return new Response(html, {
-    status: options.status ?? 200,
-    headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'content-security-policy': pageCsp(options.nonce, styleNonce),
-    },
-  });
+  const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? PATHS.pagesCss.slice(1))}">${style}`;
+  return htmlResponse(
+    documentOf(options.words ?? ENGLISH, head, body),
+    options.status ?? 200,
+    pageCsp(options.nonce, styleNonce),
+  );
+}
+
+// Each sealed stylesheet's CSP source, hashed once.
+const styleHashes = new Map<string, Promise<string>>();
+const styleHash = (css: string) => {
+  let hash = styleHashes.get(css);
+  if (!hash) {
+    hash = base64Digest('SHA-256', new TextEncoder().encode(css)).then((digest) => `'sha256-${digest}'`);
+    styleHashes.set(css, hash);
+  }
+  return hash;
+};
+
+/**
+ * A sealed page in the frame: no script, nothing loaded (its stylesheet inline, by hash), no form
+ * and framed by nothing, for a page any site can send a guest to (the return page).
+ */
+export async function sealedPageResponse(body: string, options: SealedPageOptions): Promise<Response> {
+  const head = `<title>${escapeHtml(options.title)}</title><style>${options.css}</style>`;
+  const csp = `default-src 'none'; style-src ${await styleHash(options.css)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
+  return htmlResponse(documentOf(options.words, head, body), options.status, csp);
 }
 
 /**
@@ -88,11 +138,8 @@ export function pagesBase(config: { publicBase: string | null; publicUrlDerived?
   return `${url.origin}${new URL(config.publicBase).pathname.replace(/\/+$/, '')}`;
 }
 
-/** The practice banner, while the upstream is a sandbox. */
-export function practiceBanner(
-  practice: boolean | undefined,
-  words = 'Practice mode: bookings here are not real.',
-): string {
+/** The practice banner, while the upstream is a sandbox: the page's words, or an operator page's own. */
+export function practiceBanner(practice: boolean | undefined, words: string): string {
   return practice ? `<p class="practice" role="note">${escapeHtml(words)}</p>` : '';
 }
 

@@ -409,7 +409,7 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
 
 describe('the return page’s words', () => {
   it('name the booking as the widget does, in each of its languages', async () => {
-    const { RETURN_PAGE_STRINGS } = await import('../../proxy/api/return-page.js');
+    const { RETURN_PAGE_STRINGS } = await import('../../proxy/pages/return-page.js');
     const { enGB } = await import('../../src/i18n/en-GB.js');
     const widget: Record<string, typeof enGB> = { en: enGB };
     for (const language of ['fr', 'de', 'es', 'nl'])

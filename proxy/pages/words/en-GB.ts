@@ -1,0 +1,45 @@
+/**
+ * The English (UK) words of the proxy's pages for guests and venues: the reference every other
+ * language's module must fill (`PageWords`), so a missing translation is a type error rather than
+ * a blank heading. The widget's own words are in src/i18n/, built the same way; the proxy shares
+ * only their shape, not their code (it imports nothing but types from the widget). The operator's
+ * pages (status, embed studio) speak English only, so their words stay in their modules.
+ */
+export const enGB = {
+  /** The `lang` of a page in these words. */
+  lang: 'en-GB',
+  /** The banner of a page while the proxy books on a sandbox. */
+  practice: 'Practice mode: bookings here are not real.',
+  /** The booking page, `/book/<id>` (pages/booking-page.ts). */
+  bookingPage: {
+    book: (venue: string) => `Book at ${venue}`,
+    about: (venue: string) => `Book a table at ${venue} online: choose the day, the time and how many you are.`,
+    missing: 'There is no booking page here',
+    missingAbout: 'Check the link you followed, or ask the venue for its booking page.',
+  },
+  /**
+   * The return page (pages/return-page.ts), where a guest back from the booking site lands when
+   * the bridge cannot take them to the venue's page. Its titles and `reference` are the widget's
+   * own (test/proxy/return-bridge.test.ts keeps them identical).
+   */
+  returnPage: {
+    confirmedTitle: 'Booking confirmed',
+    enquiryTitle: 'Enquiry received',
+    /** The title when the booking site sent no usable reference. */
+    unknownTitle: 'Back from the booking site',
+    reference: 'Reference',
+    /** Under the reference: the booking is the booking site's, whatever this page says next. */
+    kept: 'Keep this reference: the venue knows your booking by it.',
+    /** Without a reference: where the guest learns how the booking went. */
+    noReference:
+      'The booking site sent no booking reference back. If you completed your booking, its confirmation is on its way to your email.',
+    /** A return without a valid hand-off id: the booking site, not this page, confirms. */
+    byEmail: 'The booking site will confirm your booking by email.',
+    /** Why the guest is on this page rather than the venue's. */
+    notBack: 'We could not take you back to the venue’s page automatically.',
+    back: (host: string) => `Back to ${host}`,
+  },
+};
+
+/** The words of one language of the pages: what every language module fills. */
+export type PageWords = typeof enGB;
