@@ -17,6 +17,7 @@ import type { RecentOrigins } from '../state/recent-origins.js';
 import { operatorAllowed, presentedToken, type OperatorSettings } from './operator.js';
 import { requestSite } from './request-site.js';
 import { isLoopback } from './validate.js';
+import { isApiPath } from '../paths.js';
 
 /** Longest URL (path + query) the widget ever needs; longer ones are refused with 414. */
 const MAX_URL_LENGTH = 2048;
@@ -79,14 +80,9 @@ export type Guard = (request: GuardRequest, settings: GuardSettings) => Refusal 
 function pathProblem(pathname: string): string | null {
   if (!PATH_RE.test(pathname)) return 'The address contains characters that are not allowed';
   if (pathname.includes('//')) return 'The address contains an empty segment';
-  if (pathname.includes('/.') || (pathname.startsWith('/api/') && pathname.includes('.')))
+  if (pathname.includes('/.') || (isApiPath(pathname) && pathname.includes('.')))
     return 'The address contains a dotted segment';
   return null;
-}
-
-/** Whether a path is the API's (where the Host, site, CORS and limits apply), as Hono's `/api/*` matches. */
-function isApiPath(pathname: string): boolean {
-  return pathname === '/api' || pathname.startsWith('/api/');
 }
 
 /** Refuses an oversized URL (414) or a path with characters, empty or dotted segments no route uses (400). */

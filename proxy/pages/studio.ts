@@ -12,6 +12,7 @@
  */
 import type { Context } from 'hono';
 import { urlOf } from '../core/url.js';
+import { API_PREFIX, PATHS, pathOf } from '../paths.js';
 import { contrastWarnings } from './colours.js';
 import type { ProxyContext } from '../context.js';
 import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner } from './page.js';
@@ -38,7 +39,7 @@ export function bookingLink(choices: WidgetSettings, base: string): string {
   if (choices.theme !== 'light') query.set('theme', choices.theme);
   for (const [name, value] of Object.entries(choices.colours)) query.set(name, value);
   const search = query.toString();
-  return `${base}/book/${encodeURIComponent(id)}${search ? `?${search}` : ''}`;
+  return `${base}${pathOf(PATHS.bookingPage, { id })}${search ? `?${search}` : ''}`;
 }
 
 /** The contrast warnings of `choices`, in plain words. */
@@ -115,9 +116,9 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   const bookingPage = bookingLink(choices, base);
   const fallback = fallbackOf(choices, bookingPage);
   const style = styleRuleOf(choices.colours);
-  const snippet = widgetSnippet(`${base}/venue-booking.js`, integrity, [
+  const snippet = widgetSnippet(`${base}${PATHS.script}`, integrity, [
     ...(style ? [style] : []),
-    elementOf(choices, `${base}/api`, fallback),
+    elementOf(choices, `${base}${API_PREFIX}`, fallback),
   ]);
   const colours = Object.fromEntries(
     Object.entries(choices.colours).map(([name, value]) => [

@@ -227,6 +227,7 @@ describe('the route rule fails on a planted violation', () => {
     );
     assert.deepEqual(problems, [
       `proxy/app.ts writes the route path "/api/bookings": name it from ${PATHS_MODULE}`,
+      `proxy/guards/request.ts writes the route path "/api/": name it from ${PATHS_MODULE}`,
       `proxy/guards/request.ts writes the route path "/metrics": name it from ${PATHS_MODULE}`,
       `proxy/pages/studio.ts writes the route path "/api/venues/": name it from ${PATHS_MODULE}`,
     ]);

@@ -67,9 +67,9 @@ export function stringLiterals(text: string): string[] {
 }
 
 /**
- * Route paths written outside the route table's path column (`paths`, paths.ts): a literal
- * that is a table path, or that starts with the API's prefix and names more than the prefix (a
- * route of the API, whole or begun). The sandbox is another service with routes of its own.
+ * Route paths written outside the route table's path column (proxy/paths.ts): a literal that is a
+ * table path, or that starts with the API's prefix and a slash (a route of the API, whole or
+ * begun, or the bare `/api/`). The sandbox is another service with routes of its own.
  */
 export function routeLiterals(
   sources: Sources,
@@ -81,8 +81,7 @@ export function routeLiterals(
   for (const [path, text] of sources) {
     if (path === pathsModule || path.startsWith('sandbox/')) continue;
     for (const literal of new Set(stringLiterals(text))) {
-      const route =
-        tablePaths.has(literal) || (literal.startsWith(`${apiPrefix}/`) && literal.length > apiPrefix.length + 1);
+      const route = tablePaths.has(literal) || literal.startsWith(`${apiPrefix}/`);
       if (route) problems.push(`${path} writes the route path "${literal}": name it from ${pathsModule}`);
     }
   }
