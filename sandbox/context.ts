@@ -2,13 +2,13 @@
  * The route layer's types: what a handler receives ({@link Ctx}), what it is ({@link Handler}) and
  * how a route table row declares one ({@link Route}).
  *
- * Why a module of its own: the app builds the context and the route modules (availability and
- * bookings, resources, people) consume it. With the types here, at the bottom, the route modules
+ * Why a module of its own: the app builds the context and the route modules (`bookings/routes.ts`
+ * for availability and bookings, `resources.ts`, `people.ts`) consume it. With the types here, at the bottom, the route modules
  * import no module above them and the sandbox has no import cycle.
  */
 
 import type { Access, Permission } from './auth.js';
-import type { AvailabilityContext } from './availability.js';
+import type { AvailabilityContext } from './availability/index.js';
 import type { Params, RequestInfo } from './http.js';
 import type { JsonSchema, ParamTable } from './schema.js';
 import type { Store } from './store.js';

@@ -19,7 +19,7 @@ import {
   type FieldError,
   type Params,
 } from './http.js';
-import { topK } from './search.js';
+import { topK } from './bookings/index.js';
 import { isDate, londonDate, londonTimestamp } from './time.js';
 import type { Kind, ParamTable } from './schema.js';
 import type { GroupUser, User } from './types.js';

@@ -4,8 +4,8 @@
  */
 
 import type { Ctx, Handler, Route } from './context.js';
-import { slotsFor, typeDurations } from './availability.js';
-import { preferencesOf } from './bookings.js';
+import { slotsFor, typeDurations } from './availability/index.js';
+import { preferencesOf } from './bookings/index.js';
 import { ApiError, badField, int, isHexId, list, str } from './http.js';
 import { isVisible, matches } from './offers.js';
 import { isDate, parseTime } from './time.js';

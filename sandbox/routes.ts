@@ -3,7 +3,7 @@
  * OpenAPI document is built from it, so the two cannot disagree.
  */
 
-import { BOOKING_ROUTES } from './booking-routes.js';
+import { BOOKING_ROUTES } from './bookings/index.js';
 import type { Route } from './context.js';
 import { PEOPLE_ROUTES } from './people.js';
 import { RESOURCE_ROUTES } from './resources.js';

@@ -16,8 +16,8 @@ import {
   preferencesOf,
   storeBooking,
   type NewBooking,
-} from './bookings.js';
-import { depositPerPerson, durationMinutes, type AvailabilityContext } from './availability.js';
+} from './bookings/index.js';
+import { depositPerPerson, durationMinutes, type AvailabilityContext } from './availability/index.js';
 import { ApiError, int, list, type Params } from './http.js';
 import type { Store } from './store.js';
 import { durationLabel, londonDate, londonTimestamp, weekdayOf, type Weekday } from './time.js';

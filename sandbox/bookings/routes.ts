@@ -3,24 +3,15 @@
  * update (§4.3), assigned areas (§4.4) and pre-orders (§2.6), as a route table.
  */
 
-import { computeAvailability, FIELD_READINGS, FIELDS } from './availability.js';
-import {
-  createdRecord,
-  fullRecord,
-  handlingOf,
-  parseAreas,
-  NEW_BOOKING_FIELDS,
-  parseNewBooking,
-  parseUpdate,
-  UPDATE_RULES,
-  storeBooking,
-  venueSummary,
-} from './bookings.js';
-import type { Ctx, Handler, Route } from './context.js';
-import { ApiError, bool, list, one } from './http.js';
-import type { ParamTable } from './schema.js';
+import { computeAvailability, FIELD_READINGS, FIELDS } from '../availability/index.js';
+import type { Ctx, Handler, Route } from '../context.js';
+import { ApiError, bool, list, one } from '../http.js';
+import type { ParamTable } from '../schema.js';
+import type { Venue } from '../types.js';
+import { handlingOf, NEW_BOOKING_FIELDS, parseNewBooking, storeBooking } from './create.js';
+import { createdRecord, fullRecord, venueSummary } from './records.js';
 import { search, SEARCH_PARAMS } from './search.js';
-import type { Venue } from './types.js';
+import { parseAreas, parseUpdate, UPDATE_RULES } from './update.js';
 
 /** What `fields=` of availability may name: the booking fields, and `next` (the hand-off alone, observed live). */
 export const AVAILABILITY_FIELDS = [...FIELDS, 'next'] as const;

@@ -7,13 +7,13 @@
  * a full sort, which keeps 100,000 bookings well under the 50 ms goal.
  */
 
-import type { Access } from './auth.js';
-import { searchExtra, searchRecord } from './bookings.js';
-import { ApiError, bool, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from './http.js';
-import type { Kind, ParamTable } from './schema.js';
-import type { Store } from './store.js';
-import { isDate, londonDate, londonInstant, parseTime, addDays } from './time.js';
-import type { Booking, BookingStatus } from './types.js';
+import type { Access } from '../auth.js';
+import { ApiError, bool, int, isHexId, list, str, throwIfErrors, type FieldError, type Params } from '../http.js';
+import type { Kind, ParamTable } from '../schema.js';
+import type { Store } from '../store.js';
+import { isDate, londonDate, londonInstant, parseTime, addDays } from '../time.js';
+import type { Booking, BookingStatus } from '../types.js';
+import { searchExtra, searchRecord } from './records.js';
 
 /** The status filter values of §4.6 and what each selects. */
 export const STATUS_FILTERS: Record<string, BookingStatus[]> = {

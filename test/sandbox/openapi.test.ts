@@ -2,11 +2,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { NEW_BOOKING_FIELDS, UPDATE_RULES } from '../../sandbox/bookings.js';
-import { FIELDS } from '../../sandbox/availability.js';
+import { FIELDS } from '../../sandbox/availability/index.js';
+import { NEW_BOOKING_FIELDS, SEARCH_PARAMS, UPDATE_RULES } from '../../sandbox/bookings/index.js';
 import { openApiDocument } from '../../sandbox/openapi.js';
 import { ROUTES } from '../../sandbox/routes.js';
-import { SEARCH_PARAMS } from '../../sandbox/search.js';
 import { avail, bookingBody, setup, T, V1 } from './helpers.js';
 import { checkAnswer, checked } from './openapi-answers.js';
 
