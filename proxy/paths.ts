@@ -33,7 +33,7 @@ export const PATHS = {
 /** Where the API is mounted: the guards, CORS and the per-client limits of the API apply below it. */
 export const API_PREFIX = '/api';
 
-/** Whether a path is the API's (the guards' Host and site rules, CORS and the limits apply), as Hono's `/api/*` matches. */
+/** Whether a path is the API's, as Hono's `/api/*` matches: the guards' Host and site rules, CORS and limits apply. */
 export function isApiPath(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
 }

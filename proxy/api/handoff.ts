@@ -67,10 +67,7 @@ class HandoffKeys {
     return keys;
   }
 
-  /**
-   * Agrees on a secret with the other instances through the state (once a minute at most; callers
-   * meanwhile share the read in flight).
-   */
+  /** Agrees on a secret with the other instances through the state, once a minute at most (callers share the read). */
   private refresh(): Promise<void> {
     const now = this.ctx.config.now();
     if (now - this.readAt >= SECRET_REREAD_MS) {
@@ -80,6 +77,7 @@ class HandoffKeys {
     return this.reading;
   }
 
+  /** Takes the shared secret, keeping the one before it for the ids already given out. */
   private async read(): Promise<void> {
     const secret = await this.ctx.state.claim('return-secret', randomText(32), SECRET_TTL_MS).catch(() => null);
     if (secret === null || secret === this.shared?.secret) return;

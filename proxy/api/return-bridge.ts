@@ -68,11 +68,7 @@ const STATUS_RE = /^[a-z_]{1,20}$/;
 /** Query keys of a return that the target page must not keep from the page the guest left. */
 const RETURN_VALUES = ['reference', 'status', 'first_name', 'last_name', 'email', 'phone', 'dob', 'handoff'];
 
-/**
- * The page to send the guest back to: the venue's configured page (for a venue this proxy serves),
- * else the `page` the widget named, when it is an http(s) URL on an origin this proxy serves;
- * otherwise null.
- */
+/** Where the guest goes back: the venue's page, else the widget's `page` on an origin we serve (no open redirect). */
 function targetOf(ctx: ProxyContext, request: Request, venue: string | null, page: string | null): URL | null {
   const configured = venue && (ctx.config.returnPages[venue] ?? ctx.config.returnPages['*']);
   if (configured) return new URL(configured.replace('{venue}', venue));
@@ -131,12 +127,7 @@ const landed = (landing: URL) =>
     headers: { location: landing.href, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
   });
 
-/**
- * A GET return: the same 303 as the POST when its hand-off id is valid and the venue, its page and
- * the reference are known, else the readable page. Only the reference, the status and the hand-off
- * id are read from the query; the log line says whether the guest landed, never what else the
- * booking site sent. A return without a valid hand-off id confirms nothing (api/handoff.ts).
- */
+/** A GET return: the POST's 303 when it proves itself and can land, else the page; the rest of its query unread. */
 async function getReturn(
   ctx: ProxyContext,
   request: Request,
@@ -174,11 +165,7 @@ async function getReturn(
   });
 }
 
-/**
- * Whether a return proves the proxy handed the guest off (a valid hand-off id for this reference),
- * counted: once as `handed_off` when it does (never again for the same return), else as
- * `unproven_return`, apart from the bookings.
- */
+/** Whether a return carries a valid hand-off id, counted once as `handed_off`, else as `unproven_return`. */
 async function proven(ctx: ProxyContext, query: URLSearchParams, reference: string): Promise<boolean> {
   const check = await checkHandoff(ctx, query.get('handoff'), reference);
   if (check === 'first') ctx.config.metrics.booking('handed_off');

@@ -46,7 +46,7 @@ export interface PageOptions {
   status?: number;
   /** One `<style>` element of the page's own (a venue's colours), allowed by the nonce. */
   style?: string;
-  /** The stylesheet's address, relative to the page (so a proxy mounted under a path works; default the operator pages' own). */
+  /** The stylesheet's address, relative to the page, so a proxy under a path works (default the operator pages'). */
   stylesheet?: string;
 }
 

@@ -66,11 +66,7 @@ async function chosen(ctx: ProxyContext, query: URLSearchParams): Promise<{ venu
   return { venues: venues.join(','), group: '' };
 }
 
-/**
- * The proxy's address for a site: the configured public address, except that a loopback one (the
- * local stack's own guess, or a developer's) gives way to the loopback address the studio was
- * opened at, since `localhost` and `127.0.0.1` are different sites to a browser.
- */
+/** The proxy's address for a site; a loopback one as the studio was opened at (`localhost`, `127.0.0.1`: two sites). */
 function publicAddress(configured: string | null, url: URL): string {
   if (!configured) return url.origin;
   const base = new URL(configured);
