@@ -35,10 +35,11 @@ import {
   type BookingOf,
 } from './middleware.js';
 import { bookingValid } from './api/bookings.js';
-import { guardSettings, RequestRecorder } from './pipeline.js';
+import { guardSettings, RequestRecorder, Sequence } from './pipeline.js';
 import { asProxyError, createRouteContext, type ProxyContext } from './context.js';
 import { API_PREFIX } from './paths.js';
 import { handlerOf, methodsByPath, routeTable, type Route } from './routes.js';
+import { AnswerMemo } from './state/answer-memo.js';
 import { MemoryState } from './state/memory.js';
 import { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState } from './state/types.js';
@@ -135,8 +136,8 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   app.use('*', requestLog(recorder, config.now, routeLabels(routes)));
   app.use('*', securityHeaders);
   // HTML and JSON go gzipped to a client that accepts it, as the widget's files do (those are
-  // compressed once, at start, and skip this: they carry their Content-Encoding). The Node fast
-  // path does the same to the availability answers it sends (fast-path.ts, `encoded`).
+  // compressed once, at start, and skip this: they carry their Content-Encoding). The Node
+  // entry's sequence does the same to the reads it sends (pipeline.ts, `encoded`).
   if (config.compress) app.use('*', compression());
   app.use(
     '*',
@@ -187,9 +188,11 @@ export function createProxy(input: ProxyConfig): ProxyApp {
     state,
     budget: new UpstreamBudget(state, config.budget, config.metrics),
     recentOrigins,
+    answers: new AnswerMemo(config.now),
   });
   const recorder = new RequestRecorder(config.logger, config.metrics, config.now);
-  const fast = new FastPath(ctx, { routes, guards: settings, allowOrigin: site.allowOrigin, recorder });
+  const sequence = new Sequence(ctx, { guards: settings, allowOrigin: site.allowOrigin, recorder });
+  const fast = new FastPath(ctx, routes, sequence);
   const app = honoApp(ctx, { routes, guardSettings: settings, allowOrigin: site.allowOrigin, state, recorder });
   return {
     upstream,

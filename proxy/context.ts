@@ -7,17 +7,18 @@ import type { Context } from 'hono';
 import { ProxyError } from './core/envelope.js';
 import { answer } from './core/headers.js';
 import type { Logger } from './core/log.js';
-import { urlOf } from './core/url.js';
+import { urlOf, type RequestUrl } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
 import { GROUP_LIST_TTL } from './settings.js';
 import { PATHS } from './paths.js';
 import type { UpstreamBudget } from './guards/budget.js';
 import { clientOf } from './guards/client-ip.js';
 import { ReadCache } from './state/cache.js';
+import type { AnswerMemo } from './state/answer-memo.js';
 import type { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState, Relayed } from './state/types.js';
 import type { Upstream } from './upstream/client.js';
-import { sent, type SendOptions } from './upstream/relay.js';
+import { sent, type SendOptions, type Sent } from './upstream/relay.js';
 
 /** The state route modules work with. */
 export interface ProxyContext {
@@ -37,8 +38,14 @@ export interface ProxyContext {
    * key); `cacheKey` names the cache entry it came from, when it did.
    */
   send(c: Context, relayed: Relayed, headers?: Record<string, string>, cacheKey?: string): Response;
-  /** Tells `listener` of every relayed answer sent (the fast path remembers cached ones). */
-  watchSent(listener: SentListener): void;
+  /**
+   * `send` for a GET of `url` outside Hono (the Node entry's sequence, pipeline.ts): the answer as
+   * sent, before the pipeline's headers. Either way a fresh answer from the cache is remembered
+   * (`answers`) for a repeat.
+   */
+  sendPlain(url: RequestUrl, relayed: Relayed, headers?: Record<string, string>, cacheKey?: string): Sent;
+  /** The answers sent just now from the read cache, by URL (state/answer-memo.ts). */
+  answers: AnswerMemo;
   /** The sites that recently loaded the widget or called the API (the embed studio shows them). */
   recentOrigins: RecentOrigins;
   /** Epoch ms when this proxy instance started (its counters count from then). */
@@ -52,16 +59,8 @@ export interface RouteParts {
   state: ProxyState;
   budget: UpstreamBudget;
   recentOrigins: RecentOrigins;
+  answers: AnswerMemo;
 }
-
-/** What is told of a relayed answer sent: the request, the answer, its headers and its cache entry. */
-export type SentListener = (
-  c: Context,
-  relayed: Relayed,
-  response: Response,
-  headers: Record<string, string> | undefined,
-  cacheKey: string | undefined,
-) => void;
 
 /** How a relayed answer to `url` is sent: the proxy's booking URL filled in, its key never leaked. */
 export function sendOptions(config: ResolvedConfig, url: Pick<URL, 'origin'>): SendOptions {
@@ -101,10 +100,29 @@ function venueAllowList(config: ResolvedConfig, upstream: Upstream): (id: string
   };
 }
 
+/**
+ * The key of a remembered answer: behind a public URL the path and query (every Host gets the same
+ * answer), else the whole URL (the Host is part of what the app checked).
+ */
+export function memoKey(config: ResolvedConfig, url: RequestUrl): string {
+  return config.publicOrigin !== null ? `${url.pathname}${url.search}` : url.href;
+}
+
 /** The route context of one proxy. */
 export function createRouteContext(parts: RouteParts): ProxyContext {
-  const { config } = parts;
-  const listeners: SentListener[] = [];
+  const { config, answers } = parts;
+  const sendPlain = (url: RequestUrl, relayed: Relayed, headers?: Record<string, string>, cacheKey?: string) => {
+    const answer = sent(relayed, { ...sendOptions(config, url), headers });
+    // A fresh, whole 2xx from the cache may stand in for its route's checks for a moment.
+    const fresh = cacheKey && headers?.['X-Cache'] !== 'STALE' && relayed.status >= 200 && relayed.status < 300;
+    if (answers.wanted && fresh && !relayed.headers && !answer.leaked) {
+      const own = { ...answer.headers };
+      delete own['X-Cache'];
+      own['x-cache'] = 'HIT';
+      answers.keep(memoKey(config, url), { pathname: url.pathname, cacheKey, relayed, own, body: answer.body });
+    }
+    return answer;
+  };
   return {
     config,
     upstream: parts.upstream,
@@ -113,16 +131,17 @@ export function createRouteContext(parts: RouteParts): ProxyContext {
     now: config.now,
     budget: parts.budget,
     recentOrigins: parts.recentOrigins,
+    answers,
     startedAt: config.now(),
     clientOf: (c) => clientOf(config.clientKey, (name) => c.req.raw.headers.get(name), c.env),
     venueAllowed: venueAllowList(config, parts.upstream),
-    watchSent: (listener) => void listeners.push(listener),
+    sendPlain,
     send(c, relayed, headers, cacheKey) {
-      const { status, body, headers: own } = sent(relayed, { ...sendOptions(config, urlOf(c.req.raw)), headers });
+      const url = urlOf(c.req.raw);
+      const sending = c.req.method === 'GET' ? sendPlain(url, relayed, headers, cacheKey) : undefined;
+      const { status, body, headers: own } = sending ?? sent(relayed, { ...sendOptions(config, url), headers });
       // With the header layers the middleware recorded (security, CORS, rate limit).
-      const response = answer(c, body, status, own);
-      for (const listener of listeners) listener(c, relayed, response, headers, cacheKey);
-      return response;
+      return answer(c, body, status, own);
     },
   };
 }

@@ -18,13 +18,13 @@ import { errorResponse } from './core/envelope.js';
 import { addLayer, applyLayer, bodySizeOf, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
 import type { Logger } from './core/log.js';
 import type { Metrics } from './core/metrics.js';
-import type { RequestRecorder } from './pipeline.js';
+import { API_CORS, corsLayer, VARY_ENCODING, type RequestRecorder } from './pipeline.js';
 import type { ProxyContext } from './context.js';
 import { acceptsGzip } from './core/encoding.js';
 import { bookingRoutes, type Route } from './routes.js';
 import { urlOf } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
-import { clientLimit, COUNTED, quotaFields, type CountedEnv } from './guards/limits.js';
+import { clientLimit, LIMIT_MESSAGE, limitHeaders } from './guards/limits.js';
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from './guards/request.js';
 import type { RecentOrigins } from './state/recent-origins.js';
 import type { ProxyState } from './state/types.js';
@@ -69,9 +69,6 @@ export function routeLabels(routes: readonly Route[]): RouteLabels {
     return labelled.get(route) ?? route;
   };
 }
-
-/** `Vary: Accept-Encoding`, as a layer: built into the route's answer with the others. */
-const VARY_ENCODING: Layer = Object.freeze({ mode: 'fill', headers: Object.freeze({}), vary: 'Accept-Encoding' });
 
 /**
  * HTML and JSON gzipped for a client that accepts gzip (`hono/compress`), and `Vary:
@@ -161,9 +158,9 @@ export function bookingOf(routes: readonly Route[], ctx: ProxyContext): BookingO
 
 /**
  * The per-client limits (guards/limits.ts) on every API request but a preflight, with their
- * `X-RateLimit-*` headers on the answer; a refusal is a 429. A request the Node fast path refused
- * has been counted there already (`COUNTED`). A booking the route will refuse as invalid
- * (`bookingValid` false: a 400) counts as a request only, never against the client's bookings.
+ * `X-RateLimit-*` headers on the answer; a refusal is a 429. A booking the route will refuse as
+ * invalid (`bookingValid` false: a 400) counts as a request only, never against the client's
+ * bookings.
  */
 export function limits(
   config: ResolvedConfig,
@@ -176,12 +173,11 @@ export function limits(
     if (c.req.method === 'OPTIONS') return next();
     const storedBefore = bookingOf(c);
     const countedAsBooking = storedBefore !== undefined && (await bookingValid(c));
-    const counted = (c.env as CountedEnv | undefined)?.[COUNTED];
-    const decision = await clientLimit(state, config, clientOf(c), countedAsBooking, counted);
-    const headers = { ...decision.headers, ...quotaFields(decision, config, countedAsBooking, config.now()) };
+    const decision = await clientLimit(state, config, clientOf(c), countedAsBooking);
+    const headers = limitHeaders(decision, config, countedAsBooking, config.now());
     if (!decision.allowed) {
       config.metrics.refused(decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit');
-      return errorResponse(c.req.raw, 429, 'Too many requests: please wait a moment and try again', {
+      return errorResponse(c.req.raw, 429, LIMIT_MESSAGE, {
         headers,
         ...(storedBefore ? { stored: await storedBefore(c.req.raw) } : {}),
       });
@@ -214,62 +210,25 @@ export function bodySize(maxSize: number, bookingOf: BookingOf, metrics: Metrics
   return (c, next) => (c.req.method === 'POST' ? limit(c, next) : next());
 }
 
-/** CORS for the configured origins (the origin rule's `allowOrigin`), as the widget needs it. */
+/**
+ * CORS for the configured origins (the origin rule's `allowOrigin`), as the widget needs it
+ * (pipeline.ts `API_CORS`): its headers on every answer, a preflight (`OPTIONS`) answered here with 204.
+ */
 export function apiCors(allowOrigin: (origin: string) => string | null): MiddlewareHandler {
-  return cors({
-    origin: allowOrigin,
-    allowMethods: ['GET', 'POST', 'OPTIONS'],
-    allowHeaders: ['Content-Type', 'Idempotency-Key'],
-    exposeHeaders: [
-      'Retry-After',
-      'X-RateLimit-Limit',
-      'X-RateLimit-Remaining',
-      'X-RateLimit-Reset',
-      'RateLimit',
-      'RateLimit-Policy',
-      'Idempotent-Replayed',
-      'X-Cache',
-    ],
-    maxAge: 600,
-  });
-}
-
-/** Options of `cors`; all lists are sent comma-joined, as `hono/cors` sends them. */
-interface CorsOptions {
-  /** The `Access-Control-Allow-Origin` value for a request's `Origin` (`''` when absent), or null. */
-  origin: (origin: string) => string | null;
-  allowMethods: readonly string[];
-  allowHeaders: readonly string[];
-  exposeHeaders: readonly string[];
-  /** Seconds a browser may cache a preflight answer. */
-  maxAge: number;
-}
-
-/** CORS headers on every answer; preflight (`OPTIONS`) answered here with 204. */
-function cors(options: CorsOptions): MiddlewareHandler {
-  const expose = options.exposeHeaders.join(',');
-  const methods = options.allowMethods.join(',');
-  const allowHeaders = options.allowHeaders.join(',');
-  const maxAge = String(options.maxAge);
   return async (c, next) => {
-    const allowOrigin = options.origin(c.req.header('origin') || '');
+    const origin = allowOrigin(c.req.header('origin') || '');
     if (c.req.method === 'OPTIONS') {
       const headers = new Headers();
-      if (allowOrigin) headers.set('Access-Control-Allow-Origin', allowOrigin);
-      if (expose) headers.set('Access-Control-Expose-Headers', expose);
+      if (origin) headers.set('Access-Control-Allow-Origin', origin);
+      headers.set('Access-Control-Expose-Headers', API_CORS.exposeHeaders);
       headers.append('Vary', 'Origin');
-      headers.set('Access-Control-Max-Age', maxAge);
-      if (methods) headers.set('Access-Control-Allow-Methods', methods);
-      if (allowHeaders) {
-        headers.set('Access-Control-Allow-Headers', allowHeaders);
-        headers.append('Vary', 'Access-Control-Request-Headers');
-      }
+      headers.set('Access-Control-Max-Age', API_CORS.maxAge);
+      headers.set('Access-Control-Allow-Methods', API_CORS.allowMethods);
+      headers.set('Access-Control-Allow-Headers', API_CORS.allowHeaders);
+      headers.append('Vary', 'Access-Control-Request-Headers');
       return new Response(null, { headers, status: 204, statusText: 'No Content' });
     }
-    const headers: Record<string, string> = {};
-    if (allowOrigin) headers['Access-Control-Allow-Origin'] = allowOrigin;
-    if (expose) headers['Access-Control-Expose-Headers'] = expose;
-    const layer: Layer = { mode: 'set', headers, vary: 'Origin' };
+    const layer = corsLayer(origin);
     addLayer(c, layer);
     await next();
     applyLayer(c.res, layer);

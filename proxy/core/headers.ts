@@ -78,13 +78,13 @@ export function applyLayer(response: Response, layer: Layer): void {
 }
 
 /**
- * A response with `own` headers plus every layer recorded for the request `c`, in one plain object,
- * combined as the middleware would: innermost layer first, so an outer `set` wins.
+ * `own` headers with `layers` on top, in one plain object (lower-case names), combined as the
+ * middleware would: innermost layer last in the list, applied first, so an outer `set` wins. The
+ * Hono app (`answer`) and the Node entry's sequence (pipeline.ts) build every answer's headers here.
  */
-export function answer(c: Context, body: BodyInit | null, status: number, own: Record<string, string>): Response {
+export function combined(own: Record<string, string>, layers: readonly Layer[]): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name in own) headers[name.toLowerCase()] = own[name]!;
-  const layers = layersOf.get(c) ?? [];
   for (let i = layers.length - 1; i >= 0; i--) {
     const layer = layers[i]!;
     for (const name in layer.headers) {
@@ -94,6 +94,12 @@ export function answer(c: Context, body: BodyInit | null, status: number, own: R
     if (layer.vary) headers.vary = withVary(headers.vary, layer.vary)!;
     for (const name of layer.drop ?? []) delete headers[name.toLowerCase()];
   }
+  return headers;
+}
+
+/** A response with `own` headers plus every layer recorded for the request `c` (`combined`). */
+export function answer(c: Context, body: BodyInit | null, status: number, own: Record<string, string>): Response {
+  const headers = combined(own, layersOf.get(c) ?? []);
   const response = new Response(body, { status, headers });
   built.set(response, headers);
   return noteBodySize(response, body);

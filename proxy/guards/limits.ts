@@ -2,7 +2,8 @@
  * The per-client limits on requests, the last guard before a route: every API request counts
  * against `rateLimit`, and a booking also against `bookingRateLimit`. Every visitor of every venue
  * shares the proxy's one App ID and its hourly quota, so one noisy client must not spend it for
- * everyone. The app's middleware and the Node fast path both count through `clientLimit`.
+ * everyone. The app's middleware and the Node entry's sequence (pipeline.ts) both count through `clientLimit`,
+ * each request once.
  */
 import type { RateDecision } from '../state/rate-limit.js';
 import { after, type Awaitable, type LimitRule, type ProxyState } from '../state/types.js';
@@ -13,22 +14,12 @@ export interface ClientLimits {
   bookingRateLimit: LimitRule;
 }
 
-/**
- * Key of the host context under which the fast path hands over a rate-limit decision it already
- * counted: the app's limiter uses it instead of counting the request a second time. A symbol, so
- * nothing a client sends can set it.
- */
-export const COUNTED = Symbol('venue-booking.counted');
-
-/** A host context that may carry a counted decision. */
-export type CountedEnv = { [COUNTED]?: RateDecision };
-
 /** A decision of the client limits, with the policy it was made under (the `RateLimit` field's name). */
 export type LimitDecision = RateDecision & { policy: 'requests' | 'bookings' };
 
 /**
- * Counts one request of `client`: against the request limit (unless `counted` already holds that
- * decision) and, for a booking the request limit let through, against the booking limit. The
+ * Counts one request of `client`: against the request limit and, for a booking the request limit
+ * let through, against the booking limit. The
  * decision whose headers the answer carries: a refusal is a 429. At once where the state counts
  * locally (see `ProxyState.hit`).
  */
@@ -37,9 +28,8 @@ export function clientLimit(
   limits: ClientLimits,
   client: string,
   booking: boolean,
-  counted?: RateDecision,
 ): Awaitable<LimitDecision> {
-  return after(counted ?? state.hit('api', client, limits.rateLimit), (decision) => {
+  return after(state.hit('api', client, limits.rateLimit), (decision) => {
     if (!booking || !decision.allowed) return { ...decision, policy: 'requests' as const };
     return after(state.hit('booking', client, limits.bookingRateLimit), (made) => ({
       ...made,
@@ -71,3 +61,19 @@ export function quotaFields(
     RateLimit: `"${decision.policy}";r=${decision.remaining};t=${reset}`,
   };
 }
+
+/**
+ * The headers of a limit decision (`X-RateLimit-*`, `Retry-After` on a refusal, `RateLimit`,
+ * `RateLimit-Policy`): what every API answer carries, refusals included.
+ */
+export function limitHeaders(
+  decision: LimitDecision,
+  limits: ClientLimits,
+  booking: boolean,
+  now: number,
+): Record<string, string> {
+  return { ...decision.headers, ...quotaFields(decision, limits, booking, now) };
+}
+
+/** What a client over its limit is told (a 429 in the envelope). */
+export const LIMIT_MESSAGE = 'Too many requests: please wait a moment and try again';

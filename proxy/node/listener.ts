@@ -1,10 +1,9 @@
 /**
- * The Node entry's request listener: the proxy's fast path (fast-path.ts) straight on node:http's
+ * The Node entry's request listener: the proxy's cache (fast-path.ts) straight on node:http's
  * request and response, and everything else through @hono/node-server to the full app.
  *
- * A cached read asked again is answered from pre-serialised bytes and precomputed headers: no
- * `Request`, no router, no `Response`, no header conversion. Whatever the fast path is unsure
- * of goes to the app, which answers it (refusals included) exactly as before.
+ * A cached read asked again is answered from pre-serialised bytes: no `Request`, no router, no
+ * `Response`, no header conversion. Whatever the cache does not answer goes to the app.
  *
  * A request whose body the app did not read (an oversized one refused with 413, a POST refused
  * before its body was looked at) is answered with `Connection: close`: the adapter drops such a
@@ -58,12 +57,7 @@ function fastRequest(req: IncomingMessage, env: unknown): FastRequest | null {
 
 /** The request listener of the Node entry. */
 export function nodeListener(handler: NodeHandler): (req: IncomingMessage, res: ServerResponse) => void {
-  // The context of a request the fast path handed over (with a limit decision it counted).
-  const handedOver = new WeakMap<IncomingMessage, Record<PropertyKey, unknown>>();
-  const full = getRequestListener((request, env) => {
-    const context = handedOver.get((env as { incoming: IncomingMessage }).incoming);
-    return handler.fetch(request, context ?? env);
-  });
+  const full = getRequestListener((request, env) => handler.fetch(request, env));
   const slow = (req: IncomingMessage, res: ServerResponse) => {
     // Marks the answer `Connection: close` when the request's body was not read to its end.
     const writeHead = res.writeHead;
@@ -77,13 +71,9 @@ export function nodeListener(handler: NodeHandler): (req: IncomingMessage, res: 
   const { fast } = handler;
   if (!fast) return slow;
   return (req, res) => {
-    const env: Record<PropertyKey, unknown> = { incoming: req, outgoing: res };
-    const view = fastRequest(req, env);
+    const view = fastRequest(req, { incoming: req, outgoing: res });
     if (!view) return slow(req, res);
-    const handOver = () => {
-      handedOver.set(req, env);
-      slow(req, res);
-    };
+    const handOver = () => slow(req, res);
     const send = (answer: FastAnswer | null) => {
       if (!answer) return handOver();
       res.writeHead(answer.status, answer.headers);
