@@ -9,7 +9,7 @@ import { answer } from './core/headers.js';
 import type { Logger } from './core/log.js';
 import { urlOf, type RequestUrl } from './core/url.js';
 import type { ResolvedConfig } from './config.js';
-import { GROUP_LIST_TTL } from './settings.js';
+import { GROUP_LIST_TTL } from './settings/fixed.js';
 import { PATHS } from './paths.js';
 import type { UpstreamBudget } from './guards/budget.js';
 import { clientOf } from './guards/client-ip.js';

@@ -5,9 +5,11 @@
  * (through host.ts).
  */
 import type { ProxyConfig } from './config.js';
-import { envName, readSetting, settingOr, type ProxyEnv, type SettingKey } from './settings.js';
+import { envName, readScope, readSetting, settingOr, type ProxyEnv } from './settings/read.js';
+import { SETTINGS } from './settings/registry.js';
+import type { Registry } from './settings/row.js';
 
-export type { ProxyEnv } from './settings.js';
+export type { ProxyEnv } from './settings/read.js';
 
 /**
  * Settings read from the environment. `embedded` when no credentials were given: the proxy then
@@ -34,50 +36,28 @@ export class ConfigError extends Error {
   }
 }
 
-/** The settings every host reads into `ProxyConfig` as they are (their parsers give the config's value). */
-const PLAIN: readonly (SettingKey & keyof ProxyConfig)[] = [
-  'venues',
-  'venueGroups',
-  'origins',
-  'bookingSite',
-  'publicUrl',
-  'timeoutMs',
-  'cacheTtlMs',
-  'browseTtlMs',
-  'finalTtlMs',
-  'staticTtlMs',
-  'staleMs',
-  'rateLimit',
-  'upstreamQuota',
-  'upstreamReserve',
-  'missLimit',
-  'lowWater',
-  'partnerSource',
-  'returnPages',
-  'returnBridge',
-  'returnSecret',
-];
-
-/** The settings of the proxy itself, as set (an unset one is absent, so that defaults apply later). */
-function proxySettings(env: ProxyEnv, problems: string[]): Partial<ProxyConfig> {
-  const settings: Record<string, unknown> = {};
-  for (const key of PLAIN) {
-    const value = readSetting(env, key, problems);
-    if (value !== undefined) settings[key] = value;
-  }
-  const { upstreamQuota, upstreamReserve } = settings as Partial<ProxyConfig>;
+/**
+ * The settings of the proxy itself, as set (an unset one is absent, so that defaults apply later):
+ * every row of the registry that lands in `ProxyConfig`, credentials aside.
+ */
+function proxySettings(env: ProxyEnv, problems: string[], rows: Registry): Partial<ProxyConfig> {
+  const settings: Partial<ProxyConfig> = readScope(env, ['proxy', 'derived'], problems, rows);
+  const { upstreamQuota, upstreamReserve } = settings;
   if (upstreamQuota !== undefined && (upstreamReserve ?? 0) > upstreamQuota)
     problems.push(`${envName('upstreamReserve')} must not be more than ${envName('upstreamQuota')}`);
-  const operatorPages = operatorPagesOf(env, problems);
-  if (operatorPages) settings.operatorPages = operatorPages;
-  return settings as Partial<ProxyConfig>;
+  const operatorPages = readScope(env, ['operatorPages'], problems, rows);
+  if (Object.keys(operatorPages).length) settings.operatorPages = operatorPages;
+  return settings;
 }
 
-/** Validates the environment and returns the settings, or throws a `ConfigError`. */
-export function configFromEnv(env: ProxyEnv): EnvConfig {
+/**
+ * Validates the environment and returns the settings, or throws a `ConfigError`. `rows`: the
+ * registry, or a test's with a row more.
+ */
+export function configFromEnv(env: ProxyEnv, rows: Registry = SETTINGS): EnvConfig {
   const problems: string[] = [];
   const warnings: string[] = [];
-  const settings = proxySettings(env, problems);
+  const settings = proxySettings(env, problems, rows);
   const redis = redisSettings(env, problems);
 
   const appId = readSetting(env, 'appId', problems) ?? '';
@@ -107,19 +87,6 @@ export function configFromEnv(env: ProxyEnv): EnvConfig {
     );
   if (problems.length) throw new ConfigError(problems);
   return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings, redis };
-}
-
-/**
- * The operator's pages: `metrics` (with `/status`) and `studio` turned off, and the token that opens
- * them off this machine (a secret: never echoed in a problem).
- */
-function operatorPagesOf(env: ProxyEnv, problems: string[]): ProxyConfig['operatorPages'] {
-  const pages: NonNullable<ProxyConfig['operatorPages']> = {};
-  if (readSetting(env, 'metrics', problems) === false) pages.metrics = false;
-  if (readSetting(env, 'studio', problems) === false) pages.studio = false;
-  const token = readSetting(env, 'operatorToken', problems);
-  if (token) pages.token = token;
-  return Object.keys(pages).length ? pages : undefined;
 }
 
 /** The Redis settings, when its URL is set (the prefix and timeout are checked either way). */

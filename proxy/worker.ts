@@ -10,11 +10,11 @@
  * (IPv6 grouped by /64).
  */
 import type { ExecutionContext } from 'hono';
-import { sharedStateTimings, type ProxyConfig } from './config.js';
+import { resolveSettings, sharedStateTimings, type ProxyConfig } from './config.js';
 import { errorResponse } from './core/envelope.js';
 import { consoleLogger } from './core/log.js';
 import { configFromEnv, ConfigError } from './env.js';
-import { envName, type ProxyEnv } from './settings.js';
+import { envName, type ProxyEnv } from './settings/read.js';
 import { clientKeyFor } from './guards/client-ip.js';
 import { handlerFor, type HostHandler } from './host.js';
 import { createDurableObjectState, type StateNamespace } from './state/durable-object.js';
@@ -29,7 +29,7 @@ function sharedState(env: ProxyEnv, settings: Partial<ProxyConfig>): { state?: S
   const state = createDurableObjectState({
     namespace,
     timeoutMs: 500,
-    ...sharedStateTimings(settings),
+    ...sharedStateTimings(resolveSettings(settings)),
     logger: consoleLogger,
     now: () => Date.now(),
   });

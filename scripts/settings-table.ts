@@ -1,6 +1,6 @@
 /**
  * The README's tables rendered from the proxy's registries: the settings table from the settings
- * registry (proxy/settings.ts) and the metrics table from the metrics catalogue
+ * registry (proxy/settings/registry.ts) and the metrics table from the metrics catalogue
  * (proxy/core/metrics.ts), each the one place its facts are written. `npm run docs` rewrites them
  * between their `<!-- NAME:start -->` and `<!-- NAME:end -->` markers; test/package/readme.test.ts
  * fails when README and registry drift apart.
@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { metricsTable } from '../proxy/core/metrics.js';
-import { settingsTable } from '../proxy/settings.js';
+import { settingsTable } from '../proxy/settings/render.js';
 import { README } from './api-tables.js';
 
 /** The generated tables, by marker name. */

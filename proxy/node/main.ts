@@ -10,8 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import { isIP, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { sharedStateTimings, type ProxyConfig } from '../config.js';
+import { resolveSettings, sharedStateTimings, type ProxyConfig } from '../config.js';
 import { consoleLogger } from '../core/log.js';
 import { Metrics, offBackend } from '../core/metrics.js';
 import { configFromEnv, ConfigError, type RedisSettings } from '../env.js';
@@ -22,39 +21,32 @@ import { widgetSnippet } from '../pages/snippet.js';
 import { nodeListener } from './listener.js';
 import { batchedLogger } from './log.js';
 import { prometheusBackend } from './prometheus.js';
-import { envName, flagMap, helpText, type ProxyEnv } from '../settings.js';
-import { nodeSettingsFromEnv } from './settings.js';
+import { envName, type ProxyEnv } from '../settings/read.js';
+import { helpText } from '../settings/render.js';
+import { envWithFlags, nodeSettingsFromEnv } from './settings.js';
 import { nodeTransport } from './transport.js';
 
-/** `--help` and the flags, from the settings registry (proxy/settings.ts). */
+/** `--help`, from the settings registry (proxy/settings/registry.ts). */
 const HELP = helpText();
-const FLAGS = flagMap();
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
 
+/** The environment with the command line's flags over it; `--help` prints the help and exits. */
 function readEnv(): ProxyEnv {
-  let values: Record<string, string | boolean | undefined>;
+  let read: ReturnType<typeof envWithFlags>;
   try {
-    ({ values } = parseArgs({
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        ...Object.fromEntries(Object.keys(FLAGS).map((flag) => [flag, { type: 'string' as const }])),
-      },
-      strict: true,
-    }));
+    read = envWithFlags(process.argv.slice(2), process.env);
   } catch (error) {
     fail(`${(error as Error).message}\n\n${HELP}`);
   }
-  if (values.help) {
+  if (read.help) {
     console.log(HELP);
     process.exit(0);
   }
-  const env: ProxyEnv = { ...process.env };
-  for (const [flag, name] of Object.entries(FLAGS)) if (typeof values[flag] === 'string') env[name] = values[flag];
-  return env;
+  return read.env;
 }
 
 /**
@@ -105,7 +97,7 @@ async function redisState(redis: RedisSettings, settings: Partial<ProxyConfig>) 
     url: redis.url,
     prefix: redis.prefix,
     timeoutMs: redis.timeoutMs,
-    ...sharedStateTimings(settings),
+    ...sharedStateTimings(resolveSettings(settings)),
     logger: consoleLogger,
     now: () => Date.now(),
   });

@@ -4,9 +4,13 @@
  * headers for a minute and its body for five, and hold any number of idle connections, none of
  * which the rate limit sees; these bound both. Runtime-free, so it is tested like env.ts.
  */
+import { parseArgs } from 'node:util';
 import type { ClientIpOptions } from '../guards/client-ip.js';
 import { ConfigError } from '../env.js';
-import { envName, readSetting, settingOr, type ProxyEnv } from '../settings.js';
+import { envName, readSetting, settingOr, type ProxyEnv } from '../settings/read.js';
+import { SETTINGS } from '../settings/registry.js';
+import { flagMap } from '../settings/render.js';
+import type { Registry } from '../settings/row.js';
 
 /** The Node server's settings, every one filled. */
 export interface NodeSettings {
@@ -30,7 +34,34 @@ export interface NodeSettings {
   operatorPort?: number;
 }
 
-/** Reads the Node-only settings (defaults from the registry, proxy/settings.ts), or throws a `ConfigError` listing every problem. */
+/**
+ * `env` with the flags of `args` written over it (a flag wins over its variable), and whether
+ * `--help` was asked for; throws on a flag the registry (`rows`) does not define, or one without its
+ * value. Apart from main.ts so that a test runs it with any arguments and rows.
+ */
+export function envWithFlags(
+  args: readonly string[],
+  env: ProxyEnv,
+  rows: Registry = SETTINGS,
+): { env: ProxyEnv; help: boolean } {
+  const flags = flagMap(rows);
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      ...Object.fromEntries(Object.keys(flags).map((flag) => [flag, { type: 'string' as const }])),
+    },
+    strict: true,
+  });
+  const withFlags: ProxyEnv = { ...env };
+  for (const [flag, name] of Object.entries(flags)) {
+    const value = (values as Record<string, unknown>)[flag];
+    if (typeof value === 'string') withFlags[name] = value;
+  }
+  return { env: withFlags, help: values.help === true };
+}
+
+/** Reads the Node-only settings (defaults from the registry, proxy/settings/registry.ts), or throws a `ConfigError` listing every problem. */
 export function nodeSettingsFromEnv(env: ProxyEnv): NodeSettings {
   const problems: string[] = [];
   const header = readSetting(env, 'clientIpHeader', problems);

@@ -23,7 +23,7 @@ import {
 } from './import-graph.js';
 import { proxySources, routeLiterals, settingSpellings } from './source-rules.js';
 import { API_PREFIX, PATHS } from '../../proxy/paths.js';
-import { settingRows } from '../../proxy/settings.js';
+import { settingRows } from '../../proxy/settings/read.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -45,7 +45,7 @@ const PROXY_LAYERS: Layers = [
   [['proxy/core/']],
   [['proxy/state/']],
   [['proxy/guards/'], ['proxy/upstream/']],
-  [['proxy/config.ts', 'proxy/env.ts', 'proxy/settings.ts']],
+  [['proxy/config.ts', 'proxy/env.ts', 'proxy/settings/']],
   [['proxy/context.ts']],
   [['proxy/api/']],
   [['proxy/pages/']],
@@ -104,7 +104,7 @@ const REGISTERED = new Set(
     .map((row) => row.env)
     .filter((env) => env.startsWith('VENUE_BOOKING_')),
 );
-const REGISTRY = 'proxy/settings.ts';
+const REGISTRY = 'proxy/settings/registry.ts';
 
 /** The route table's paths, and the module that writes them. */
 const TABLE_PATHS = new Set<string>(Object.values(PATHS));

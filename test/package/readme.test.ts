@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { STRICT_CSP } from '../../demo/csp-policy.js';
 import { SUPPORTED_BROWSERS } from '../../vite.config.js';
 import { analyze, renderTables, tablesIn, README } from '../../scripts/api-tables.js';
-import { settingsTable } from '../../proxy/settings.js';
+import { settingsTable } from '../../proxy/settings/render.js';
 import { generatedIn, settingsTableIn } from '../../scripts/settings-table.js';
 import { metricsTable } from '../../proxy/core/metrics.js';
 
@@ -36,7 +36,7 @@ describe('README.md', () => {
     assert.equal(current, tables.trim(), 'README API tables are stale: run `npm run docs`');
   });
 
-  it('has the settings table of the settings registry (run `npm run docs` after changing proxy/settings.ts)', () => {
+  it('has the settings table of the settings registry (run `npm run docs` after changing proxy/settings/registry.ts)', () => {
     const current = settingsTableIn(readme);
     assert.ok(current !== null, 'README has the <!-- settings-table:start/end --> markers');
     assert.ok(section('The proxy').split('### Settings')[1]?.includes(current!), 'the table sits in "### Settings"');

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
-import { budgetSettings } from '../../proxy/config.js';
+import { budgetSettings, resolveSettings } from '../../proxy/config.js';
 import { configFromEnv, ConfigError } from '../../proxy/env.js';
 import { freePort, runBin } from './node-bin.js';
 
@@ -77,18 +77,18 @@ describe('configFromEnv', () => {
       finalTtlMs: 2000,
       staticTtlMs: 600_000,
     });
-    const derived = budgetSettings(config.settings);
+    const derived = budgetSettings(resolveSettings(config.settings));
     assert.equal(derived.reserve, 200, 'a fifth of the quota');
     assert.equal(derived.bookingReserve, 100, 'half the reserve is for bookings alone');
     assert.equal(derived.lowWater(null), 200, 'frugal from the reserve on');
     assert.equal(derived.lowWater(50), 10, 'the limit the upstream reports wins');
-    const defaults = budgetSettings({});
+    const defaults = budgetSettings(resolveSettings({}));
     assert.deepEqual(
       [defaults.quota, defaults.reserve, defaults.missLimit.limit, defaults.missLimit.windowMs],
       [5000, 1000, 100, 600_000],
     );
     const set = budgetSettings(
-      configFromEnv({ VENUE_BOOKING_UPSTREAM_RESERVE: '40', VENUE_BOOKING_LOW_WATER: '7' }).settings,
+      resolveSettings(configFromEnv({ VENUE_BOOKING_UPSTREAM_RESERVE: '40', VENUE_BOOKING_LOW_WATER: '7' }).settings),
     );
     assert.deepEqual([set.reserve, set.lowWater(5000)], [40, 7]);
     assert.match(
