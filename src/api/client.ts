@@ -128,37 +128,29 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
   /** A GET's payload, `path` under the proxy's base. */
   const read = <T>(path: string, signal?: AbortSignal, query?: object) =>
-    call<T | undefined>(() => http.get(path, { searchParams: searchParams(query), signal }).json());
+    call<T>(() => http.get(path, { searchParams: searchParams(query), signal }).json());
   const venuePath = (venue: string, suffix = '') => `venues/${encodeURIComponent(venue)}${suffix}`;
 
+  // The payloads are read defensively (`?.`): a proxy or gateway may answer without one.
   return {
-    availability(venue, query, signal) {
-      return call(() =>
-        http.get(venuePath(venue, '/booking-availability'), { searchParams: searchParams(query), signal }).json(),
-      );
-    },
-    async venueGroup(group, signal) {
-      return (await read<{ pages?: WireVenue[] }>('venues', signal, { venue_group: group }))?.pages ?? [];
-    },
-    async venue(venue, signal) {
-      return (await read<{ venue?: WireVenue }>(venuePath(venue), signal, { fields: 'booking_types' }))?.venue;
-    },
-    async offers(venue, signal) {
-      const payload = await read<WireOffer[] | { offers?: WireOffer[] }>(venuePath(venue, '/offers'), signal);
-      return Array.isArray(payload) ? payload : (payload?.offers ?? []);
-    },
-    async marketingPreferences(venue, signal) {
-      const path = venuePath(venue, '/marketing-preferences');
-      return (
-        (await read<{ marketing_preferences?: WireMarketingPreference[] }>(path, signal))?.marketing_preferences ?? []
-      );
-    },
-    async bookingRules(venue, query, signal) {
-      return (await read<WireBookingRules>(venuePath(venue, '/booking-rules'), signal, query)) ?? {};
-    },
-    async returnBridge(signal) {
-      return (await read<WireReturnBridge>('return', signal)) ?? {};
-    },
+    availability: (venue, query, signal) => read(venuePath(venue, '/booking-availability'), signal, query),
+    venueGroup: (group, signal) =>
+      read<{ pages?: WireVenue[] }>('venues', signal, { venue_group: group }).then((payload) => payload?.pages ?? []),
+    venue: (venue, signal) =>
+      read<{ venue?: WireVenue }>(venuePath(venue), signal, { fields: 'booking_types' }).then(
+        (payload) => payload?.venue,
+      ),
+    offers: (venue, signal) =>
+      read<WireOffer[] | { offers?: WireOffer[] }>(venuePath(venue, '/offers'), signal).then((payload) =>
+        Array.isArray(payload) ? payload : (payload?.offers ?? []),
+      ),
+    marketingPreferences: (venue, signal) =>
+      read<{ marketing_preferences?: WireMarketingPreference[] }>(
+        venuePath(venue, '/marketing-preferences'),
+        signal,
+      ).then((payload) => payload?.marketing_preferences ?? []),
+    bookingRules: (venue, query, signal) => read(venuePath(venue, '/booking-rules'), signal, query),
+    returnBridge: (signal) => read('return', signal),
     createBooking(body, idempotencyKey, signal) {
       return call(() =>
         http.post('bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal }).json(),
