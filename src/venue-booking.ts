@@ -3,19 +3,19 @@ import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
 import { checkGuest, nextStep, parseSteps, planSubmission, type Step } from './state/booking-flow.js';
 import type { BookingEvent, BookingState, GuestEvent } from './state/booking-state.js';
-import { BookingData, type BookingInputs } from './controllers/booking-data.js';
+import { Journey } from './state/journey.js';
+import { BookingData } from './controllers/booking-data.js';
 import type { GuestForm } from './controllers/guest-form.js';
 import { fire, type BookingConfirmation, type BookingSummary, type GuestPrefill } from './state/element-types.js';
 import type { VenueBookingEventDetails } from './state/element-types.js';
 import { Locale } from './controllers/locale.js';
-import { Session } from './controllers/session.js';
+import { StepFocus } from './controllers/step-focus.js';
 import { renderFlow, type Flow } from './parts/flow.js';
 import { renderPopup } from './parts/popup.js';
 import * as present from './state/presenter.js';
 import { styles } from './element/styles.js';
 import { prefillChoices, viewFor, type ShownStep, type View } from './state/view.js';
 import { VenueBookingApi } from './element/venue-booking-api.js';
-import { venueModel, type VenueModel } from './venue/venue-model.js';
 import { venueToday } from './venue/venue-time.js';
 // Last: the bundle then places the state's transitions beside the element and templates that share their names.
 import * as state from './state/booking-state.js';
@@ -50,26 +50,28 @@ export class VenueBooking extends VenueBookingApi {
   declare private _state: BookingState;
   /** Set once the guest acts: events and focus moves happen only after that. */
   private _interacted = false;
-  /** Set by a guest action: the next settled render moves focus to the step heading. */
-  private _focusPending = false;
-  /** The view of this update (`willUpdate`), the last step shown and its height (for the placeholder that replaces it). */
+  /** The view of this update (`willUpdate`). */
   private _view: View = { kind: 'empty', step: null, frame: 'none' };
-  private _lastStep: ShownStep | null = null;
-  private _stepHeight = 0;
   /** Whether the details form has been in sight: the marketing preferences are read from then on. */
   private _wantPreferences = false;
   /** Whether the console has been told that the proxy refuses this site (`_fail`). */
   private _refusalTold = false;
 
   private _locale = new Locale(this, () => fire(this, 'vb-error', { kind: 'locale', status: null, during: 'locale' }));
-  private _session = new Session(this, (restored) => this._apply({ type: 'restore', ...restored }));
+  private _journey = new Journey(this, (restored) => this._apply({ type: 'restore', ...restored }));
   /** The details form's values and errors: created once the later steps chunk, its home, is here (`willUpdate`). */
   private _form: GuestForm | null = null;
-  private _data = new BookingData(this, () => this._inputs(), {
+  private _data = new BookingData(this, () => ({ state: this._state, wantPreferences: this._wantPreferences }), {
     venues: (venues) => this._apply({ type: 'venues', venues }),
     answer: (availability) => this._apply({ type: 'answer', order: this._order, availability }),
     error: (error, during) => this._fail(error, during),
   });
+  private _steps = new StepFocus(
+    this,
+    () => this._view,
+    () => this._data.availability.task.status !== TaskStatus.PENDING,
+    (step) => this._stepShown(step),
+  );
 
   constructor() {
     super();
@@ -82,39 +84,13 @@ export class VenueBooking extends VenueBookingApi {
     return parseSteps(this.steps);
   }
 
-  /** The venue in use: its id, whether the guest picks it, and its name for people. */
-  private get _venue(): VenueModel {
-    const { venues, record } = this._data;
-    return venueModel(this.venue, this.venueGroup, this._state.pick, venues.task.value, record.task.value);
-  }
-
-  /** What the reads depend on. */
-  private _inputs(): BookingInputs {
-    const { choices, confirmation, pick } = this._state;
-    return {
-      api: this.api,
-      attribute: this.venue,
-      group: this.venueGroup,
-      venue: this._venue,
-      order: this._order,
-      choices,
-      confirmed: Boolean(confirmation),
-      hideOffers: this.hideOffers,
-      wantPreferences: this._wantPreferences,
-      partyInSight: (this._state.editing ?? nextStep(this._order, choices)) === 'num_people',
-      titled: Boolean(pick.title),
-      returnMethod: this.returnMethod,
-      today: venueToday(this.now ?? new Date()),
-    };
-  }
-
   private get _wording(): present.Wording {
     const { strings, tag: locale } = this._locale;
     return { strings, locale, typeNames: this._state.typeNames, venues: this._data.venues.task.value };
   }
 
   private get _summary(): BookingSummary {
-    return present.bookingSummary(this._venue.current, this._state.choices, this._state.offer);
+    return present.bookingSummary(this._data.venue.current, this._state.choices, this._state.offer);
   }
 
   // --- lifecycle ---
@@ -132,14 +108,14 @@ export class VenueBooking extends VenueBookingApi {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     // The journey follows the venue as the host sets it; a new venue is a new journey, on the host's prefill.
-    const restart = this._session.follow() === 'new';
+    const restart = this._journey.follow() === 'new';
     if (restart) this._restart();
     const prefill = prefillChoices(this, (name) => restart || changed.has(name));
     this._apply({ type: 'prefill', choices: prefill, over: this.hasUpdated });
     // Choices served by the answer in hand: it may leave the next step one value (`held`).
     const before = (changed as PropertyValues).get('_state') as BookingState | undefined;
     if ((changed as PropertyValues).has('_state') && before?.choices !== this._state.choices) {
-      const answer = this._data.current(this._inputs());
+      const answer = this._data.current();
       if (answer) this._apply({ type: 'held', order: this._order, availability: answer });
     }
     this._wantPreferences ||= nextStep(this._order, this._state.choices) === null;
@@ -152,57 +128,33 @@ export class VenueBooking extends VenueBookingApi {
         () => venueToday(this.now ?? new Date()),
         () => this._view.kind === 'details',
       );
-    const { venues, availability, offers, preferences } = this._data;
     const { confirmation, pick } = this._state;
-    const extrasPending = offers.pending || preferences.pending;
-    const view = {
-      ...this._state,
-      confirmed: Boolean(confirmation),
-      laterPending: this._data.laterSteps.pending,
-      laterFailed: this._data.laterSteps.task.status === TaskStatus.ERROR,
-      multi: this._venue.multi,
-      venue: pick.id,
-    };
-    const shown = this._view;
-    this._view = viewFor({ ...view, order: this._order, venues: venues.state, extrasPending }, availability.state);
-    // A placeholder keeps the height of the step it replaces, so the page below moves once, not
-    // twice. Measured here, while that step is still on screen and laid out, and only then: a
-    // height read after every render would force a layout into the render's own task.
-    if (this._view.kind === 'busy' && shown.kind !== 'busy')
-      this._stepHeight = this.renderRoot.querySelector<HTMLElement>('[data-step], form')?.offsetHeight ?? 0;
+    const view = { ...this._state, ...this._data.viewReads, confirmed: Boolean(confirmation), venue: pick.id };
+    this._view = viewFor({ ...view, order: this._order }, this._data.availability.state);
   }
 
   protected override updated(changed: PropertyValues): void {
-    const busy = this.renderRoot.querySelector<HTMLElement>('.busy');
-    if (busy) busy.style.minHeight = `${this._stepHeight}px`;
-    const booking = this._state;
-    if (this._interacted && changed.has('_state') && state.savedChanged(changed.get('_state'), booking)) this._save();
-    const step = this._view.step;
-    if (step && step !== this._lastStep) {
-      this._lastStep = step;
-      const arrival = step === 'confirmation' ? booking.arrival : null;
-      if (this._interacted || arrival === 'returned') {
-        fire(this, 'vb-step', { step });
-        // Said through the live region (its text node is not managed by the template); a fresh node
-        // after a tick makes screen readers read repeated text again.
-        const region = this.renderRoot.querySelector('#live');
-        const text = this.renderRoot.querySelector('#step-title')?.textContent?.trim() ?? '';
-        if (region) region.textContent = '';
-        setTimeout(() => region && (region.textContent = text), 50);
-      }
-      if (step === 'unavailable') fire(this, 'vb-error', { kind: 'unavailable', status: null, during: 'submit' });
-      if (arrival) {
-        const { reference, status } = booking.confirmation!;
-        fire(this, 'vb-complete', { reference, status, booking: this._summary, restored: arrival === 'restored' });
-      }
-    }
-    if (this._focusPending && step && this._data.availability.task.status !== TaskStatus.PENDING) {
-      this._focusPending = false;
-      this._focus('#step-title');
-    }
+    if (this._interacted && changed.has('_state') && state.savedChanged(changed.get('_state'), this._state))
+      this._save();
   }
 
   // --- internals ---
+
+  /**
+   * A new step on screen: its events, and whether to announce it (once the guest acted, or on the
+   * return from the booking site); a confirmation brought back completes the booking.
+   */
+  private _stepShown(step: ShownStep): boolean {
+    const arrival = step === 'confirmation' ? this._state.arrival : null;
+    const told = this._interacted || arrival === 'returned';
+    if (told) fire(this, 'vb-step', { step });
+    if (step === 'unavailable') fire(this, 'vb-error', { kind: 'unavailable', status: null, during: 'submit' });
+    if (arrival) {
+      const { reference, status } = this._state.confirmation!;
+      fire(this, 'vb-complete', { reference, status, booking: this._summary, restored: arrival === 'restored' });
+    }
+    return told;
+  }
 
   /**
    * A new journey, as the host changed the proxy, venue or group: nothing the guest chose for the
@@ -210,7 +162,7 @@ export class VenueBooking extends VenueBookingApi {
    * the guest acts.
    */
   private _restart(): void {
-    this._interacted = this._focusPending = this._wantPreferences = false;
+    this._interacted = this._steps.pending = this._wantPreferences = false;
     this._state = state.initialState();
     this._data.forget();
     this._form?.reset();
@@ -224,7 +176,7 @@ export class VenueBooking extends VenueBookingApi {
   private _act(event: GuestEvent): void {
     this._interacted = true;
     // Picking an offer keeps the focus where it is.
-    if (event.type !== 'choose' || event.field !== 'offer') this._focusPending = true;
+    if (event.type !== 'choose' || event.field !== 'offer') this._steps.pending = true;
     this._apply(event);
     if (event.type === 'choose') fire(this, 'vb-change', { field: event.field, value: event.value });
     // Booking again: the guest keeps their name and contact details, not the notes or consent (the
@@ -232,34 +184,23 @@ export class VenueBooking extends VenueBookingApi {
     if (event.type === 'again') this._form?.reset();
   }
 
-  /**
-   * A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled. A refused site
-   * is told to whoever opens the console, once: the guest sees only that online booking is not
-   * available here, the site's owner needs the origin and the proxy's setting that lets it in.
-   */
+  /** A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled; a refused site told to the console once. */
   private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): ApiError {
     const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
     if (apiError.kind !== 'aborted') fire(this, 'vb-error', { kind: apiError.kind, status: apiError.status, during });
     if (apiError.siteRefused && !this._refusalTold) {
       this._refusalTold = true;
-      console.warn(
-        `<venue-booking>: the booking proxy refuses this site (${location.origin}). Add ${location.origin} to the proxy's VENUE_BOOKING_ORIGINS setting and restart it.`,
-      );
+      console.warn(present.siteRefusedWarning(location.origin));
     }
     return apiError;
   }
 
-  /** Moves the focus to the element `selector` finds in the shadow root. */
-  private _focus(selector: string, options?: FocusOptions & { focusVisible?: boolean }): void {
-    this.renderRoot.querySelector<HTMLElement>(selector)?.focus(options);
-  }
-
   /** Saves the booking across a reload, with the names of its type and venue. */
   private _save(): void {
-    this._session.save(state.savedBooking(this._state, this._venue.name));
+    this._journey.save(state.savedBooking(this._state, this._data.venue.name));
   }
 
-  /** Sends the booking; one Idempotency-Key per booking (`Session`): a retry, even after a reload, cannot book twice. */
+  /** Sends the booking; one Idempotency-Key per booking (`Journey`): a retry, even after a reload, cannot book twice. */
   private async _submit(event: Event): Promise<void> {
     event.preventDefault();
     const availability = this._data.availability.task.value;
@@ -270,19 +211,19 @@ export class VenueBooking extends VenueBookingApi {
     this._interacted = true;
     if (!form.check()) {
       await this.updateComplete;
-      return this._focus('[aria-invalid="true"]');
+      return this._steps.focus('[aria-invalid="true"]');
     }
     const extras = { offers: this._data.offers.task.value ?? [], partnerSource: this.partnerSource };
-    const booking = state.apiBooking(this._state, availability, this._venue.current, form.details, extras);
+    const booking = state.apiBooking(this._state, availability, this._data.venue.current, form.details, extras);
     if (!booking) return;
     this._apply({ type: 'submit' });
     fire(this, 'vb-submit', { booking: this._summary });
     try {
-      const key = await this._session.pendingKey(later, JSON.stringify(booking.body));
+      const key = await this._journey.pendingKey(later, JSON.stringify(booking.body));
       const created = await this._data.clientFor(this.api).createBooking(booking.body, key);
       this._apply({ type: 'booked', created, instant: booking.instant });
-      this._session.sent(later);
-      this._focusPending = true;
+      this._journey.sent(later);
+      this._steps.pending = true;
       fire(this, 'vb-complete', { ...this._state.confirmation!, booking: this._summary, restored: false });
     } catch (error) {
       this._apply({ type: 'failed', error: this._fail(error, 'submit') });
@@ -296,50 +237,44 @@ export class VenueBooking extends VenueBookingApi {
     const availability = this._data.availability.task.value;
     if (!availability || typeof location === 'undefined') return;
     this._interacted = true;
-    const venue = this._venue.current;
+    const venue = this._data.venue.current;
     const plan = planSubmission(availability, this._state.choices, venue, this._form?.details ?? null, {
-      ...this._session.returnTo(venue, this._data.bridged),
+      ...this._journey.returnTo(venue, this._data.bridged),
       offer: this._state.offer ?? undefined,
     });
     if (plan?.kind !== 'web') return;
     // Saved first, with the names: a host that cancels this and sends the guest itself still gets a named confirmation.
     this._save();
-    if (fire(this, 'vb-redirect', { url: plan.url, booking: this._summary }, true))
-      this._session.leave(plan.url, state.savedBooking(this._state, this._venue.name));
+    if (fire(this, 'vb-redirect', { url: plan.url, booking: this._summary }, true)) this._journey.leave(plan.url);
   }
 
   // --- rendering: the view of this update, through `parts/flow.ts` ---
 
   /** What the templates need of this update (`parts/flow.ts`). */
   private _flow(): Flow {
-    const { venues, offers, preferences } = this._data;
-    const venue = this._venue;
+    const venue = this._data.venue;
     return {
       ...this._state,
+      ...this._data.answers,
       wording: this._wording,
       now: this.now ?? new Date(),
       order: this._order,
       picked: venue.multi ? this._state.pick.id : null,
-      venues: venues.task.value ?? [],
       venueName: venue.name,
       dob: this.askDob === 'required' || this.askDob === 'optional' ? this.askDob : '',
       form: this._form,
-      later: this._data.laterSteps.task.value ?? null,
-      offers: offers.task.value ?? [],
-      parties: this._data.parties.task.value ?? new Map(),
       hideOffers: this.hideOffers,
-      preferences: preferences.task.value ?? [],
       send: (event) => this._act(event),
       onRetry: (during) => {
-        this._interacted = this._focusPending = true;
-        void (during === 'venues' ? venues : this._data.availability).task.run();
+        this._interacted = this._steps.pending = true;
+        this._data.retry(during);
       },
       onRedirect: () => void this._redirect(),
       onSubmit: (event) => void this._submit(event),
       onUi: (ui, focus) => {
         this._apply({ type: 'ui', ui });
         // Keyboard moves in the calendar: the ring shows even after a click (WebKit keeps a click's no-ring state).
-        if (focus) void this.updateComplete.then(() => this._focus(focus, { focusVisible: true }));
+        if (focus) void this.updateComplete.then(() => this._steps.focus(focus, { focusVisible: true }));
       },
     };
   }
@@ -351,7 +286,7 @@ export class VenueBooking extends VenueBookingApi {
       strings: this._locale.strings,
       onOpen: () => this.open(),
       onClose: () => this.close(),
-      onClosed: () => this._focus('[part="open"]'),
+      onClosed: () => this._steps.focus('[part="open"]'),
     };
     return html`${this.mode === 'popup' ? renderPopup(popup, flow) : flow}${live}`;
   }

@@ -1,9 +1,10 @@
 /**
  * The booking's reads, as one reactive controller of `@lit/task` Tasks: the picker's venues, the
- * availability answer the choices call for, the venue's offers, the marketing preferences, the
- * venue's own record (its name), the proxy's return bridge and the later steps' code (the details
- * form and the add-to-calendar links, an on-demand chunk). Each Task takes its inputs through `args`, from the element's inputs for this
- * update, and never reads the element inside `task`.
+ * availability answer the choices call for, the venue's offers, each type's party sizes, the
+ * marketing preferences, the venue's own record (its name), the proxy's return bridge and the
+ * later steps' code (an on-demand chunk), each through its typed call of the API client. Each
+ * Task takes its inputs through `args`, from the element's attributes and booking state for this
+ * update (`BookingInputs`), and never reads the element inside `task`.
  */
 import { shallowArrayEquals, Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
@@ -16,20 +17,41 @@ import {
   partnerOffers,
   planRead,
   readKey,
+  parseSteps,
   type AvailabilityRead,
   type HeldAvailability,
   type Step,
 } from '../state/booking-flow.js';
+import type { BookingState } from '../state/booking-state.js';
 import { sizeCondition, type PartyRange } from '../venue/offers.js';
 import { importPinned } from '../api/pinned-import.js';
-import type { ReadState } from '../state/view.js';
-import { venueIds, venueName, type VenueModel } from '../venue/venue-model.js';
+import type { ReadState, ViewState } from '../state/view.js';
+import { venueIds, venueModel, venueName, type VenueModel } from '../venue/venue-model.js';
+import { venueToday } from '../venue/venue-time.js';
 
 /** The later steps' code (`later-steps.ts`: details form, confirmation, calendar links), an on-demand chunk. */
 export type LaterSteps = typeof import('../parts/later-steps.js');
 
-/** What the reads depend on, as the element has it for this update. */
-export interface BookingInputs {
+/** The element as the reads see it: the attributes they depend on. */
+export interface BookingDataHost extends ReactiveControllerHost {
+  readonly api: string;
+  readonly venue: string;
+  readonly venueGroup: string;
+  readonly steps: string;
+  readonly hideOffers: boolean;
+  readonly returnMethod: 'post' | 'get';
+  readonly now: Date | null;
+}
+
+/** The booking as the element has it for this update. */
+export interface BookingProgress {
+  state: BookingState;
+  /** The details form has been in sight: the marketing preferences are read from then on. */
+  wantPreferences: boolean;
+}
+
+/** What the reads depend on for this update. */
+interface BookingInputs {
   api: string;
   /** The `venue` attribute and `venue-group`, for the picker's list. */
   attribute: string;
@@ -121,21 +143,21 @@ export class BookingData implements ReactiveController {
   private _types: { venue: string; ids: string } = { venue: '', ids: '' };
 
   constructor(
-    host: ReactiveControllerHost,
-    private readonly _inputs: () => BookingInputs,
+    private readonly _host: BookingDataHost,
+    private readonly _progress: () => BookingProgress,
     events: BookingDataEvents,
   ) {
     // Added before its Tasks, so that `hostUpdate` settles what they want before they compare args.
-    host.addController(this);
+    _host.addController(this);
     // In this order: each Task is a controller of the host, and they update in the order added.
-    this.venues = this._venuesRead(host, events);
-    this.availability = this._availabilityRead(host, events);
-    this.preferences = this._preferencesRead(host);
-    this.offers = this._offersRead(host);
-    this.parties = this._partiesRead(host);
-    this.record = this._recordRead(host);
-    this.bridge = this._bridgeRead(host);
-    this.laterSteps = this._laterStepsRead(host);
+    this.venues = this._venuesRead(_host, events);
+    this.availability = this._availabilityRead(_host, events);
+    this.preferences = this._preferencesRead(_host);
+    this.offers = this._offersRead(_host);
+    this.parties = this._partiesRead(_host);
+    this.record = this._recordRead(_host);
+    this.bridge = this._bridgeRead(_host);
+    this.laterSteps = this._laterStepsRead(_host);
   }
 
   /** The venues of the picker: the ids `venue` lists, or the `venue-group`'s (none for a single venue). */
@@ -293,9 +315,66 @@ export class BookingData implements ReactiveController {
     );
   }
 
+  /** The venue in use: its id, whether the guest picks it, and its name for people. */
+  get venue(): VenueModel {
+    const { venue, venueGroup } = this._host;
+    const { pick } = this._progress().state;
+    return venueModel(venue, venueGroup, pick, this.venues.task.value, this.record.task.value);
+  }
+
+  /** What the reads depend on, from the element's attributes and the booking of this update. */
+  private _inputs(): BookingInputs {
+    const host = this._host;
+    const { state, wantPreferences } = this._progress();
+    const { choices, confirmation, editing, pick } = state;
+    const order = parseSteps(host.steps);
+    return {
+      api: host.api,
+      attribute: host.venue,
+      group: host.venueGroup,
+      venue: this.venue,
+      order,
+      choices,
+      confirmed: Boolean(confirmation),
+      hideOffers: host.hideOffers,
+      wantPreferences,
+      partyInSight: (editing ?? nextStep(order, choices)) === 'num_people',
+      titled: Boolean(pick.title),
+      returnMethod: host.returnMethod,
+      today: venueToday(host.now ?? new Date()),
+    };
+  }
+
+  /** The reads as the view is decided on them (`viewFor`): a read about to start counts as pending. */
+  get viewReads(): Pick<ViewState, 'multi' | 'venues' | 'extrasPending' | 'laterPending' | 'laterFailed'> {
+    return {
+      multi: this.venue.multi,
+      venues: this.venues.state,
+      extrasPending: this.offers.pending || this.preferences.pending,
+      laterPending: this.laterSteps.pending,
+      laterFailed: this.laterSteps.task.status === TaskStatus.ERROR,
+    };
+  }
+
+  /** What the reads answered so far, as the templates take them: empty until answered. */
+  get answers() {
+    return {
+      venues: this.venues.task.value ?? [],
+      offers: this.offers.task.value ?? [],
+      parties: this.parties.task.value ?? (new Map() as ReadonlyMap<string, PartyRange>),
+      preferences: this.preferences.task.value ?? [],
+      later: this.laterSteps.task.value ?? null,
+    };
+  }
+
+  /** Runs a failed read again. */
+  retry(during: 'venues' | 'availability'): void {
+    void (during === 'venues' ? this.venues : this.availability).task.run();
+  }
+
   hostUpdate(): void {
     const inputs = this._inputs();
-    const away = this.away(inputs);
+    const away = this._away(inputs);
     this._wantBridge ||= away;
     this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }
@@ -324,18 +403,14 @@ export class BookingData implements ReactiveController {
   }
 
   /** The answer in hand when it answers the read the choices call for now; else null. */
-  current(inputs: BookingInputs): Availability | null {
+  current(inputs = this._inputs()): Availability | null {
     const held = this._held;
     if (!held || held.venue !== inputs.venue.current) return null;
     return readKey(held.read) === readKey(this._plan(inputs)) ? held.availability : null;
   }
 
-  /**
-   * Whether the guest will finish on the booking site (a deposit is known once the type is chosen),
-   * on the answer to the current read only: an older answer (say the time's, before the complete
-   * check arrives) has no `next` and would start the hand-off's reads during an instant booking.
-   */
-  away(inputs: BookingInputs): boolean {
+  /** Whether the guest will finish on the booking site, on the current read's answer only (an older one has no `next`). */
+  private _away(inputs: BookingInputs): boolean {
     const answer = this.current(inputs);
     return Boolean(
       answer && (answer.depositRequired || (!nextStep(inputs.order, inputs.choices) && needsRedirect(answer))),

@@ -82,7 +82,7 @@ export type BookingEvent =
   | { type: 'ui'; ui: Partial<StepUi> }
   /** The prefill attributes' choices; `over`: they win over the choices made (set after the first render). */
   | { type: 'prefill'; choices: Choices; over: boolean }
-  /** What a page load brought back (`Session`). */
+  /** What a page load brought back (`Journey`). */
   | ({ type: 'restore' } & Restored)
   /** The picker's venues. */
   | { type: 'venues'; venues: WireVenue[] }

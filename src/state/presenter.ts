@@ -140,6 +140,14 @@ export function readErrorText(strings: Strings, error: unknown): string {
   return kind === 'invalid' || kind === 'aborted' ? strings.errors.server : strings.errors[kind];
 }
 
+/**
+ * What the console tells the site's owner when the proxy refuses the site: the guest sees only that
+ * online booking is not available here; the owner needs the origin and the setting that lets it in.
+ */
+export function siteRefusedWarning(origin: string): string {
+  return `<venue-booking>: the booking proxy refuses this site (${origin}). Add ${origin} to the proxy's VENUE_BOOKING_ORIGINS setting and restart it.`;
+}
+
 /** The message of a failed submit, with the service's own words on refused details; null without one. */
 export function submitErrorText(strings: Strings, error: ApiError | null): string | null {
   if (!error) return null;

@@ -15,6 +15,7 @@ import {
   partyOffers,
   problemText,
   readErrorText,
+  siteRefusedWarning,
   submitErrorText,
   summaryItems,
   timeOffers,
@@ -117,6 +118,9 @@ describe('presenter: how the widget words things', () => {
     assert.equal(submitErrorText(enGB, null), null);
     assert.equal(submitErrorText(enGB, new ApiError('invalid', 'Phone?')), `${enGB.errors.invalid} Phone?`);
     assert.equal(submitErrorText(enGB, new ApiError('network', '')), enGB.errors.network);
+    // The console's word to the site's owner names the origin and the proxy's setting that lets it in.
+    const warning = siteRefusedWarning('https://pub.example');
+    assert.match(warning, /https:\/\/pub\.example.*VENUE_BOOKING_ORIGINS/);
   });
 });
 

@@ -1,18 +1,12 @@
-/** The pending key's code, from the later steps chunk (`state/pending-booking.ts`). */
-export interface PendingKeys {
-  pendingBookingKey: typeof pendingBookingKey;
-  clearPendingBookingKey: typeof clearPendingBookingKey;
-}
-
 /**
- * What survives a reload and the trip to the booking site: once the element's venue is set
- * (`follow`, at the start of each update, as a framework may set properties after the element is
- * attached) it reads the guest's return (and cleans the address bar) and the saved booking; it
- * saves the booking as it changes, keeps the Idempotency-Key of a booking being sent, and sends
- * the guest to the booking site with the right return address (`src/session.ts` holds the
- * storage rules).
+ * A journey's life across reloads and the trip to the booking site: a plain class the element
+ * drives (`follow` at the start of each update, as a framework may set properties after the
+ * element is attached). Once the venue is set it keys the journey, reads the guest's return (and
+ * cleans the address bar) and the saved booking; it saves the booking as it changes, keeps the
+ * Idempotency-Key of a booking being sent, and sends the guest to the booking site with the right
+ * return address. `session.ts` holds the storage rules.
  */
-import type { clearPendingBookingKey, pendingBookingKey } from '../state/pending-booking.js';
+import type { clearPendingBookingKey, pendingBookingKey } from './pending-booking.js';
 import {
   loadBooking,
   pendingStore,
@@ -22,10 +16,16 @@ import {
   withoutReturn,
   type Restored,
   type SavedBooking,
-} from '../state/session.js';
+} from './session.js';
 
-/** The element as this controller sees it. */
-export interface SessionHost {
+/** The pending key's code, from the later steps chunk (`pending-booking.ts`). */
+export interface PendingKeys {
+  pendingBookingKey: typeof pendingBookingKey;
+  clearPendingBookingKey: typeof clearPendingBookingKey;
+}
+
+/** The element as the journey sees it. */
+export interface JourneyHost {
   readonly id: string;
   readonly api: string;
   readonly venue: string;
@@ -35,8 +35,8 @@ export interface SessionHost {
   readonly locale: string;
 }
 
-/** The booking's life across reloads and the booking site. */
-export class Session {
+/** The booking's life across reloads and the booking site, keyed per widget on the page. */
+export class Journey {
   /**
    * Names this widget on the page (and in the return URL): its id, else its venue (or group) and,
    * past the first instance for it, its place among them (`~2`, `~3`…), so that two instances for
@@ -47,17 +47,16 @@ export class Session {
   /** The proxy, venue and group of the journey ('' until a venue or group is set), and the id it was keyed with. */
   private _journey = '';
   private _id = '';
+  /** The booking saved last, marked as away by `leave`. */
+  private _saved: SavedBooking | null = null;
 
   constructor(
-    private readonly _host: SessionHost,
+    private readonly _host: JourneyHost,
     private readonly _restore: (restored: Restored) => void,
   ) {}
 
-  /**
-   * The key of a widget on the page without its place. Widgets before this one in the page are
-   * upgraded already (the registry upgrades in document order), so their properties are set.
-   */
-  private _keyOf(element: Partial<SessionHost>): string | undefined {
+  /** A widget's key without its place: those before this one are upgraded (document order), so their properties are set. */
+  private _keyOf(element: Partial<JourneyHost>): string | undefined {
     return element.id || element.venueGroup || element.venue;
   }
 
@@ -84,7 +83,7 @@ export class Session {
     const key = this._keyOf(host)!;
     // An id is unique: it keys the one widget that has it, and widgets without one keep apart.
     const place = [...document.querySelectorAll<HTMLElement>('venue-booking')]
-      .filter((element) => this._keyOf(element as Partial<SessionHost>) === key)
+      .filter((element) => this._keyOf(element as Partial<JourneyHost>) === key)
       .indexOf(host as unknown as HTMLElement);
     this._returnKey = place > 0 ? `${key}~${place + 1}` : key;
     if (first) this._restoreSaved();
@@ -111,6 +110,7 @@ export class Session {
 
   /** Saves (or, with null, forgets) the booking in progress. */
   save(value: SavedBooking | null): void {
+    this._saved = value;
     saveBooking(this._key, value);
   }
 
@@ -143,9 +143,9 @@ export class Session {
       : { returnUrl: page };
   }
 
-  /** Sends the guest to the booking site, marked as away so the return is read. */
-  leave(url: string, value: SavedBooking): void {
-    this.save({ ...value, redirected: true });
+  /** Sends the guest to the booking site, the booking saved last marked as away so the return is read. */
+  leave(url: string): void {
+    if (this._saved) this.save({ ...this._saved, redirected: true });
     location.assign(url);
   }
 }
