@@ -140,10 +140,7 @@ export class VenueBooking extends VenueBookingApi {
 
   // --- internals ---
 
-  /**
-   * A new step on screen: its events, and whether to announce it (once the guest acted, or on the
-   * return from the booking site); a confirmation brought back completes the booking.
-   */
+  /** A new step's events; announced once the guest acted or came back, a confirmation brought back completes. */
   private _stepShown(step: ShownStep): boolean {
     const arrival = step === 'confirmation' ? this._state.arrival : null;
     const told = this._interacted || arrival === 'returned';
@@ -156,11 +153,7 @@ export class VenueBooking extends VenueBookingApi {
     return told;
   }
 
-  /**
-   * A new journey, as the host changed the proxy, venue or group: nothing the guest chose for the
-   * old one carries over (the details typed stay, as on booking again), and no event fires until
-   * the guest acts.
-   */
+  /** A new journey (a new proxy, venue or group): no choice carries over, no event fires until the guest acts. */
   private _restart(): void {
     this._interacted = this._steps.pending = this._wantPreferences = false;
     this._state = state.initialState();
@@ -184,7 +177,7 @@ export class VenueBooking extends VenueBookingApi {
     if (event.type === 'again') this._form?.reset();
   }
 
-  /** A failed call as an `ApiError`, reported in `vb-error` unless it was cancelled; a refused site told to the console once. */
+  /** A failed call as an `ApiError`, in `vb-error` unless cancelled; a refused site is told to the console once. */
   private _fail(error: unknown, during: 'venues' | 'availability' | 'submit'): ApiError {
     const apiError = error instanceof ApiError ? error : new ApiError('server', String(error));
     if (apiError.kind !== 'aborted') fire(this, 'vb-error', { kind: apiError.kind, status: apiError.status, during });

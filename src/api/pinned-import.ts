@@ -18,11 +18,7 @@ function pinnedChunk(name: string): [file: string, integrity: string] | undefine
   }
 }
 
-/**
- * Fetches a chunk through a `modulepreload` link carrying its integrity: the verified module is
- * the one a following `import()` of that URL gets. On a mismatch it rejects, and nothing is
- * imported (an `import()` after a failed preload would fetch the chunk again, unchecked).
- */
+/** Preloads a chunk with its integrity for the `import()` that follows; a mismatch rejects: nothing unchecked runs. */
 function verifiedPreload(href: string, integrity: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const link = Object.assign(document.createElement('link'), {

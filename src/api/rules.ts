@@ -1,7 +1,7 @@
 /**
  * The one rule set for what a guest types: the widget checks the details form with it (so a
  * mistake is explained next to its field) and the proxy validates the booking request with it
- * (`proxy/validate.ts` imports this module; the proxy's build bundles it). Two copies drifted: the
+ * (`proxy/guards/validate.ts` imports this module; the proxy's build bundles it). Two copies drifted: the
  * widget once accepted `a@b.c` and `ada@example.com.` that the proxy refused, and the guest saw a
  * form-level error instead of a message by the field. Pure, no DOM, no dependencies.
  */

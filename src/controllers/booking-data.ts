@@ -131,13 +131,21 @@ export class BookingData implements ReactiveController {
   /** Set once a booking is in sight for good (the party step, the details form or a confirmation). */
   private _wantLater = false;
 
+  /** The picker's venues: the ids `venue` lists, or the `venue-group`'s (none for a single venue). */
   readonly venues: Read<readonly [string, string, string], WireVenue[]>;
+  /** The availability the choices call for (`planRead`), none once a booking is confirmed. */
   readonly availability: Read<readonly [string, string, AvailabilityRead, boolean], Availability | null>;
+  /** Marketing preferences, read once the details form is in sight: a guest who only looks costs no read. */
   readonly preferences: Read<readonly [string, string, boolean], WireMarketingPreference[]>;
+  /** Every visible offer, once per venue: badges filter it by its rules (`getOffers` ignores unchosen fields). */
   readonly offers: Read<readonly [string, string, boolean], WireOffer[]>;
+  /** A single venue's name, read only when a hand-off or a confirmation needs it and nothing else gives it. */
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
+  /** The return bridge's signed hand-off id ('' without one), else false: the proxy confirms only returns with it. */
   readonly bridge: Read<readonly [string, boolean], string | false>;
+  /** The later steps' code, a pinned on-demand chunk fetched once the party step or a booking is in sight. */
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
+  /** Each type's party sizes, read when an offer limits the size: a type's badge needs them before it is chosen. */
   readonly parties: Read<readonly [string, string, string, string], ReadonlyMap<string, PartyRange>>;
   /** The booking types the answers listed, and their venue (the party sizes are read for these). */
   private _types: { venue: string; ids: string } = { venue: '', ids: '' };
@@ -160,7 +168,7 @@ export class BookingData implements ReactiveController {
     this.laterSteps = this._laterStepsRead(_host);
   }
 
-  /** The venues of the picker: the ids `venue` lists, or the `venue-group`'s (none for a single venue). */
+  /** Venues that cannot be read keep what was known: the picker still lists them. */
   private _venuesRead(host: ReactiveControllerHost, events: BookingDataEvents): BookingData['venues'] {
     return new Read(
       host,
@@ -174,7 +182,7 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /** The availability the choices call for (`planRead`), none once a booking is confirmed. */
+  /** Each answer is held (`current`), so a choice it already validated costs no read. */
   private _availabilityRead(host: ReactiveControllerHost, events: BookingDataEvents): BookingData['availability'] {
     return new Read(
       host,
@@ -201,10 +209,7 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /**
-   * Marketing preferences, read only for the details form (in parallel with the complete check
-   * before it), so that a guest who only looks at times costs no such read.
-   */
+  /** In parallel with the complete check before the form, so the form waits for nothing more. */
   private _preferencesRead(host: ReactiveControllerHost): BookingData['preferences'] {
     return new Read(
       host,
@@ -219,10 +224,7 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /**
-   * Every visible offer of the venue, read once per venue: the badges are filtered from it by each
-   * offer's own rules (`offers.ts`), as the service's `getOffers` arrays ignore fields not yet chosen.
-   */
+  /** Only offers for partners: marketplace offers are not this widget's to attach. */
   private _offersRead(host: ReactiveControllerHost): BookingData['offers'] {
     return new Read(
       host,
@@ -237,12 +239,7 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /**
-   * The party sizes each booking type takes (its booking rules' min and max): an offer's badge
-   * shows on a type only when the offer admits a party the type takes, which no availability
-   * answer says before a type is chosen. Read only when an offer of the venue limits the party
-   * size, one small read per type, for the venue's today (the proxy shares them between guests).
-   */
+  /** One small read per type, for the venue's today, so the proxy shares them between guests. */
   private _partiesRead(host: ReactiveControllerHost): BookingData['parties'] {
     return new Read(
       host,
@@ -251,11 +248,7 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /**
-   * A single venue's name, read only when it will be needed and nothing else gives it: before a
-   * hand-off to the booking site (a deposit is known once the type is chosen), so that it is saved
-   * for the confirmation on return, or for a confirmation that has no name for it.
-   */
+  /** Before a hand-off, so the name is saved for the confirmation on return. */
   private _recordRead(host: ReactiveControllerHost): BookingData['record'] {
     return new Read(
       host,
@@ -270,13 +263,7 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /**
-   * Whether the proxy offers its return bridge (`GET /api/return`, no upstream call), asked only
-   * when a hand-off to the booking site is in sight: the booking site then POSTs the guest's
-   * details to the bridge instead of putting them in the venue page's URL. The answer's signed
-   * hand-off id ('' from a proxy without one) goes into the return URL: the proxy counts and
-   * confirms only a return that carries it.
-   */
+  /** Asked once a hand-off is in sight: the booking site then POSTs the details instead of putting them in a URL. */
   private _bridgeRead(host: ReactiveControllerHost): BookingData['bridge'] {
     return new Read(
       host,
@@ -292,15 +279,7 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /**
-   * The later steps' code (the party step's rare parts, the details form, the confirmation, the
-   * calendar links): an on-demand chunk, pinned by its integrity like the locale modules
-   * (`pinned-import.ts`), fetched once the party step or a booking is in sight. The party step,
-   * the details form and the confirmation wait for it (`laterPending` in view.ts); if it cannot be
-   * loaded, the party step shows every size as a chip (a larger party: the venue's own way to
-   * book), the details form gives way to the venue's own way to book, and the confirmation is one
-   * line with the reference.
-   */
+  /** Without it the party step shows chips, the form yields to the venue's own booking, the confirmation one line. */
   private _laterStepsRead(host: ReactiveControllerHost): BookingData['laterSteps'] {
     return new Read(
       host,
@@ -409,7 +388,7 @@ export class BookingData implements ReactiveController {
     return readKey(held.read) === readKey(this._plan(inputs)) ? held.availability : null;
   }
 
-  /** Whether the guest will finish on the booking site, on the current read's answer only (an older one has no `next`). */
+  /** Whether the guest will finish on the booking site, on the current read's answer (an older one has no `next`). */
   private _away(inputs: BookingInputs): boolean {
     const answer = this.current(inputs);
     return Boolean(

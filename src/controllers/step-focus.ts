@@ -32,7 +32,7 @@ export class StepFocus implements ReactiveController {
     _host.addController(this);
   }
 
-  /** Measured before the render, while the step being replaced is laid out: a read after every render would force a layout. */
+  /** Measured before the render, while the step replaced is laid out: a read after each render forces a layout. */
   hostUpdate(): void {
     const kind = this._view().kind;
     if (kind === 'busy' && this._kind !== 'busy')

@@ -169,12 +169,7 @@ const PICKED: readonly Step[] = ['time', ...LATE];
 const listed = (availability: Availability, field: Step, value: string | number) =>
   availability.fields[field]?.suggestions.some((item) => item.valid && item.value === value) ?? false;
 
-/**
- * Whether the durations an answer listed without a time may not all fit after `time`. The service
- * ends a booking by closing time, which no answer states but which is at least the latest
- * bookable start plus the shortest duration; from a time where the longest listed duration would
- * end past that, the durations are read with the time, so none past closing is offered.
- */
+/** Whether a listed duration may end past closing from `time` (closing ≥ latest start + shortest): read them anew. */
 function mayPassClosing(availability: Availability, time: string): boolean {
   const starts = validSuggestions(availability, 'time').map((item) => minutesOf(String(item.value)));
   const lengths = validSuggestions(availability, 'duration')

@@ -37,12 +37,7 @@ export interface JourneyHost {
 
 /** The booking's life across reloads and the booking site, keyed per widget on the page. */
 export class Journey {
-  /**
-   * Names this widget on the page (and in the return URL): its id, else its venue (or group) and,
-   * past the first instance for it, its place among them (`~2`, `~3`…), so that two instances for
-   * one venue (inline and in a footer, say) keep their own journeys. Set when the venue settles
-   * (`follow`): a journey keeps its key while the page changes around it.
-   */
+  /** This widget's name on the page and in the return URL: its id, else its venue or group (`~2`… past the first). */
   private _returnKey = '';
   /** The proxy, venue and group of the journey ('' until a venue or group is set), and the id it was keyed with. */
   private _journey = '';
@@ -55,7 +50,7 @@ export class Journey {
     private readonly _restore: (restored: Restored) => void,
   ) {}
 
-  /** A widget's key without its place: those before this one are upgraded (document order), so their properties are set. */
+  /** A widget's key without its place: widgets before this one are upgraded (document order), their properties set. */
   private _keyOf(element: Partial<JourneyHost>): string | undefined {
     return element.id || element.venueGroup || element.venue;
   }
@@ -150,11 +145,7 @@ export class Journey {
   }
 }
 
-/**
- * The proxy's return bridge for a venue, told which page to send the guest back to (the proxy
- * accepts it only on an origin it serves) and the widget's language (for the page the proxy shows
- * if it cannot send the guest back).
- */
+/** The proxy's return bridge for a venue: the page to send the guest back to, and the language of its own page. */
 function bridgeUrl(api: string, venue: string, page: string, lang: string, handoff: string): string {
   const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
   url.searchParams.set('venue', venue);
