@@ -8,7 +8,7 @@
  *
  * `createProxy` only assembles named parts, each read from one resolved config (config.ts): the
  * state, the upstream client, the route context, the fast path, and the Hono app with its
- * middleware (middleware.ts) and the route table (routes.ts).
+ * middleware (pipeline/hono.ts) and the route table (routes.ts).
  *
  * Order of the guards, cheapest first: address and method → Host (loopback only without a public
  * URL) → the calling site (Origin, Referer) → CORS → per-client rate limit → body size → route
@@ -18,7 +18,7 @@
 import { Hono, type ExecutionContext } from 'hono';
 import { errorResponse } from './core/envelope.js';
 import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
-import { FastPath } from './fast-path.js';
+import { FastPath } from './pipeline/fast-path.js';
 import { UpstreamBudget } from './guards/budget.js';
 import type { GuardSettings } from './guards/request.js';
 import { siteRule } from './guards/request-site.js';
@@ -33,9 +33,11 @@ import {
   routeLabels,
   securityHeaders,
   type BookingOf,
-} from './middleware.js';
+} from './pipeline/hono.js';
 import { bookingValid } from './api/bookings.js';
-import { guardSettings, RequestRecorder, Sequence } from './pipeline.js';
+import { RequestRecorder } from './pipeline/recorder.js';
+import { Sequence } from './pipeline/sequence.js';
+import { guardSettings } from './pipeline/steps.js';
 import { asProxyError, createRouteContext, type ProxyContext } from './context.js';
 import { API_PREFIX } from './paths.js';
 import { handlerOf, methodsByPath, routeTable, type Route } from './routes.js';
@@ -59,7 +61,7 @@ export interface ProxyApp {
   readonly upstream: Upstream;
   /** Where the proxy keeps what it remembers between requests (memory unless a shared store is given). */
   readonly state: ProxyState;
-  /** Answers repeated cached reads without the app, for hosts that can use it (fast-path.ts). */
+  /** Answers repeated cached reads without the app, for hosts that can use it (pipeline/fast-path.ts). */
   readonly fast: FastPath;
 }
 
@@ -137,7 +139,7 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   app.use('*', securityHeaders);
   // HTML and JSON go gzipped to a client that accepts it, as the widget's files do (those are
   // compressed once, at start, and skip this: they carry their Content-Encoding). The Node
-  // entry's sequence does the same to the reads it sends (pipeline.ts, `encoded`).
+  // entry's sequence does the same to the reads it sends (pipeline/sequence.ts, core/encoding.ts `encoded`).
   if (config.compress) app.use('*', compression());
   app.use(
     '*',

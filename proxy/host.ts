@@ -8,7 +8,7 @@ import type { ExecutionContext } from 'hono';
 import { createProxy } from './app.js';
 import type { ProxyConfig } from './config.js';
 import type { EnvConfig } from './env.js';
-import type { FastPath } from './fast-path.js';
+import type { FastPath } from './pipeline/fast-path.js';
 import { createStack } from './stack.js';
 
 /** What a host serves: the Fetch handler, and the fast path a Node host tries first. */

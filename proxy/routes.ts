@@ -44,7 +44,7 @@ export type StoredBefore = (ctx: ProxyContext, request: Request) => Promise<fals
  * - `booking`: the route makes bookings; a refusal before it ran (limit, body size, a crash) says
  *   whether an earlier booking under the request's key may be stored, as this function tells;
  * - `fast`: the Node fast path may answer it: `memo` a repeat of an answer the app just sent from
- *   its cache, `relay` also a first read, run here (fast-path.ts);
+ *   its cache, `relay` also a first read, run here (pipeline/fast-path.ts);
  * - `anySite`: a GET with no effect that any site may start (the return bridge);
  * - `label`: the route label of its metrics, when not its path (the widget's chunks share one).
  */

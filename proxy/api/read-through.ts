@@ -108,7 +108,7 @@ function spared(retryAfterS: number, code: string, message: string): ProxyError 
 
 /**
  * What a read needs of the request it answers: the route's app (a Hono context) or the Node
- * entry's fast path (fast-path.ts) provide it, so both run the very same read.
+ * entry's fast path (pipeline/fast-path.ts) provide it, so both run the very same read.
  */
 export interface ReadCall<T> {
   /** The request's path, for the envelope. */

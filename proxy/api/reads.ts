@@ -131,7 +131,7 @@ export async function availability(ctx: ProxyContext, c: Context): Promise<ReadS
 }
 
 /**
- * The availability read of the Node fast path (fast-path.ts): only for a configured venue (a venue
+ * The availability read of the Node fast path (pipeline/fast-path.ts): only for a configured venue (a venue
  * of a group is the app's to look up); an invalid query throws, and the app answers it.
  */
 export function availabilityFastRead(

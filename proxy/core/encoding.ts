@@ -32,3 +32,35 @@ export function acceptsGzip(header: string | undefined): boolean {
   }
   return false;
 }
+
+/** A body to send: as it is, or gzipped once (a remembered answer keeps its gzipped body for every later client). */
+export interface Encodable {
+  body: Uint8Array;
+  /** The body gzipped, made when a client first accepts it, and kept once made. */
+  gzipping?: Promise<Uint8Array>;
+  gzipped?: Uint8Array;
+}
+
+/**
+ * The body as the app's compression middleware sends it: gzipped for a client whose
+ * `Accept-Encoding` takes gzip (made once per `Encodable`, then at once); `Content-Encoding` and
+ * `Content-Length` added to `out` (header names and values in turn) for the bytes sent.
+ */
+export function encoded(
+  out: string[],
+  target: Encodable,
+  acceptEncoding: string | null,
+  compress: boolean,
+): Uint8Array | Promise<Uint8Array> {
+  if (!compress || !acceptsGzip(acceptEncoding ?? undefined)) {
+    out.push('content-length', String(target.body.byteLength));
+    return target.body;
+  }
+  const sent = (body: Uint8Array) => {
+    out.push('content-encoding', 'gzip', 'content-length', String(body.byteLength));
+    return body;
+  };
+  if (target.gzipped) return sent(target.gzipped);
+  target.gzipping ??= gzip(target.body as Uint8Array<ArrayBuffer>).then((made) => (target.gzipped = made));
+  return target.gzipping.then(sent);
+}

@@ -80,7 +80,7 @@ export function applyLayer(response: Response, layer: Layer): void {
 /**
  * `own` headers with `layers` on top, in one plain object (lower-case names), combined as the
  * middleware would: innermost layer last in the list, applied first, so an outer `set` wins. The
- * Hono app (`answer`) and the Node entry's sequence (pipeline.ts) build every answer's headers here.
+ * Hono app (`answer`) and the Node entry's sequence (pipeline/sequence.ts) build every answer's headers here.
  */
 export function combined(own: Record<string, string>, layers: readonly Layer[]): Record<string, string> {
   const headers: Record<string, string> = {};

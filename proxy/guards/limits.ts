@@ -2,7 +2,7 @@
  * The per-client limits on requests, the last guard before a route: every API request counts
  * against `rateLimit`, and a booking also against `bookingRateLimit`. Every visitor of every venue
  * shares the proxy's one App ID and its hourly quota, so one noisy client must not spend it for
- * everyone. The app's middleware and the Node entry's sequence (pipeline.ts) both count through `clientLimit`,
+ * everyone. The app's middleware and the Node entry's sequence (pipeline/sequence.ts) both count through `clientLimit`,
  * each request once.
  */
 import type { RateDecision } from '../state/rate-limit.js';

@@ -4,7 +4,7 @@
  * site. They refuse early and cheaply, so hostile traffic never reaches a route, a cache or the
  * upstream.
  *
- * The Hono app (app.ts) and the Node fast path (fast-path.ts) both run `firstRefusal`, so their
+ * The Hono app (app.ts) and the Node entry's sequence (pipeline/sequence.ts) both run `firstRefusal`, so their
  * guard order cannot drift: the app answers a refusal, the fast path hands the request to the
  * app, which then answers it. A guard knows nothing of Hono or of a host: it reads a
  * `GuardRequest` and says why it refuses, with the log line the operator needs, or null.

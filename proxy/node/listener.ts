@@ -1,5 +1,5 @@
 /**
- * The Node entry's request listener: the proxy's cache (fast-path.ts) straight on node:http's
+ * The Node entry's request listener: the proxy's cache (pipeline/fast-path.ts) straight on node:http's
  * request and response, and everything else through @hono/node-server to the full app.
  *
  * A cached read asked again is answered from pre-serialised bytes: no `Request`, no router, no
@@ -12,7 +12,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
-import type { FastAnswer, FastPath, FastRequest } from '../fast-path.js';
+import type { FastAnswer, FastPath, FastRequest } from '../pipeline/fast-path.js';
 
 /** What the listener serves: the app's Fetch handler, and the proxy's fast path when there is one. */
 export interface NodeHandler {

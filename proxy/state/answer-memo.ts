@@ -1,6 +1,6 @@
 /**
  * The answers this instance sent just now from its read cache, by request URL: what the Node
- * entry's cache (fast-path.ts) replays to a repeat within `MEMO_MS`, while the read cache still
+ * entry's cache (pipeline/fast-path.ts) replays to a repeat within `MEMO_MS`, while the read cache still
  * holds the very same entry. Per instance and in memory, like the recent sites: a memo only ever
  * stands in for route checks the app made a moment ago on this instance.
  */

@@ -50,17 +50,7 @@ const PROXY_LAYERS: Layers = [
   [['proxy/api/']],
   [['proxy/pages/']],
   [['proxy/routes.ts']],
-  [
-    [
-      'proxy/app.ts',
-      'proxy/pipeline.ts',
-      'proxy/fast-path.ts',
-      'proxy/middleware.ts',
-      'proxy/stack.ts',
-      'proxy/host.ts',
-      'proxy/index.ts',
-    ],
-  ],
+  [['proxy/app.ts', 'proxy/pipeline/', 'proxy/stack.ts', 'proxy/host.ts', 'proxy/index.ts']],
   [['proxy/node/'], ['proxy/worker.ts']],
 ];
 
@@ -175,7 +165,7 @@ describe('the import map', () => {
 });
 
 describe('each fact once', () => {
-  it('spells every setting once, in the settings registry (proxy/settings.ts)', () => {
+  it('spells every setting once, in the settings registry (proxy/settings/registry.ts)', () => {
     assert.ok(REGISTERED.size > 30 && sources.has(REGISTRY), `${REGISTERED.size} settings read`);
     assert.deepEqual(settingSpellings(sources, REGISTERED, REGISTRY), []);
   });

@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { ProxyApp } from '../../proxy/app.js';
 import { Metrics, total } from '../../proxy/core/metrics.js';
-import type { FastRequest } from '../../proxy/fast-path.js';
-import type { Sequence } from '../../proxy/pipeline.js';
+import type { FastRequest } from '../../proxy/pipeline/fast-path.js';
+import type { Sequence } from '../../proxy/pipeline/sequence.js';
 import { nodeListener } from '../../proxy/node/listener.js';
 import { MemoryState } from '../../proxy/state/memory.js';
 import {

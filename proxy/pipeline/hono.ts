@@ -14,20 +14,21 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { compress } from 'hono/compress';
 import { routePath } from 'hono/route';
-import { errorResponse } from './core/envelope.js';
-import { addLayer, applyLayer, bodySizeOf, headerOf, SECURITY_LAYER, type Layer } from './core/headers.js';
-import type { Logger } from './core/log.js';
-import type { Metrics } from './core/metrics.js';
-import { API_CORS, corsLayer, VARY_ENCODING, type RequestRecorder } from './pipeline.js';
-import type { ProxyContext } from './context.js';
-import { acceptsGzip } from './core/encoding.js';
-import { bookingRoutes, type Route } from './routes.js';
-import { urlOf } from './core/url.js';
-import type { ResolvedConfig } from './config.js';
-import { clientLimit, LIMIT_MESSAGE, limitHeaders } from './guards/limits.js';
-import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from './guards/request.js';
-import type { RecentOrigins } from './state/recent-origins.js';
-import type { ProxyState } from './state/types.js';
+import { errorResponse } from '../core/envelope.js';
+import { addLayer, applyLayer, bodySizeOf, headerOf, SECURITY_LAYER, type Layer } from '../core/headers.js';
+import type { Logger } from '../core/log.js';
+import type { Metrics } from '../core/metrics.js';
+import type { RequestRecorder } from './recorder.js';
+import { API_CORS, corsLayer, VARY_ENCODING } from './steps.js';
+import type { ProxyContext } from '../context.js';
+import { acceptsGzip } from '../core/encoding.js';
+import { bookingRoutes, type Route } from '../routes.js';
+import { urlOf } from '../core/url.js';
+import type { ResolvedConfig } from '../config.js';
+import { clientLimit, LIMIT_MESSAGE, limitHeaders } from '../guards/limits.js';
+import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '../guards/request.js';
+import type { RecentOrigins } from '../state/recent-origins.js';
+import type { ProxyState } from '../state/types.js';
 
 /** The route label of a request: the template it matched (a bounded set), or `unmatched`. */
 export function routeLabel(c: Context): string {
@@ -212,7 +213,7 @@ export function bodySize(maxSize: number, bookingOf: BookingOf, metrics: Metrics
 
 /**
  * CORS for the configured origins (the origin rule's `allowOrigin`), as the widget needs it
- * (pipeline.ts `API_CORS`): its headers on every answer, a preflight (`OPTIONS`) answered here with 204.
+ * (pipeline/steps.ts `API_CORS`): its headers on every answer, a preflight (`OPTIONS`) answered here with 204.
  */
 export function apiCors(allowOrigin: (origin: string) => string | null): MiddlewareHandler {
   return async (c, next) => {

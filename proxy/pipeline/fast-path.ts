@@ -12,18 +12,18 @@
  *   simple enough to make here (the row's `fastRead`: an availability GET of a configured venue
  *   with a valid query).
  *
- * What it finds goes through the same pipeline as every request (pipeline.ts `Sequence`): guards,
+ * What it finds goes through the same pipeline as every request (pipeline/sequence.ts `Sequence`): guards,
  * limit, headers, encoding, record.
  */
-import { plainUrl, type RequestUrl } from './core/url.js';
-import { queryParams } from './guards/validate.js';
-import { memoKey, type ProxyContext } from './context.js';
-import { templateMatcher } from './paths.js';
-import type { FastAnswer, FastRequest, Sequence, Source } from './pipeline.js';
-import type { Route } from './routes.js';
-import { after, type Awaitable } from './state/types.js';
+import { plainUrl, type RequestUrl } from '../core/url.js';
+import { queryParams } from '../guards/validate.js';
+import { memoKey, type ProxyContext } from '../context.js';
+import { templateMatcher } from '../paths.js';
+import type { FastAnswer, FastRequest, Sequence, Source } from './sequence.js';
+import type { Route } from '../routes.js';
+import { after, type Awaitable } from '../state/types.js';
 
-export type { FastAnswer, FastRequest } from './pipeline.js';
+export type { FastAnswer, FastRequest } from './sequence.js';
 
 /** A row whose answers the cache may give, the matcher of its template, and its route label. */
 interface FastRow {

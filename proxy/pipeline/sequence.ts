@@ -1,0 +1,164 @@
+/**
+ * The request pipeline, written once: the steps every request takes, in this order, as plain
+ * functions over a `GuardRequest`, which the Hono app (pipeline/hono.ts, every request) and the Node
+ * entry (`Sequence`, the reads it can answer without the app) both call:
+ *
+ * 1. guards: `firstRefusal` (guards/request.ts) with the settings `guardSettings` builds from the
+ *    route table; the calling site noted (`noteSite`);
+ * 2. limit: the per-client limit (guards/limits.ts `clientLimit`), counted once per request;
+ * 3. headers: the route's own, then the layers every API answer carries (`apiLayers`: security,
+ *    `Vary`, CORS, the limit's), combined as core/headers.ts `combined` says;
+ * 4. encode: gzip for a client that accepts it (`encoded`);
+ * 5. record: one log line and the request's metrics (`RequestRecorder`).
+ *
+ * The Node entry's cache (pipeline/fast-path.ts) finds what to send; this module sends it.
+ */
+import type { RequestUrl } from '../core/url.js';
+import { envelopeText, errorPayload } from '../core/envelope.js';
+import { encoded, type Encodable } from '../core/encoding.js';
+import { combined, type Layer } from '../core/headers.js';
+import { clientOf } from '../guards/client-ip.js';
+import { clientLimit, LIMIT_MESSAGE, limitHeaders } from '../guards/limits.js';
+import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '../guards/request.js';
+import { asProxyError, type ProxyContext } from '../context.js';
+import { readThrough, type ReadCall, type ReadSpec } from '../api/read-through.js';
+import { after, type Awaitable } from '../state/types.js';
+import type { RequestRecorder } from './recorder.js';
+import { apiLayers } from './steps.js';
+
+/** A request as a host sees it before any `Request` is built. */
+export interface FastRequest {
+  /** The absolute URL the Fetch adapter would give the app, e.g. `http://localhost:8080/api/…`. */
+  url: string;
+  /** A request header by its lower-case name, values joined as `Headers.get` joins them; null when absent. */
+  header(name: string): string | null;
+  /** The host's per-request context, passed to `clientKey` as the app passes it. */
+  env: unknown;
+  /** The URL's parts, when the host found them plain (node/listener.ts): split without a parser. */
+  plain?: { scheme: string; host: string; target: string };
+}
+
+/** A prepared answer the host writes as it is. */
+export interface FastAnswer {
+  status: number;
+  /** Names and values in turn (lower-case names), as `ServerResponse.writeHead` takes them; `Content-Length` included. */
+  headers: string[];
+  body: Uint8Array;
+}
+
+/** What the route part of the sequence sends: status, the route's own headers and the body. */
+export interface Made {
+  status: number;
+  own: Record<string, string>;
+  body: Encodable;
+}
+
+/**
+ * What the Node entry sends for a read, found by its cache (pipeline/fast-path.ts): an answer the app sent
+ * just now (`made`, replayed), or the route's read to run (`read`); `route` labels its metrics.
+ */
+export type Source = { route: string; made: Made } | { route: string; read: ReadSpec };
+
+/** What the sequence needs of its proxy besides the route context. */
+export interface SequenceParts {
+  guards: GuardSettings;
+  /** The `Access-Control-Allow-Origin` for an `Origin` (`''` when absent), or null. */
+  allowOrigin: (origin: string) => string | null;
+  recorder: RequestRecorder;
+}
+
+/**
+ * The pipeline for the reads the Node entry answers without the app, in the app's order: guards
+ * (a refusal is the app's to answer: null), limit (a refusal is a 429 sent here, as the app sends
+ * it), the route's answer, headers, encoding, record.
+ */
+export class Sequence {
+  constructor(
+    private readonly ctx: ProxyContext,
+    private readonly parts: SequenceParts,
+  ) {}
+
+  /** The answer to a GET of `url` from `source`, or null when the app must answer (a guard refuses). */
+  run(request: FastRequest, url: RequestUrl, source: Source): Awaitable<FastAnswer | null> {
+    const { ctx, parts } = this;
+    const { config } = ctx;
+    // 1. guards: a refusal is the app's to answer.
+    const guarded: GuardRequest = { href: request.url, url, method: 'GET', header: request.header };
+    if (firstRefusal(guarded, parts.guards)) return null;
+    noteSite(guarded, parts.guards, ctx.recentOrigins);
+    const started = ctx.now();
+    parts.recorder.begin();
+    // 2. limit, counted once; over it, the app's 429 is sent here.
+    const client = clientOf(config.clientKey, request.header, request.env);
+    const answered = after(clientLimit(ctx.state, config, client, false), (decision) => {
+      const limited = limitHeaders(decision, config, false, ctx.now());
+      const made = decision.allowed ? this.made(source, url, client) : limitRefusal(url, limited);
+      return after(made, ({ status, own, body }) => {
+        // 3. headers: the route's own, then every layer of an API answer (a refusal carries its limit itself).
+        const allowOrigin = parts.allowOrigin(request.header('origin') || '');
+        const limit: Layer | undefined = decision.allowed ? { mode: 'set', headers: limited } : undefined;
+        const headers = combined(own, apiLayers(config.compress, allowOrigin, limit));
+        const out: string[] = [];
+        for (const name in headers) out.push(name, headers[name]!);
+        // 4. encode.
+        return after(encoded(out, body, request.header('accept-encoding'), config.compress), (sent) => {
+          // 5. record.
+          const cache = headers['x-cache'];
+          const { route } = source;
+          const path = url.pathname;
+          parts.recorder.record({
+            method: 'GET',
+            path,
+            route,
+            status,
+            started,
+            cache,
+            requestBytes: 0,
+            responseBytes: sent.byteLength,
+          });
+          if ('made' in source && decision.allowed) config.metrics.count('cache_reads_total', { result: 'hit' });
+          return { status, headers: out, body: sent };
+        });
+      });
+    });
+    return answered instanceof Promise ? answered.catch(this.abandoned) : answered;
+  }
+
+  /** A sequence that threw after it began: nothing stays in flight, and the host hands the request on. */
+  private readonly abandoned = (error: unknown): never => {
+    this.parts.recorder.abandon();
+    throw error;
+  };
+
+  /** The route's answer: the remembered one as it is, or the read run through the cache as the app runs it. */
+  private made(source: Source, url: RequestUrl, client: string): Awaitable<Made> {
+    if ('made' in source) return source.made;
+    const { ctx } = this;
+    const call: ReadCall<Made> = {
+      path: url.pathname,
+      method: 'GET',
+      client: () => client,
+      waitUntil: () => {},
+      send: (relayed, headers, cacheKey) => {
+        const sent = ctx.sendPlain(url, relayed, headers, cacheKey);
+        return { status: sent.status, own: sent.headers, body: sent };
+      },
+    };
+    return readThrough(ctx, call, source.read).catch((thrown: unknown) => {
+      const error = asProxyError(thrown, false, ctx.logger);
+      const text = envelopeText(url.pathname, 'GET', error.status, errorPayload(error.message, error.options));
+      const own = Object.fromEntries(new Headers(error.options.headers));
+      return { status: error.status, own: { ...own, ...ENVELOPE_HEADERS }, body: { body: encoder.encode(text) } };
+    });
+  }
+}
+
+/** The headers of every envelope the proxy builds itself (core/envelope.ts `envelopeResponse`). */
+const ENVELOPE_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+const encoder = new TextEncoder();
+
+/** The 429 of a client over its limit (`limited`: its limit's headers), as the app's limit middleware sends it. */
+function limitRefusal(url: RequestUrl, limited: Record<string, string>): Made {
+  const text = envelopeText(url.pathname, 'GET', 429, errorPayload(LIMIT_MESSAGE));
+  return { status: 429, own: { ...limited, ...ENVELOPE_HEADERS }, body: { body: encoder.encode(text) } };
+}
