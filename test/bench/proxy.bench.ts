@@ -2,7 +2,7 @@
  * Proxy benchmarks, loopback only, bounded loops. "The Node entry" is the bin as shipped: built
  * from this checkout (`npm run build:server`), run as operators run it
  * (`dist/server/venue-booking-proxy.js` in a process of its own, its defaults: prom-client metrics,
- * the batched JSON line per request on stdout, here a file, /dev/null), per-client limits raised.
+ * the batched JSON line per request on stdout, here a pipe drained by a collector process), per-client limits raised.
  *
  * 1. Added latency: p50/p99 of sequential requests through the Node entry (cache off, so every
  *    request makes its upstream call) minus the same requests sent straight to the upstream. The
@@ -130,15 +130,17 @@ interface Child {
 /**
  * A Node server in a process of its own, as operators run it: `args` after the node binary, with
  * `--port` and a free port appended, `env` added to this process's own, its stdout (the bin's log
- * lines) written into /dev/null as the bin writes a file, synchronously. Ready once `ready` answers.
+ * lines) a pipe that a process of its own drains, as a log collector reads a server's stdout (`cat`
+ * into /dev/null: a pipe nobody drains would stall the server, one drained in this process would
+ * share its core with the load). Ready once `ready` answers.
  */
 async function startNode(args: string[], env: Record<string, string>, ready: string): Promise<Child> {
   const port = await freePort();
-  const out = openSync('/dev/null', 'w');
   const child = spawn(process.execPath, [...args, '--port', String(port)], {
     env: { ...process.env, ...env },
-    stdio: ['ignore', out, 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const collector = spawn('cat', [], { stdio: [child.stdout!, openSync('/dev/null', 'w'), 'ignore'] });
   // Its warnings (no public URL on loopback) stay out of the table; they are shown if it dies.
   let errors = '';
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()));
@@ -153,6 +155,7 @@ async function startNode(args: string[], env: Record<string, string>, ready: str
     stop: async () => {
       child.kill();
       await exited;
+      collector.kill();
     },
   };
 }
