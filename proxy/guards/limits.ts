@@ -5,6 +5,7 @@
  * everyone. The app's middleware and the Node entry's sequence (pipeline/sequence.ts) both count through `clientLimit`,
  * each request once.
  */
+import type { RefusalReason } from '../core/metrics.js';
 import type { RateDecision } from '../state/rate-limit.js';
 import { after, type Awaitable, type LimitRule, type ProxyState } from '../state/types.js';
 
@@ -77,3 +78,8 @@ export function limitHeaders(
 
 /** What a client over its limit is told (a 429 in the envelope). */
 export const LIMIT_MESSAGE = 'Too many requests: please wait a moment and try again';
+
+/** The reason a refusal of `decision` is counted under (`refusals_total`). */
+export function limitReason(decision: LimitDecision): RefusalReason {
+  return decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit';
+}

@@ -25,7 +25,7 @@ import { acceptsGzip } from '../core/encoding.js';
 import { bookingRoutes, type Route } from '../routes.js';
 import { urlOf } from '../core/url.js';
 import type { ResolvedConfig } from '../config.js';
-import { clientLimit, LIMIT_MESSAGE, limitHeaders } from '../guards/limits.js';
+import { clientLimit, LIMIT_MESSAGE, limitHeaders, limitReason } from '../guards/limits.js';
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '../guards/request.js';
 import type { RecentOrigins } from '../state/recent-origins.js';
 import type { ProxyState } from '../state/types.js';
@@ -177,7 +177,7 @@ export function limits(
     const decision = await clientLimit(state, config, clientOf(c), countedAsBooking);
     const headers = limitHeaders(decision, config, countedAsBooking, config.now());
     if (!decision.allowed) {
-      config.metrics.refused(decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit');
+      config.metrics.refused(limitReason(decision));
       return errorResponse(c.req.raw, 429, LIMIT_MESSAGE, {
         headers,
         ...(storedBefore ? { stored: await storedBefore(c.req.raw) } : {}),

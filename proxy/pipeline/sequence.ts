@@ -18,7 +18,7 @@ import { envelopeText, errorPayload } from '../core/envelope.js';
 import { encoded, type Encodable } from '../core/encoding.js';
 import { combined, type Layer } from '../core/headers.js';
 import { clientOf } from '../guards/client-ip.js';
-import { clientLimit, LIMIT_MESSAGE, limitHeaders } from '../guards/limits.js';
+import { clientLimit, LIMIT_MESSAGE, limitHeaders, limitReason } from '../guards/limits.js';
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '../guards/request.js';
 import { asProxyError, type ProxyContext } from '../context.js';
 import { readThrough, type ReadCall, type ReadSpec } from '../api/read-through.js';
@@ -92,6 +92,7 @@ export class Sequence {
     const client = clientOf(config.clientKey, request.header, request.env);
     const answered = after(clientLimit(ctx.state, config, client, false), (decision) => {
       const limited = limitHeaders(decision, config, false, ctx.now());
+      if (!decision.allowed) config.metrics.refused(limitReason(decision));
       const made = decision.allowed ? this.made(source, url, client) : limitRefusal(url, limited);
       return after(made, ({ status, own, body }) => {
         // 3. headers: the route's own, then every layer of an API answer (a refusal carries its limit itself).

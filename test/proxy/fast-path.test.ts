@@ -379,7 +379,9 @@ describe('a remembered read on the memory state', () => {
 });
 
 describe('the fast path and the per-client limit', () => {
+  const metrics = new Metrics();
   const { proxy, calls } = recordingProxy({
+    metrics,
     rateLimit: { limit: 3, windowMs: 60_000 },
     clientKey: (request) => request.headers.get('x-client') ?? undefined,
   });
@@ -401,6 +403,9 @@ describe('the fast path and the per-client limit', () => {
     assert.equal(other.status, 200);
     assert.equal(other.headers.get('x-ratelimit-remaining'), '2');
     assert.equal(calls.length, 1);
+    const snapshot = await metrics.snapshot();
+    assert.equal(total(snapshot, 'refusals_total'), 2, 'each 429 counted as a refusal, as the app counts its own');
+    assert.equal(total(snapshot, 'refusals_total', { reason: 'rate_limit' }), 2);
   });
 });
 
