@@ -111,11 +111,6 @@ export function headerOf(response: Response, name: string): string | undefined {
   return (plain ? plain[name.toLowerCase()] : response.headers.get(name)) ?? undefined;
 }
 
-/** Every header of an `answer()`, as the plain object it was built with (lower-case names); else undefined. */
-export function plainHeadersOf(response: Response): Readonly<Record<string, string>> | undefined {
-  return built.get(response);
-}
-
 /** The body sizes of answers built from a string or bytes (`answer()`, `envelopeResponse`). */
 const bodySizes = new WeakMap<Response, number>();
 

@@ -88,11 +88,6 @@ function defaultValue(setting: Setting): unknown {
   return value;
 }
 
-/** The trimmed text of a setting in `env` ('' when unset or not text). */
-export function rawSetting(env: ProxyEnv, key: SettingKey): string {
-  return rawOf(env, SETTINGS[key]);
-}
-
 /** A setting's value in `env`, parsed; undefined when unset (or bad: then `problems` says why). */
 export function readSetting<K extends SettingKey>(
   env: ProxyEnv,
