@@ -119,7 +119,8 @@ export function createRouteContext(parts: RouteParts): ProxyContext {
       const own = { ...answer.headers };
       delete own['X-Cache'];
       own['x-cache'] = 'HIT';
-      answers.keep(memoKey(config, url), { pathname: url.pathname, cacheKey, relayed, own, body: answer.body });
+      const sent = { status: relayed.status, own, body: { body: answer.body } };
+      answers.keep(memoKey(config, url), { pathname: url.pathname, cacheKey, relayed, sent });
     }
     return answer;
   };

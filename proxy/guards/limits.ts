@@ -76,6 +76,13 @@ export function limitHeaders(
   return { ...decision.headers, ...quotaFields(decision, limits, booking, now) };
 }
 
+/** `limitHeaders` of a request that is no booking, added to `out` (lower-case names and values in turn). */
+export function limitHeadersInto(out: string[], decision: LimitDecision, limits: ClientLimits, now: number): void {
+  for (const name in decision.headers) out.push(name.toLowerCase(), decision.headers[name]!);
+  const quota = quotaFields(decision, limits, false, now);
+  out.push('ratelimit-policy', quota['RateLimit-Policy'], 'ratelimit', quota.RateLimit);
+}
+
 /** What a client over its limit is told (a 429 in the envelope). */
 export const LIMIT_MESSAGE = 'Too many requests: please wait a moment and try again';
 

@@ -71,11 +71,7 @@ export class FastPath {
     return after(state.peekRead(memo.cacheKey, false), (cached) => {
       if (cached?.value === memo.relayed && cached.source === 'HIT') {
         const row = this.rows.find((candidate) => candidate.match(url.pathname));
-        return this.run(
-          request,
-          url,
-          row && { route: row.label, made: { status: memo.relayed.status, own: memo.own, body: memo } },
-        );
+        return this.run(request, url, row && { route: row.label, made: memo.sent });
       }
       answers.drop(key);
       return this.run(request, url, this.read(url));

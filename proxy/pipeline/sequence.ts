@@ -15,10 +15,11 @@
  */
 import type { RequestUrl } from '../core/url.js';
 import { envelopeText, errorPayload } from '../core/envelope.js';
-import { encoded, type Encodable } from '../core/encoding.js';
-import { combined, type Layer } from '../core/headers.js';
+import { encoded } from '../core/encoding.js';
+import { combined } from '../core/headers.js';
+import type { SentAnswer } from '../state/answer-memo.js';
 import { clientOf } from '../guards/client-ip.js';
-import { clientLimit, LIMIT_MESSAGE, limitHeaders, limitReason } from '../guards/limits.js';
+import { clientLimit, LIMIT_MESSAGE, limitHeaders, limitHeadersInto, limitReason } from '../guards/limits.js';
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '../guards/request.js';
 import { asProxyError, type ProxyContext } from '../context.js';
 import { readThrough, type ReadCall, type ReadSpec } from '../api/read-through.js';
@@ -46,12 +47,11 @@ export interface FastAnswer {
   body: Uint8Array;
 }
 
-/** What the route part of the sequence sends: status, the route's own headers and the body. */
-export interface Made {
-  status: number;
-  own: Record<string, string>;
-  body: Encodable;
-}
+/**
+ * What the route part of the sequence sends: status, the route's own headers and the body; a
+ * remembered answer keeps its flat headers for the origin it was last sent to (`around`).
+ */
+export type Made = SentAnswer;
 
 /**
  * What the Node entry sends for a read, found by its cache (pipeline/fast-path.ts): an answer the app sent
@@ -91,20 +91,19 @@ export class Sequence {
     // 2. limit, counted once; over it, the app's 429 is sent here.
     const client = clientOf(config.clientKey, request.header, request.env);
     const answered = after(clientLimit(ctx.state, config, client, false), (decision) => {
-      const limited = limitHeaders(decision, config, false, ctx.now());
       if (!decision.allowed) config.metrics.refused(limitReason(decision));
-      const made = decision.allowed ? this.made(source, url, client) : limitRefusal(url, limited);
-      return after(made, ({ status, own, body }) => {
-        // 3. headers: the route's own, then every layer of an API answer (a refusal carries its limit itself).
-        const allowOrigin = parts.allowOrigin(request.header('origin') || '');
-        const limit: Layer | undefined = decision.allowed ? { mode: 'set', headers: limited } : undefined;
-        const headers = combined(own, apiLayers(config.compress, allowOrigin, limit));
-        const out: string[] = [];
-        for (const name in headers) out.push(name, headers[name]!);
+      const making = decision.allowed
+        ? this.made(source, url, client)
+        : limitRefusal(url, limitHeaders(decision, config, false, ctx.now()));
+      return after(making, (made) => {
+        const { status, body } = made;
+        // 3. headers: the route's own, every layer of an API answer, then (unless this is its refusal) the limit's.
+        const out = around(made, config.compress, parts.allowOrigin(request.header('origin') || '')).slice();
+        if (decision.allowed) limitHeadersInto(out, decision, config, ctx.now());
         // 4. encode.
         return after(encoded(out, body, request.header('accept-encoding'), config.compress), (sent) => {
           // 5. record.
-          const cache = headers['x-cache'];
+          const cache = made.own['x-cache'];
           const { route } = source;
           const path = url.pathname;
           parts.recorder.record({
@@ -142,7 +141,9 @@ export class Sequence {
       waitUntil: () => {},
       send: (relayed, headers, cacheKey) => {
         const sent = ctx.sendPlain(url, relayed, headers, cacheKey);
-        return { status: sent.status, own: sent.headers, body: sent };
+        const own: Record<string, string> = {};
+        for (const name in sent.headers) own[name.toLowerCase()] = sent.headers[name]!;
+        return { status: sent.status, own, body: sent };
       },
     };
     return readThrough(ctx, call, source.read).catch((thrown: unknown) => {
@@ -152,6 +153,20 @@ export class Sequence {
       return { status: error.status, own: { ...own, ...ENVELOPE_HEADERS }, body: { body: encoder.encode(text) } };
     });
   }
+}
+
+/**
+ * `made`'s own headers combined with every layer of an API answer but the limit's (which no other
+ * layer names, so it goes last), flat; kept on `made` for its last origin, so that a remembered
+ * answer's repeats build no header object at all.
+ */
+function around(made: Made, compress: boolean, allowOrigin: string | null): string[] {
+  if (made.around?.origin === allowOrigin) return made.around.headers;
+  const headers = combined(made.own, apiLayers(compress, allowOrigin));
+  const flat: string[] = [];
+  for (const name in headers) flat.push(name, headers[name]!);
+  made.around = { origin: allowOrigin, headers: flat };
+  return flat;
 }
 
 /** The headers of every envelope the proxy builds itself (core/envelope.ts `envelopeResponse`). */

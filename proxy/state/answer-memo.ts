@@ -10,6 +10,19 @@ import type { Relayed } from './types.js';
 export const MEMO_MS = 1_000;
 const MAX_MEMOS = 1_000;
 
+/**
+ * An answer as the pipeline sends it (pipeline/sequence.ts `Made`): status, the route's own headers,
+ * the body (gzipped once when a client first asks), and every header but the client's limit, flat,
+ * as last sent to one origin (made once, then replayed while the origin stays the same).
+ */
+export interface SentAnswer {
+  status: number;
+  /** The route's own headers (lower-case names). */
+  own: Record<string, string>;
+  body: { body: Uint8Array; gzipping?: Promise<Uint8Array>; gzipped?: Uint8Array };
+  around?: { origin: string | null; headers: string[] };
+}
+
 /** One remembered answer: its read cache entry, and what was sent of it. */
 export interface Memo {
   /** The path it answered (for its route label). */
@@ -17,12 +30,8 @@ export interface Memo {
   cacheKey: string;
   /** The cache entry's value when it was sent: a repeat is answered only while the cache holds this very one. */
   relayed: Relayed;
-  /** The route's own headers (lower-case names), `X-Cache: HIT`. */
-  own: Record<string, string>;
-  body: Uint8Array;
-  /** The body gzipped, once a client has asked for it. */
-  gzipping?: Promise<Uint8Array>;
-  gzipped?: Uint8Array;
+  /** What a repeat sends: the answer with `X-Cache: HIT`. */
+  sent: SentAnswer;
   until: number;
 }
 
