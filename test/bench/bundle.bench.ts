@@ -23,7 +23,7 @@ function groupOf(source: string): string {
   if (source.includes('node_modules/ky/')) return 'ky';
   if (source.includes('src/i18n/') || source.endsWith('src/api/pinned-import.ts')) return 'src/i18n (en-GB, loaders)';
   if (source.includes('src/parts/')) return 'src/parts (templates)';
-  if (source.includes('src/controllers/')) return 'src/controllers (reads, session, locale, guest form)';
+  if (source.includes('src/controllers/')) return 'src/controllers (reads, locale, step focus, guest form)';
   if (source.endsWith('src/element/styles.ts')) return 'src/element/styles.ts';
   if (source.endsWith('src/venue-booking.ts')) return 'src/venue-booking.ts';
   return source.includes('node_modules/') ? 'other dependencies' : 'src (flow, api, dates)';

@@ -31,7 +31,7 @@ const PAGE = `<!doctype html><html lang="fr"><body>
 <script type="module" src="/venue-booking.js" crossorigin="anonymous"></script>
 <script>window.vbErrors = []; document.addEventListener('vb-error', (e) => vbErrors.push(e.detail.during));</script>
 </body></html>`;
-/** A confirmation kept from before a reload (what `Session` saves), so the page opens on it. */
+/** A confirmation kept from before a reload (what `Journey` saves), so the page opens on it. */
 const SAVED = {
   venue: null,
   choices: { date: '2026-07-01', time: '19:00', duration: 90, num_people: 2 },
