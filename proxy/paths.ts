@@ -38,6 +38,14 @@ export function isApiPath(pathname: string): boolean {
   return pathname === API_PREFIX || pathname.startsWith(`${API_PREFIX}/`);
 }
 
+/**
+ * A route's path relative to the proxy's root (`status` for `/status`): what the proxy's own pages
+ * link to, so that they work under whatever address and prefix they were opened at.
+ */
+export function relativePath(path: string): string {
+  return path.slice(1);
+}
+
 /** A route's concrete path: `template` with each `:name` segment filled with its value, encoded. */
 export function pathOf(template: string, values: Record<string, string>): string {
   return template.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(values[name] ?? ''));

@@ -8,7 +8,7 @@
  * not cover.
  */
 import { base64Digest } from '../core/encoding.js';
-import { PATHS } from '../paths.js';
+import { PATHS, relativePath } from '../paths.js';
 import { ENGLISH, type PageWords } from './words/index.js';
 
 const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -98,7 +98,7 @@ export function pageResponse(body: string, options: PageOptions): Response {
   const refresh = options.refreshS ? `<meta http-equiv="refresh" content="${options.refreshS}">` : '';
   const styleNonce = options.style ? newNonce() : undefined;
   const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
-  const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? PATHS.pagesCss.slice(1))}">${style}`;
+  const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? relativePath(PATHS.pagesCss))}">${style}`;
   return htmlResponse(
     documentOf(options.words ?? ENGLISH, head, body),
     options.status ?? 200,
@@ -136,6 +136,13 @@ export function pagesBase(config: { publicBase: string | null; publicUrlDerived?
   if (!config.publicBase) return url.origin;
   if (!config.publicUrlDerived) return config.publicBase;
   return `${url.origin}${new URL(config.publicBase).pathname.replace(/\/+$/, '')}`;
+}
+
+/** The venue's pages' navigation, the page shown marked as current: relative links (`relativePath`). */
+export function venueNav(current: 'status' | 'studio'): string {
+  const link = (path: string, label: string, here: boolean) =>
+    `<a href="${relativePath(path)}"${here ? ' aria-current="page"' : ''}>${label}</a>`;
+  return `<nav aria-label="Pages for the venue">${link(PATHS.status, 'Status', current === 'status')}${link(PATHS.studio, 'Booking widget', current === 'studio')}</nav>`;
 }
 
 /** The practice banner, while the upstream is a sandbox: the page's words, or an operator page's own. */

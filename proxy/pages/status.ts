@@ -11,7 +11,7 @@
 import type { Context } from 'hono';
 import { total, type BookingOutcome, type MetricsSnapshot, type RefusalReason } from '../core/metrics.js';
 import type { ProxyContext } from '../context.js';
-import { escapeHtml, pageResponse } from './page.js';
+import { escapeHtml, pageResponse, venueNav } from './page.js';
 
 /** Upstream calls a booking costs when none has been made here yet: a busy venue's figure (README, Benchmarks). */
 export const ESTIMATED_CALLS_PER_BOOKING = 2.5;
@@ -164,7 +164,7 @@ export function renderStatus(model: StatusModel, practice = false): string {
   const service = practice
     ? '<p class="practice" role="note">Practice mode: this server books on a practice copy of the booking service. Bookings here are not real.</p>'
     : '<p class="lead">Connected to the live booking service: bookings here are real.</p>';
-  return `<header><nav aria-label="Pages for the venue"><a href="status" aria-current="page">Status</a><a href="embed">Booking widget</a></nav>
+  return `<header>${venueNav('status')}
 <h1>How your booking service is doing</h1>
 ${service}
 <p class="lead">Counted by this server since ${escapeHtml(london.format(model.since))} (London). The page updates itself every 30 seconds.</p></header>

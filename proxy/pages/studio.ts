@@ -12,10 +12,10 @@
  */
 import type { Context } from 'hono';
 import { urlOf } from '../core/url.js';
-import { API_PREFIX, PATHS, pathOf } from '../paths.js';
+import { API_PREFIX, PATHS, pathOf, relativePath } from '../paths.js';
 import { contrastWarnings } from './colours.js';
 import type { ProxyContext } from '../context.js';
-import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner } from './page.js';
+import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner, venueNav } from './page.js';
 import { qrSvg } from './qr.js';
 import { integrityOf } from '../core/encoding.js';
 import {
@@ -79,11 +79,11 @@ export function renderStudio(
   const previewPart = parts.preview
     ? `<div id="preview" role="region" aria-label="Live preview">${parts.preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
     : '<div id="preview"><p class="problem">This server does not have the widget’s script, so there is nothing to preview here. Your web person can fix it: from a checkout, <code>npm run build</code>, then restart the booking service.</p></div>';
-  const plugin = `${base}/embed/wordpress-plugin.zip?venue=${encodeURIComponent(choices.group ?? choices.venues.join(','))}`;
+  const plugin = `${base}${PATHS.wordpressPlugin}?venue=${encodeURIComponent(choices.group ?? choices.venues.join(','))}`;
   const tryIt = ctx.config.practice
     ? 'try it in the preview (practice mode: nothing booked here is real)'
     : 'try it in the preview (it books for real: cancel a test booking afterwards)';
-  return `<header><nav aria-label="Pages for the venue"><a href="status">Status</a><a href="embed" aria-current="page">Booking widget</a></nav>
+  return `<header>${venueNav('studio')}
 ${practiceBanner(ctx.config.practice, 'Practice mode: bookings here are not real. This booking service is not connected to your live bookings yet.')}
 <h1>Put the booking widget on your site</h1>
 <p class="lead">Choose how it looks, ${tryIt}, then copy the snippet into your site, or share your booking page’s link.</p></header>
@@ -129,11 +129,11 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   // The preview talks to this proxy as the page reached it (a relative `api`), so it works under
   // whatever address the studio was opened at, and its colours are set by the studio's script.
   const preview = script
-    ? `${elementOf(choices, 'api', fallback, ` data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
-<script type="module" src="venue-booking.js" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
+    ? `${elementOf(choices, relativePath(API_PREFIX), fallback, ` data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
+<script type="module" src="${relativePath(PATHS.script)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : null;
   const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview })}
-<script type="module" src="embed/studio.js" nonce="${nonce}"></script>`;
+<script type="module" src="${relativePath(PATHS.studioScript)}" nonce="${nonce}"></script>`;
   return pageResponse(body, {
     title: 'Your booking widget: choose, preview, copy',
     description:
