@@ -35,29 +35,35 @@ export interface JourneyHost {
   readonly locale: string;
 }
 
-/** The booking's life across reloads and the booking site, keyed per widget on the page. */
+/**
+ * The booking's life across reloads and the booking site, keyed per widget on the page. Its private
+ * members are `#` names, which the minifier shortens (the build's short private names cover only
+ * the element and its controllers).
+ */
 export class Journey {
+  readonly #host: JourneyHost;
+  readonly #restore: (restored: Restored) => void;
   /** This widget's name on the page and in the return URL: its id, else its venue or group (`~2`… past the first). */
-  private _returnKey = '';
+  #returnKey = '';
   /** The proxy, venue and group of the journey ('' until a venue or group is set), and the id it was keyed with. */
-  private _journey = '';
-  private _id = '';
+  #journey = '';
+  #id = '';
   /** The booking saved last, marked as away by `leave`. */
-  private _saved: SavedBooking | null = null;
+  #saved: SavedBooking | null = null;
 
-  constructor(
-    private readonly _host: JourneyHost,
-    private readonly _restore: (restored: Restored) => void,
-  ) {}
+  constructor(host: JourneyHost, restore: (restored: Restored) => void) {
+    this.#host = host;
+    this.#restore = restore;
+  }
 
   /** A widget's key without its place: widgets before this one are upgraded (document order), their properties set. */
-  private _keyOf(element: Partial<JourneyHost>): string | undefined {
+  #keyOf(element: Partial<JourneyHost>): string | undefined {
     return element.id || element.venueGroup || element.venue;
   }
 
   /** The key its state is saved under: per proxy too, as ids mean nothing to another service. */
-  private get _key(): string {
-    return `${this._host.api}|${this._returnKey}`;
+  get #key(): string {
+    return `${this.#host.api}|${this.#returnKey}`;
   }
 
   /**
@@ -67,28 +73,28 @@ export class Journey {
    * or group after that (a new journey, under its own key), else null.
    */
   follow(): 'first' | 'new' | null {
-    const host = this._host;
+    const host = this.#host;
     if (typeof location === 'undefined' || !(host.venue || host.venueGroup)) return null;
     const journey = JSON.stringify([host.api, host.venue, host.venueGroup]);
-    if (journey === this._journey && host.id === this._id) return null;
-    const first = !this._journey;
-    const changed = journey !== this._journey;
-    this._journey = journey;
-    this._id = host.id;
-    const key = this._keyOf(host)!;
+    if (journey === this.#journey && host.id === this.#id) return null;
+    const first = !this.#journey;
+    const changed = journey !== this.#journey;
+    this.#journey = journey;
+    this.#id = host.id;
+    const key = this.#keyOf(host)!;
     // An id is unique: it keys the one widget that has it, and widgets without one keep apart.
     const place = [...document.querySelectorAll<HTMLElement>('venue-booking')]
-      .filter((element) => this._keyOf(element as Partial<JourneyHost>) === key)
+      .filter((element) => this.#keyOf(element as Partial<JourneyHost>) === key)
       .indexOf(host as unknown as HTMLElement);
-    this._returnKey = place > 0 ? `${key}~${place + 1}` : key;
-    if (first) this._restoreSaved();
+    this.#returnKey = place > 0 ? `${key}~${place + 1}` : key;
+    if (first) this.#restoreSaved();
     return first ? 'first' : changed ? 'new' : null;
   }
 
   /** Reads the guest's return from the booking site (cleaning the address bar) and the saved booking. */
-  private _restoreSaved(): void {
-    const saved = loadBooking(this._key);
-    const back = readReturn(location.href, this._returnKey, Boolean(saved?.redirected));
+  #restoreSaved(): void {
+    const saved = loadBooking(this.#key);
+    const back = readReturn(location.href, this.#returnKey, Boolean(saved?.redirected));
     if (back) {
       history.replaceState(history.state, '', withoutReturn(location.href));
       this.save({
@@ -100,13 +106,13 @@ export class Journey {
         confirmation: back,
       });
     }
-    this._restore({ back, saved });
+    this.#restore({ back, saved });
   }
 
   /** Saves (or, with null, forgets) the booking in progress. */
   save(value: SavedBooking | null): void {
-    this._saved = value;
-    saveBooking(this._key, value);
+    this.#saved = value;
+    saveBooking(this.#key, value);
   }
 
   /**
@@ -114,12 +120,12 @@ export class Journey {
    * through the later steps chunk's `keys`, loaded whenever the guest can submit.
    */
   pendingKey(keys: PendingKeys, details: string): Promise<string> {
-    return keys.pendingBookingKey(pendingStore(this._key), details);
+    return keys.pendingBookingKey(pendingStore(this.#key), details);
   }
 
   /** Forgets that key once the booking's answer arrived. */
   sent(keys: PendingKeys): void {
-    keys.clearPendingBookingKey(pendingStore(this._key));
+    keys.clearPendingBookingKey(pendingStore(this.#key));
   }
 
   /**
@@ -129,18 +135,18 @@ export class Journey {
    * its bridge, else false).
    */
   returnTo(venue: string, bridge: string | false): { returnUrl: string; returnMethod?: 'post' } {
-    const page = returnUrlFor(this._host.returnUrl, location.href, this._returnKey);
+    const page = returnUrlFor(this.#host.returnUrl, location.href, this.#returnKey);
     // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
     // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
-    const post = this._host.returnMethod !== 'get' && bridge !== false && new URL(page).origin === location.origin;
+    const post = this.#host.returnMethod !== 'get' && bridge !== false && new URL(page).origin === location.origin;
     return post
-      ? { returnUrl: bridgeUrl(this._host.api, venue, page, this._host.locale, bridge), returnMethod: 'post' }
+      ? { returnUrl: bridgeUrl(this.#host.api, venue, page, this.#host.locale, bridge), returnMethod: 'post' }
       : { returnUrl: page };
   }
 
   /** Sends the guest to the booking site, the booking saved last marked as away so the return is read. */
   leave(url: string): void {
-    if (this._saved) this.save({ ...this._saved, redirected: true });
+    if (this.#saved) this.save({ ...this.#saved, redirected: true });
     location.assign(url);
   }
 }
