@@ -64,20 +64,12 @@ export interface ApiClientOptions {
 /** Query values for availability: the choices, the widget's flags and the `fields=` asked for. */
 export type AvailabilityQuery = Choices & { getOffers?: boolean; fields?: string };
 
-/** The typed calls the widget makes, one per endpoint of the proxy's `/api`. */
+/**
+ * The client of one proxy: a GET's payload (`read`, its path under the proxy's base; the typed
+ * reads below give each endpoint its path and shape) and the booking's POST.
+ */
 export interface ApiClient {
-  availability(venue: string, query: AvailabilityQuery, signal?: AbortSignal): Promise<WireAvailability>;
-  /** A venue group's venues: ids and paths only (spec §4.9). */
-  venueGroup(group: string, signal?: AbortSignal): Promise<WireVenue[]>;
-  /** A venue's record, asked with its booking types only: the smallest settings that carry its title. */
-  venue(venue: string, signal?: AbortSignal): Promise<WireVenue | undefined>;
-  /** Every visible offer of a venue. */
-  offers(venue: string, signal?: AbortSignal): Promise<WireOffer[]>;
-  marketingPreferences(venue: string, signal?: AbortSignal): Promise<WireMarketingPreference[]>;
-  /** A booking type's rules on a date (its party sizes). */
-  bookingRules(venue: string, query: { type: string; date: string }, signal?: AbortSignal): Promise<WireBookingRules>;
-  /** Whether the proxy offers its return bridge (no upstream call). */
-  returnBridge(signal?: AbortSignal): Promise<WireReturnBridge>;
+  read<T>(path: string, signal?: AbortSignal, query?: object): Promise<T>;
   createBooking(body: BookingRequest, idempotencyKey: string, signal?: AbortSignal): Promise<WireBookingCreated>;
 }
 
@@ -126,31 +118,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     }
   }
 
-  /** A GET's payload, `path` under the proxy's base. */
-  const read = <T>(path: string, signal?: AbortSignal, query?: object) =>
-    call<T>(() => http.get(path, { searchParams: searchParams(query), signal }).json());
-  const venuePath = (venue: string, suffix = '') => `venues/${encodeURIComponent(venue)}${suffix}`;
-
-  // The payloads are read defensively (`?.`): a proxy or gateway may answer without one.
   return {
-    availability: (venue, query, signal) => read(venuePath(venue, '/booking-availability'), signal, query),
-    venueGroup: (group, signal) =>
-      read<{ pages?: WireVenue[] }>('venues', signal, { venue_group: group }).then((payload) => payload?.pages ?? []),
-    venue: (venue, signal) =>
-      read<{ venue?: WireVenue }>(venuePath(venue), signal, { fields: 'booking_types' }).then(
-        (payload) => payload?.venue,
-      ),
-    offers: (venue, signal) =>
-      read<WireOffer[] | { offers?: WireOffer[] }>(venuePath(venue, '/offers'), signal).then((payload) =>
-        Array.isArray(payload) ? payload : (payload?.offers ?? []),
-      ),
-    marketingPreferences: (venue, signal) =>
-      read<{ marketing_preferences?: WireMarketingPreference[] }>(
-        venuePath(venue, '/marketing-preferences'),
-        signal,
-      ).then((payload) => payload?.marketing_preferences ?? []),
-    bookingRules: (venue, query, signal) => read(venuePath(venue, '/booking-rules'), signal, query),
-    returnBridge: (signal) => read('return', signal),
+    read: (path, signal, query) => call(() => http.get(path, { searchParams: searchParams(query), signal }).json()),
     createBooking(body, idempotencyKey, signal) {
       return call(() =>
         http.post('bookings', { json: body, headers: { 'Idempotency-Key': idempotencyKey }, signal }).json(),
@@ -158,3 +127,47 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
   };
 }
+
+// The typed reads, one per endpoint of the proxy's `/api`: functions of the client rather than its
+// methods, so the bundle names each briefly and leaves out those the widget does not call. The
+// payloads are read defensively (`?.`): a proxy or gateway may answer without one.
+
+const venuePath = (venue: string, suffix = '') => `venues/${encodeURIComponent(venue)}${suffix}`;
+
+export const readAvailability = (client: ApiClient, venue: string, query: AvailabilityQuery, signal?: AbortSignal) =>
+  client.read<WireAvailability>(venuePath(venue, '/booking-availability'), signal, query);
+
+/** A venue group's venues: ids and paths only (spec §4.9). */
+export const readVenueGroup = (client: ApiClient, group: string, signal?: AbortSignal) =>
+  client
+    .read<{ pages?: WireVenue[] }>('venues', signal, { venue_group: group })
+    .then((payload) => payload?.pages ?? []);
+
+/** A venue's record, asked with its booking types only: the smallest settings that carry its title. */
+export const readVenue = (client: ApiClient, venue: string, signal?: AbortSignal) =>
+  client
+    .read<{ venue?: WireVenue }>(venuePath(venue), signal, { fields: 'booking_types' })
+    .then((payload) => payload?.venue);
+
+/** Every visible offer of a venue. */
+export const readOffers = (client: ApiClient, venue: string, signal?: AbortSignal) =>
+  client
+    .read<WireOffer[] | { offers?: WireOffer[] }>(venuePath(venue, '/offers'), signal)
+    .then((payload) => (Array.isArray(payload) ? payload : (payload?.offers ?? [])));
+
+export const readMarketingPreferences = (client: ApiClient, venue: string, signal?: AbortSignal) =>
+  client
+    .read<{ marketing_preferences?: WireMarketingPreference[] }>(venuePath(venue, '/marketing-preferences'), signal)
+    .then((payload) => payload?.marketing_preferences ?? []);
+
+/** A booking type's rules on a date (its party sizes). */
+export const readBookingRules = (
+  client: ApiClient,
+  venue: string,
+  query: { type: string; date: string },
+  signal?: AbortSignal,
+) => client.read<WireBookingRules>(venuePath(venue, '/booking-rules'), signal, query);
+
+/** Whether the proxy offers its return bridge (no upstream call). */
+export const readReturnBridge = (client: ApiClient, signal?: AbortSignal) =>
+  client.read<WireReturnBridge>('return', signal);

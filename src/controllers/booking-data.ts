@@ -8,7 +8,17 @@
  */
 import { shallowArrayEquals, Task, TaskStatus } from '@lit/task';
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { createApiClient, type ApiClient } from '../api/client.js';
+import {
+  createApiClient,
+  readAvailability,
+  readBookingRules,
+  readMarketingPreferences,
+  readOffers,
+  readReturnBridge,
+  readVenue,
+  readVenueGroup,
+  type ApiClient,
+} from '../api/client.js';
 import { normalizeAvailability, type Availability, type Choices } from '../api/normalize.js';
 import type { WireMarketingPreference, WireOffer, WireVenue } from '../api/types.js';
 import {
@@ -194,7 +204,7 @@ export class BookingData implements ReactiveController {
         if (!venue || confirmed) return null;
         const query = read.fields ? { ...read.choices, fields: read.fields.join(',') } : { ...read.choices };
         // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
-        const availability = normalizeAvailability(await this.clientFor(api).availability(venue, query, signal));
+        const availability = normalizeAvailability(await readAvailability(this.clientFor(api), venue, query, signal));
         if (!signal.aborted) this._held = { read, availability, venue };
         const listed = availability.fields.type?.suggestions.map((item) => String(item.value)) ?? [];
         if (listed.length) this._types = { venue, ids: [...new Set(listed)].sort().join(',') };
@@ -219,7 +229,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, venue, wanted], signal) => {
         if (!venue || !wanted) return [];
-        return (await optional(this.clientFor(api).marketingPreferences(venue, signal))) ?? [];
+        return (await optional(readMarketingPreferences(this.clientFor(api), venue, signal))) ?? [];
       },
     );
   }
@@ -234,7 +244,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, venue, hidden], signal) => {
         if (!venue || hidden) return [];
-        return partnerOffers((await optional(this.clientFor(api).offers(venue, signal))) ?? []);
+        return partnerOffers((await optional(readOffers(this.clientFor(api), venue, signal))) ?? []);
       },
     );
   }
@@ -258,7 +268,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, venue, multi, needed], signal) => {
         if (!needed || !venue || multi) return '';
-        return venueName((await optional(this.clientFor(api).venue(venue, signal))) ?? undefined);
+        return venueName((await optional(readVenue(this.clientFor(api), venue, signal))) ?? undefined);
       },
     );
   }
@@ -273,7 +283,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, wanted], signal) => {
         if (!wanted) return false;
-        const payload = await optional(this.clientFor(api).returnBridge(signal));
+        const payload = await optional(readReturnBridge(this.clientFor(api), signal));
         return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );
@@ -421,7 +431,7 @@ export class BookingData implements ReactiveController {
     const bound = (value: unknown) => (typeof value === 'number' ? value : null);
     await Promise.all(
       (ids ? ids.split(',') : []).map(async (type) => {
-        const rules = await optional(this.clientFor(api).bookingRules(venue, { type, date: today }, signal));
+        const rules = await optional(readBookingRules(this.clientFor(api), venue, { type, date: today }, signal));
         if (rules) ranges.set(type, { min: bound(rules.min_people), max: bound(rules.max_people) });
       }),
     );
@@ -434,10 +444,10 @@ export class BookingData implements ReactiveController {
     const client = this.clientFor(api);
     // A group's list holds only ids and paths (spec §4.9), so both forms read each venue's
     // settings for its title, in parallel; a venue that cannot be read keeps what was known.
-    const listed: WireVenue[] = group ? await client.venueGroup(group, signal) : ids.map((id) => ({ _id: id }));
+    const listed: WireVenue[] = group ? await readVenueGroup(client, group, signal) : ids.map((id) => ({ _id: id }));
     return Promise.all(
       listed.map(async (known) => {
-        const venue = await optional(client.venue(String(known._id), signal));
+        const venue = await optional(readVenue(client, String(known._id), signal));
         return { ...known, ...venue, _id: known._id };
       }),
     );
