@@ -30,6 +30,7 @@ export const enGBLater = {
   enquiryBody: 'The venue will confirm your booking soon.',
   addToCalendar: 'Add to calendar (.ics)',
   googleCalendar: 'Add to Google Calendar',
+  calendarTitle: (venue: string) => `Booking at ${venue}`,
 };
 
 /** The words of the later steps, in one locale. */

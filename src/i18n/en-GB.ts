@@ -78,7 +78,6 @@ export const enGB = {
   enquiryTitle: 'Enquiry received',
   reference: 'Reference',
   bookAgain: 'Make another booking',
-  calendarTitle: (venue: string) => `Booking at ${venue}`,
   open: 'Book a table',
   close: 'Close',
   retry: 'Try again',

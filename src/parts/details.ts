@@ -21,8 +21,8 @@ export interface LitTags {
 export interface DetailsProps {
   /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
   strings: LocaleStrings;
-  /** An offer's validity window in the guest's words (dates in venue time). */
-  validity: (offer: WireOffer) => { from: string | null; to: string | null };
+  /** A date (`yyyy-MM-dd`) in the guest's words, as an offer's validity says it. */
+  date: (day: string) => string;
   guest: GuestDetails;
   errors: Partial<Record<keyof GuestDetails, GuestError>>;
   dob: 'required' | 'optional' | '';
@@ -43,6 +43,13 @@ export interface DetailsProps {
 }
 
 type TextField = 'first_name' | 'last_name' | 'email' | 'phone' | 'dob';
+
+/** An offer's validity window in words, from its `start_date` / `expiry_date` (ISO strings). */
+function offerValidity(offer: WireOffer, date: (day: string) => string) {
+  const day = (value: string | null | undefined) =>
+    value && /^\d{4}-\d{2}-\d{2}/.test(value) ? date(value.slice(0, 10)) : null;
+  return { from: day(offer.start_date), to: day(offer.expiry_date) };
+}
 
 function field(
   { html, nothing }: LitTags,
@@ -95,7 +102,7 @@ function offers(lit: LitTags, props: DetailsProps) {
       ${s.noOffer}</label
     >
     ${props.offers.map((offer) => {
-      const validity = props.validity(offer);
+      const validity = offerValidity(offer, props.date);
       return html`<label class="check offer" part="offer">
         <input
           type="radio"

@@ -12,7 +12,7 @@ import { BOOKING_FIELDS, type WireMarketingPreference, type WireVenue } from '..
 import { alternatives, chosenAction, type Step } from '../state/booking-flow.js';
 import type { BookingState, GuestEvent, StepUi } from '../state/booking-state.js';
 import type { LaterSteps } from '../controllers/booking-data.js';
-import { durationMinutes, offerValidity } from '../venue/format.js';
+import { durationMinutes } from '../venue/format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
 import { eligibleOffers } from '../venue/offers.js';
@@ -171,7 +171,7 @@ function renderDetailsView(flow: Flow, availability: Availability) {
     { html, nothing },
     {
       strings: laterStrings(later, s),
-      validity: (offer) => offerValidity(offer.start_date, offer.expiry_date, wording.locale),
+      date: (day) => formatVenueDate(day, wording.locale, { dateStyle: 'medium' }),
       guest: form.details,
       errors: form.errors,
       dob: flow.dob,

@@ -1,8 +1,8 @@
 /**
- * People-facing wording of values through `Intl` (durations, end times, offer validity), kept apart
+ * People-facing wording of values through `Intl` (durations, end times), kept apart
  * from templates so every locale formats the same way and unit tests can pin the results.
  */
-import { formatVenueDate, minutesOf, pad } from './venue-time.js';
+import { minutesOf, pad } from './venue-time.js';
 
 /**
  * Minutes of a duration as the service sent it. The spec sends decimal hours to availability and
@@ -37,17 +37,4 @@ export function formatDuration(minutes: number, locale: string): string {
 export function endTimeOf(time: string, minutes: number): string {
   const end = (minutesOf(time) + minutes) % 1440;
   return `${pad(Math.floor(end / 60))}:${pad(end % 60)}`;
-}
-
-/** An offer's validity window in words, from its `start_date` / `expiry_date` (ISO strings). */
-export function offerValidity(
-  start: string | null | undefined,
-  expiry: string | null | undefined,
-  locale: string,
-): { from: string | null; to: string | null } {
-  const date = (value: string | null | undefined) =>
-    value && /^\d{4}-\d{2}-\d{2}/.test(value)
-      ? formatVenueDate(value.slice(0, 10), locale, { dateStyle: 'medium' })
-      : null;
-  return { from: date(start), to: date(expiry) };
 }

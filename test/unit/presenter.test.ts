@@ -104,7 +104,7 @@ describe('presenter: how the widget words things', () => {
     const event = calendarEvent(booked)!;
     assert.deepEqual(
       [event.title, event.minutes, event.location],
-      [enGB.calendarTitle('The Anchor'), 90, 'The Anchor'],
+      [enGBLater.calendarTitle('The Anchor'), 90, 'The Anchor'],
     );
     assert.equal(calendarEvent({ ...booked, choices: { type: 't1' }, venue: '' }), null);
   });
