@@ -5,7 +5,7 @@
  */
 import type { html as litHtml, nothing as litNothing } from 'lit';
 import type { AvailabilityAction, WireMarketingPreference, WireOffer } from '../api/types.js';
-import type { GuestDetails, GuestError } from '../state/booking-flow.js';
+import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
 
 /**
@@ -23,8 +23,8 @@ export interface DetailsProps {
   strings: LocaleStrings;
   /** A date (`yyyy-MM-dd`) in the guest's words, as an offer's validity says it. */
   date: (day: string) => string;
-  guest: GuestDetails;
-  errors: Partial<Record<keyof GuestDetails, GuestError>>;
+  /** The guest's details and their errors, and where the fields' input goes (`GuestForm`, the chunk's own). */
+  form: GuestForm;
   dob: 'required' | 'optional' | '';
   today: string;
   offers: WireOffer[];
@@ -36,8 +36,6 @@ export interface DetailsProps {
   retry: boolean;
   submitting: boolean;
   error: string | null;
-  onInput: (event: Event) => void;
-  onBlur: (event: Event) => void;
   onOffer: (id: string | null) => void;
   onSubmit: (event: Event) => void;
 }
@@ -60,7 +58,7 @@ function field(
   autocomplete: string,
   required = true,
 ) {
-  const code = props.errors[name];
+  const code = props.form.errors[name];
   const message = code
     ? code === 'required'
       ? props.strings.guestErrors.required(label)
@@ -75,11 +73,11 @@ function field(
       autocomplete=${autocomplete}
       max=${type === 'date' ? props.today : nothing}
       ?required=${required}
-      .value=${String(props.guest[name] ?? '')}
+      .value=${String(props.form.details[name] ?? '')}
       aria-invalid=${message ? 'true' : 'false'}
       aria-describedby=${message ? `vb-${name}-error` : nothing}
-      @input=${props.onInput}
-      @blur=${props.onBlur}
+      @input=${(event: Event) => props.form.input(event)}
+      @blur=${(event: Event) => props.form.blur(event)}
     />
     ${message ? html`<span class="field-error" id="vb-${name}-error">${message}</span>` : nothing}
   </div>`;
@@ -125,7 +123,9 @@ function offers(lit: LitTags, props: DetailsProps) {
 export function renderDetails(lit: LitTags, props: DetailsProps) {
   const { html, nothing } = lit;
   const { strings: s, action } = props;
-  const chosen = new Set(props.guest.marketing_preferences ?? []);
+  const { details, errors } = props.form;
+  const onInput = (event: Event) => props.form.input(event);
+  const chosen = new Set(details.marketing_preferences ?? []);
   return html`<form part="form" novalidate @submit=${props.onSubmit} aria-labelledby="step-title">
     <h2 id="step-title" tabindex="-1">${s.detailsTitle}</h2>
     ${offers(lit, props)}
@@ -142,12 +142,12 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
         name="notes"
         rows="3"
         maxlength="2000"
-        .value=${props.guest.notes ?? ''}
-        aria-invalid=${props.errors.notes ? 'true' : 'false'}
-        aria-describedby=${props.errors.notes ? 'vb-notes-error' : nothing}
-        @input=${props.onInput}
+        .value=${details.notes ?? ''}
+        aria-invalid=${errors.notes ? 'true' : 'false'}
+        aria-describedby=${errors.notes ? 'vb-notes-error' : nothing}
+        @input=${onInput}
       ></textarea>
-      ${props.errors.notes ? html`<span class="field-error" id="vb-notes-error">${s.guestErrors.text}</span>` : nothing}
+      ${errors.notes ? html`<span class="field-error" id="vb-notes-error">${s.guestErrors.text}</span>` : nothing}
     </div>
     ${
       props.preferences.length
@@ -161,7 +161,7 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
                     name="marketing_preferences"
                     value=${preference.id}
                     .checked=${chosen.has(preference.id)}
-                    @change=${props.onInput}
+                    @change=${onInput}
                   />
                   <span
                     >${preference.name ?? preference.id}${preference.description ? html`<br /><small class="note">${preference.description}</small>` : nothing}</span

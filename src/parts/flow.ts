@@ -172,8 +172,7 @@ function renderDetailsView(flow: Flow, availability: Availability) {
     {
       strings: laterStrings(later, s),
       date: (day) => formatVenueDate(day, wording.locale, { dateStyle: 'medium' }),
-      guest: form.details,
-      errors: form.errors,
+      form,
       dob: flow.dob,
       today: venueToday(flow.now),
       // The offers whose rules admit the full choices: the same rules that put every badge on the way
@@ -185,8 +184,6 @@ function renderDetailsView(flow: Flow, availability: Availability) {
       retry: Boolean(submitError?.retryable),
       submitting: flow.submitting,
       error: present.submitErrorText(s, submitError),
-      onInput: (event) => form.input(event),
-      onBlur: (event) => form.blur(event),
       onOffer: (id) => flow.send({ type: 'choose', field: 'offer', value: id }),
       onSubmit: flow.onSubmit,
     },
