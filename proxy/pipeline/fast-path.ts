@@ -21,6 +21,7 @@ import { memoKey, type ProxyContext } from '../context.js';
 import { templateMatcher } from '../paths.js';
 import type { FastAnswer, FastRequest, Sequence, Source } from './sequence.js';
 import type { Route } from '../routes.js';
+import type { Memo } from '../state/answer-memo.js';
 import { after, type Awaitable } from '../state/types.js';
 
 export type { FastAnswer, FastRequest } from './sequence.js';
@@ -36,6 +37,7 @@ interface FastRow {
 /** The Node entry's cache of one proxy. */
 export class FastPath {
   private readonly rows: FastRow[];
+  private readonly replays = new WeakMap<Memo, Source | null>();
 
   constructor(
     private readonly ctx: ProxyContext,
@@ -69,13 +71,23 @@ export class FastPath {
     const memo = answers.get(key);
     if (!memo) return this.run(request, url, this.read(url));
     return after(state.peekRead(memo.cacheKey, false), (cached) => {
-      if (cached?.value === memo.relayed && cached.source === 'HIT') {
-        const row = this.rows.find((candidate) => candidate.match(url.pathname));
-        return this.run(request, url, row && { route: row.label, made: memo.sent });
-      }
+      if (cached?.value === memo.relayed && cached.source === 'HIT') return this.run(request, url, this.replay(memo));
       answers.drop(key);
       return this.run(request, url, this.read(url));
     });
+  }
+
+  /** A remembered answer as a source, labelled by its row (found once per memo). */
+  private replay(memo: Memo): Source | null {
+    let source = this.replays.get(memo);
+    if (source === undefined) {
+      const row = this.rows.find((candidate) => candidate.match(memo.pathname));
+      source = row
+        ? { route: row.label, made: memo.sent, series: this.sequence.series(row.label, memo.sent.status) }
+        : null;
+      this.replays.set(memo, source);
+    }
+    return source;
   }
 
   private run(request: FastRequest, url: RequestUrl, source: Source | null | undefined): Awaitable<FastAnswer | null> {

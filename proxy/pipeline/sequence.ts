@@ -24,7 +24,7 @@ import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '.
 import { asProxyError, type ProxyContext } from '../context.js';
 import { readThrough, type ReadCall, type ReadSpec } from '../api/read-through.js';
 import { after, type Awaitable } from '../state/types.js';
-import type { RequestRecorder } from './recorder.js';
+import type { RequestRecorder, Series } from './recorder.js';
 import { apiLayers } from './steps.js';
 
 /** A request as a host sees it before any `Request` is built. */
@@ -55,9 +55,10 @@ export type Made = SentAnswer;
 
 /**
  * What the Node entry sends for a read, found by its cache (pipeline/fast-path.ts): an answer the app sent
- * just now (`made`, replayed), or the route's read to run (`read`); `route` labels its metrics.
+ * just now (`made`, replayed, with the metric series its answers count in), or the route's read
+ * to run (`read`); `route` labels its metrics.
  */
-export type Source = { route: string; made: Made } | { route: string; read: ReadSpec };
+export type Source = { route: string; made: Made; series: Series } | { route: string; read: ReadSpec };
 
 /** What the sequence needs of its proxy besides the route context. */
 export interface SequenceParts {
@@ -73,10 +74,15 @@ export interface SequenceParts {
  * it), the route's answer, headers, encoding, record.
  */
 export class Sequence {
+  /** The cache hits of remembered answers (`cache_reads_total{result="hit"}`), looked up once. */
+  private readonly hit: (by: number) => void;
+
   constructor(
     private readonly ctx: ProxyContext,
     private readonly parts: SequenceParts,
-  ) {}
+  ) {
+    this.hit = ctx.config.metrics.counter('cache_reads_total', { result: 'hit' });
+  }
 
   /** The answer to a GET of `url` from `source`, or null when the app must answer (a guard refuses). */
   run(request: FastRequest, url: RequestUrl, source: Source): Awaitable<FastAnswer | null> {
@@ -94,34 +100,41 @@ export class Sequence {
       if (!decision.allowed) config.metrics.refused(limitReason(decision));
       const making = decision.allowed
         ? this.made(source, url, client)
-        : limitRefusal(url, limitHeaders(decision, config, false, ctx.now()));
+        : limitRefusal(url, limitHeaders(decision, config, false, started));
       return after(making, (made) => {
         const { status, body } = made;
         // 3. headers: the route's own, every layer of an API answer, then (unless this is its refusal) the limit's.
         const out = around(made, config.compress, parts.allowOrigin(request.header('origin') || '')).slice();
-        if (decision.allowed) limitHeadersInto(out, decision, config, ctx.now());
+        if (decision.allowed) limitHeadersInto(out, decision, config, started);
         // 4. encode.
         return after(encoded(out, body, request.header('accept-encoding'), config.compress), (sent) => {
           // 5. record.
-          const cache = made.own['x-cache'];
-          const { route } = source;
-          const path = url.pathname;
-          parts.recorder.record({
-            method: 'GET',
-            path,
-            route,
-            status,
-            started,
-            cache,
-            requestBytes: 0,
-            responseBytes: sent.byteLength,
-          });
-          if ('made' in source && decision.allowed) config.metrics.count('cache_reads_total', { result: 'hit' });
+          // A remembered answer counts in the series found for it once, and as a cache hit.
+          const replayed = 'made' in source && decision.allowed ? source : undefined;
+          parts.recorder.record(
+            {
+              method: 'GET',
+              path: url.pathname,
+              route: source.route,
+              status,
+              started,
+              cache: made.own['x-cache'],
+              requestBytes: 0,
+              responseBytes: sent.byteLength,
+            },
+            replayed?.series,
+          );
+          if (replayed) this.hit(1);
           return { status, headers: out, body: sent };
         });
       });
     });
     return answered instanceof Promise ? answered.catch(this.abandoned) : answered;
+  }
+
+  /** The metric series of a GET's answers on `route` with `status` (looked up once by whoever keeps it). */
+  series(route: string, status: number): Series {
+    return this.parts.recorder.series(route, 'GET', status);
   }
 
   /** A sequence that threw after it began: nothing stays in flight, and the host hands the request on. */
