@@ -206,7 +206,11 @@ export class VenueBooking extends VenueBookingApi {
       await this.updateComplete;
       return this._steps.focus('[aria-invalid="true"]');
     }
-    const extras = { offers: this._data.offers.task.value ?? [], partnerSource: this.partnerSource };
+    const extras = {
+      offers: this._data.offers.task.value ?? [],
+      partnerSource: this.partnerSource,
+      request: later.bookingRequest,
+    };
     const booking = state.apiBooking(this._state, availability, this._data.venue.current, form.details, extras);
     if (!booking) return;
     this._apply({ type: 'submit' });

@@ -1,11 +1,11 @@
 /**
  * What only the later steps need, as one on-demand chunk pinned by its integrity like the locale
  * modules (`pinned-import.ts`): the details form's and the confirmation's templates, the form's
- * controller (`GuestForm`), en-GB's words for them, the add-to-calendar links, the Idempotency-Key
- * of a booking being sent, and the party step's rarely needed parts (the select past the chips, a
- * larger party's field). It is fetched once the party step or a booking is in sight
- * (`BookingData.laterSteps`), so the script of the first screen is that much smaller and quicker to
- * evaluate. Like every chunk it imports nothing at run time:
+ * controller (`GuestForm`), en-GB's words for them, the add-to-calendar links, the body and the
+ * Idempotency-Key of a booking being sent, and the party step's rarely needed parts (the select
+ * past the chips, a larger party's field). It is fetched once the party step or a booking is in
+ * sight (`BookingData.laterSteps`), so the script of the first screen is that much smaller and
+ * quicker to evaluate. Like every chunk it imports nothing at run time:
  * Lit's tags come in as an argument (`LitTags`), the bundle's `checkGuest` as the form's.
  */
 export { GuestForm } from '../controllers/guest-form.js';
@@ -15,3 +15,4 @@ export { renderLarger, renderSizeSelect } from './party-more.js';
 export { googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
 export { enGBLater } from '../i18n/en-GB-later.js';
 export { clearPendingBookingKey, pendingBookingKey } from '../state/pending-booking.js';
+export { bookingRequest } from '../state/booking-request.js';

@@ -5,7 +5,7 @@
  * orchestrates, this module decides, and the unit tests drive it with plain data.
  */
 import type { Availability, Choices, Suggestion } from '../api/normalize.js';
-import type { AvailabilityAction, BookingField, BookingRequest } from '../api/types.js';
+import type { AvailabilityAction, BookingField } from '../api/types.js';
 import { BOOKING_FIELDS } from '../api/types.js';
 import { isBirthDate, isEmail, isPhone, LIMITS, textProblem } from '../api/rules.js';
 import { durationMinutes } from '../venue/format.js';
@@ -263,7 +263,7 @@ export interface GuestDetails {
 }
 
 /** How a ready booking is submitted. */
-export type Submission = { kind: 'api'; body: BookingRequest } | { kind: 'web'; url: string };
+export type Submission = { kind: 'api' } | { kind: 'web'; url: string };
 
 /** Whether the booking must be finished on the booking site (deposit, or no API URL in `next`). */
 export function needsRedirect(availability: Availability): boolean {
@@ -311,8 +311,8 @@ export function checkGuest(
 
 /**
  * Decides how to submit: through the API when `next` has an API URL and no deposit is needed
- * (optional pre-orders can be added later); otherwise by sending the guest to `next.web` with a `return_url`. The API body is the
- * accepted `bookingDetails` (values sent back unconverted) plus the guest's details.
+ * (optional pre-orders can be added later); otherwise by sending the guest to `next.web` with a `return_url`. The API body
+ * is `bookingRequest`'s (`booking-request.ts`, in the later steps chunk).
  */
 export function planSubmission(
   availability: Availability,
@@ -334,29 +334,5 @@ export function planSubmission(
   }
   // An API booking is the guest's: none without their details (null: the details form never showed).
   if (!guest) return null;
-  // Every accepted field goes back as the service gave it (venue_group and payments included):
-  // that is the API-URL flow of the spec, and it keeps the duration in the service's own unit.
-  const accepted = availability.details;
-  const body: BookingRequest = {
-    ...accepted,
-    venue_id: String(accepted.venue_id ?? venue),
-    type: String(accepted.type ?? choices.type),
-    date: String(accepted.date ?? choices.date),
-    time: String(accepted.time ?? choices.time),
-    num_people: Number(accepted.num_people ?? choices.num_people),
-    ...((accepted.duration ?? choices.duration) !== undefined
-      ? { duration: Number(accepted.duration ?? choices.duration) }
-      : {}),
-    first_name: guest.first_name.trim(),
-    last_name: guest.last_name.trim(),
-    email: guest.email.trim(),
-    phone: guest.phone.trim(),
-  };
-  if (guest.dob) body.dob = guest.dob;
-  if (guest.notes?.trim()) body.notes = guest.notes.trim();
-  if (guest.marketing_preferences?.length) body.marketing_preferences = guest.marketing_preferences;
-  if (options.offer) body.offer = options.offer;
-  if (options.partnerSource) body.partner_source = options.partnerSource;
-  body.source = 'partner';
-  return { kind: 'api', body };
+  return { kind: 'api' };
 }

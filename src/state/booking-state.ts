@@ -20,6 +20,7 @@ import {
   type Problem,
   type Step,
 } from './booking-flow.js';
+import type { bookingRequest } from './booking-request.js';
 import type { BookingConfirmation } from './element-types.js';
 import type { Strings } from '../i18n/en-GB.js';
 import { eligibleOffers } from '../venue/offers.js';
@@ -243,21 +244,23 @@ export function savedBooking(state: BookingState, venue: string): SavedBooking {
 /**
  * The booking a ready state sends through the API (null when it must be finished on the booking
  * site): the offer picked goes with it only while its rules admit the choices (it is one of the
- * offers the details step lists), and `instant` says whether the chosen time books at once.
+ * offers the details step lists), and `instant` says whether the chosen time books at once. The
+ * body is built by `extras.request` (`bookingRequest`, from the later steps chunk, which is here
+ * whenever the guest can submit).
  */
 export function apiBooking(
   state: BookingState,
   availability: Availability,
   venue: string,
   guest: GuestDetails,
-  extras: { offers: readonly WireOffer[]; partnerSource: string },
+  extras: { offers: readonly WireOffer[]; partnerSource: string; request: typeof bookingRequest },
 ): { body: BookingRequest; instant: boolean } | null {
   const { choices, offer } = state;
+  if (planSubmission(availability, choices, venue, guest, { returnUrl: '' })?.kind !== 'api') return null;
   const admitted = eligibleOffers(extras.offers, choices).some((item) => item._id === offer);
-  const plan = planSubmission(availability, choices, venue, guest, {
-    returnUrl: '',
+  const body = extras.request(availability, choices, venue, guest, {
     offer: admitted ? offer! : undefined,
     partnerSource: extras.partnerSource || undefined,
   });
-  return plan?.kind === 'api' ? { body: plan.body, instant: chosenAction(availability, choices) === 'accept' } : null;
+  return { body, instant: chosenAction(availability, choices) === 'accept' };
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../../src/api/client.js';
 import { normalizeAvailability } from '../../src/api/normalize.js';
 import type { WireOffer } from '../../src/api/types.js';
 import { parseSteps } from '../../src/state/booking-flow.js';
+import { bookingRequest } from '../../src/state/booking-request.js';
 import {
   apiBooking,
   initialState,
@@ -349,7 +350,7 @@ describe('what the state decides besides its transitions', () => {
   });
 
   it('sends a picked offer only while its rules admit the choices', () => {
-    const extras = { offers, partnerSource: 'site' };
+    const extras = { offers, partnerSource: 'site', request: bookingRequest };
     const admitted = apiBooking(state({ choices: { ...all }, offer: 'any' }), ready, 'v1', guest, extras);
     assert.equal(admitted?.body.offer, 'any');
     assert.equal(admitted?.body.partner_source, 'site');
@@ -358,14 +359,25 @@ describe('what the state decides besides its transitions', () => {
   });
 
   it("says whether the chosen time books at once (here an enquiry time, on an 'accept' answer)", () => {
-    const booking = apiBooking(state({ choices: { ...all } }), ready, 'v1', guest, { offers, partnerSource: '' });
+    const booking = apiBooking(state({ choices: { ...all } }), ready, 'v1', guest, {
+      offers,
+      partnerSource: '',
+      request: bookingRequest,
+    });
     assert.equal(booking?.instant, false);
     assert.equal(booking?.body.partner_source, undefined);
   });
 
   it('sends nothing through the API when the guest must finish on the booking site', () => {
     const deposit = normalizeAvailability({ action: 'accept', depositRequired: true, next: { web: 'https://b/' } });
-    assert.equal(apiBooking(state({ choices: { ...all } }), deposit, 'v1', guest, { offers, partnerSource: '' }), null);
+    assert.equal(
+      apiBooking(state({ choices: { ...all } }), deposit, 'v1', guest, {
+        offers,
+        partnerSource: '',
+        request: bookingRequest,
+      }),
+      null,
+    );
   });
 
   it('saves choices, offer, confirmation and display names, never the guest', () => {
