@@ -127,9 +127,9 @@ export function routeTable(
       }))
     : [];
   const operator: Route[] = config
-    ? operatorRoutes(config).map(({ path, answer }) => ({
+    ? operatorRoutes(config).map(({ path, method, answer }) => ({
         path,
-        methods: ['GET'],
+        methods: [method ?? 'GET'],
         cache: 'none',
         answer,
         operator: { scrape: path === PATHS.metrics },
