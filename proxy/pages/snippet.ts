@@ -55,16 +55,26 @@ function attributesOf(settings: WidgetSettings, api: string): [string, string][]
 
 /**
  * The light-DOM fallback, shown where the script cannot run and under an error: the venue's own
- * booking page, else `bookingPage` (this proxy's `/book/<id>`), and its phone number.
+ * booking page, else `bookingPage` (this proxy's `/book/<id>`; null on that page itself, which
+ * must not send a guest back to where they are), its phone number and its email.
  */
-export function fallbackOf(settings: Pick<WidgetSettings, 'link' | 'phone'>, bookingPage: string | null): string {
+export function fallbackOf(
+  settings: Pick<WidgetSettings, 'link' | 'phone'> & { email?: string | null },
+  bookingPage: string | null,
+): string {
   const page = settings.link ?? bookingPage;
-  const link = page ? `<a href="${escapeHtml(page)}">book on our booking page</a>` : '';
-  const phone = settings.phone
-    ? `call <a href="tel:${escapeHtml(settings.phone.replace(/[^+0-9]/g, ''))}">${escapeHtml(settings.phone)}</a>`
-    : '';
-  if (!link && !phone) return '<p>To book a table, please get in touch with us.</p>';
-  return `<p>Please ${[link, phone].filter(Boolean).join(' or ')}.</p>`;
+  const ways = [
+    page ? `<a href="${escapeHtml(page)}">book on our booking page</a>` : '',
+    settings.phone
+      ? `call <a href="tel:${escapeHtml(settings.phone.replace(/[^+0-9]/g, ''))}">${escapeHtml(settings.phone)}</a>`
+      : '',
+    settings.email
+      ? `email <a href="mailto:${escapeHtml(encodeURI(settings.email))}">${escapeHtml(settings.email)}</a>`
+      : '',
+  ].filter(Boolean);
+  if (!ways.length) return '<p>To book a table, please get in touch with us.</p>';
+  const listed = ways.length > 1 ? `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)}` : ways[0];
+  return `<p>Please ${listed}.</p>`;
 }
 
 /** The `<venue-booking>` element, with its fallback inside and `extra` attributes (already escaped). */

@@ -9,6 +9,9 @@ export const words: PageWords = {
     about: (venue) => `Reservieren Sie online einen Tisch bei ${venue}: Tag, Uhrzeit und Personenzahl wählen.`,
     missing: 'Hier gibt es keine Reservierungsseite',
     missingAbout: 'Prüfen Sie den Link, oder fragen Sie das Lokal nach seiner Reservierungsseite.',
+    contact: 'So finden Sie uns',
+    phone: 'Telefon',
+    email: 'E-Mail',
   },
   returnPage: {
     confirmedTitle: 'Reservierung bestätigt',

@@ -16,6 +16,10 @@ export const enGB = {
     about: (venue: string) => `Book a table at ${venue} online: choose the day, the time and how many you are.`,
     missing: 'There is no booking page here',
     missingAbout: 'Check the link you followed, or ask the venue for its booking page.',
+    /** The venue's address and contact from its profile, above the widget. */
+    contact: 'Where to find us',
+    phone: 'Phone',
+    email: 'Email',
   },
   /**
    * The return page (pages/return-page.ts), where a guest back from the booking site lands when

@@ -9,6 +9,9 @@ export const words: PageWords = {
     about: (venue) => `Reserve mesa en ${venue} en línea: elija el día, la hora y cuántos son.`,
     missing: 'Aquí no hay ninguna página de reservas',
     missingAbout: 'Compruebe el enlace, o pida al local su página de reservas.',
+    contact: 'Dónde encontrarnos',
+    phone: 'Teléfono',
+    email: 'Correo electrónico',
   },
   returnPage: {
     confirmedTitle: 'Reserva confirmada',

@@ -9,6 +9,9 @@ export const words: PageWords = {
     about: (venue) => `Reserveer online een tafel bij ${venue}: kies de dag, de tijd en met hoeveel u bent.`,
     missing: 'Hier is geen reserveringspagina',
     missingAbout: 'Controleer de link, of vraag het restaurant om zijn reserveringspagina.',
+    contact: 'Waar u ons vindt',
+    phone: 'Telefoon',
+    email: 'E-mail',
   },
   returnPage: {
     confirmedTitle: 'Reservering bevestigd',
