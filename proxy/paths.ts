@@ -23,6 +23,7 @@ export const PATHS = {
   status: '/status',
   studio: '/embed',
   studioScript: '/embed/studio.js',
+  studioProfile: '/embed/profile',
   pagesCss: '/embed/pages.css',
   wordpressPlugin: '/embed/wordpress-plugin.zip',
   siteCheck: '/site-check',

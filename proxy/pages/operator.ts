@@ -15,6 +15,7 @@ import { isOwnOrigin } from '../guards/request-site.js';
 import { statusPage } from './status.js';
 import { studioPage } from './studio.js';
 import { studioScript } from './studio-client.js';
+import { studioProfileSave } from './studio-profile.js';
 import { wordpressPlugin } from './wordpress/wordpress.js';
 
 /** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
@@ -80,6 +81,11 @@ export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): O
   if (studio) {
     routes.push({ path: PATHS.studio, answer: studioPage });
     routes.push({ path: PATHS.studioScript, answer: file(studioScript(), 'text/javascript') });
+    routes.push({
+      path: PATHS.studioProfile,
+      method: 'POST',
+      answer: async (ctx, c) => studioProfileSave(ctx, await operatorForm(ctx, c)),
+    });
     routes.push({ path: PATHS.wordpressPlugin, answer: wordpressPlugin });
   }
   return routes;
