@@ -154,6 +154,42 @@ describe('the embed studio', () => {
     expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
   });
 
+  it('starts the preview afresh after a reload, and keeps its journey through the form’s redraws', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const frame = await frameOf(`${stack.base}/embed`, 'embed studio');
+    const preview = (doc: Document) =>
+      until(
+        () =>
+          doc.querySelector<VenueBooking>('#preview venue-booking')?.shadowRoot?.querySelector('[part~="step"]') &&
+          new WidgetPage(doc.querySelector<VenueBooking>('#preview venue-booking')!),
+        'the preview',
+      );
+    const first = await (await preview(frame.contentDocument!)).step();
+    expect(first).to.equal('type');
+    await (
+      await preview(frame.contentDocument!)
+    ).choose('type', (button) => /^table\b/i.test(button.textContent!.trim()));
+    const later = await until(() => {
+      const step = new WidgetPage(
+        frame.contentDocument!.querySelector<VenueBooking>('#preview venue-booking')!,
+      ).currentStep();
+      return step && step !== 'type' && step;
+    }, 'the next step');
+    // A redraw that makes a new preview element (another language) keeps the test journey.
+    const doc = frame.contentDocument!;
+    await change(doc, doc.querySelector<HTMLSelectElement>('select[name="locale"]')!, 'fr');
+    await until(
+      () => doc.querySelector('#preview venue-booking')?.getAttribute('locale') === 'fr',
+      'the French preview',
+    );
+    expect(await (await preview(doc)).step()).to.equal(later);
+    // A reload is a new test: the preview starts at its first step.
+    const reloaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    frame.contentWindow!.location.reload();
+    await reloaded;
+    expect(await (await preview(frame.contentDocument!)).step()).to.equal(first);
+  });
+
   it('is accessible: labelled controls, landmarks and contrast (axe-core), the preview included', async () => {
     const stack = await newStack({ proxy: { widget: true } });
     const doc = await openStudio(stack);

@@ -1,7 +1,8 @@
 /**
  * The venue-facing pages in real browsers, served by the real proxy of a fresh stack with the
- * widget bundle: the booking page `/book/<id>` books a real table in the link's language, its 404
- * page, and axe-core on the booking page and the status page.
+ * widget bundle: the booking page `/book/<id>` books a real table in the link's language, and to
+ * the end under this machine's other name; its 404 page, and axe-core on the booking page and the
+ * status page.
  */
 import { expect } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
@@ -72,6 +73,28 @@ describe('the booking page', () => {
       num_people: (button) => button.dataset.value === '2',
     });
     const email = `book-page-${Date.now()}@example.com`;
+    await page.fillDetails({ first_name: 'Grace', last_name: 'Hopper', email, phone: '+44 7700 900456' });
+    page.submit();
+    const reference = await page.reference();
+    const stored = await storedBookings(stack, email);
+    expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
+  });
+
+  it('books to the end opened under this machine’s other name (localhost for 127.0.0.1, or the reverse)', async () => {
+    // The stack names itself by the other name, as `npm start` names `localhost` while a guest
+    // types `127.0.0.1`: this page, at its own name, opens the booking page under the second one.
+    const stack = await newStack({ proxy: { widget: true, otherName: true } });
+    const frame = await bookingPage(stack);
+    const doc = frame.contentDocument!;
+    const canonical = new URL(doc.querySelector<HTMLLinkElement>('link[rel="canonical"]')!.href);
+    expect(canonical.hostname).to.not.equal(location.hostname, 'the page is opened under a second name');
+    expect(['localhost', '127.0.0.1']).to.include(canonical.hostname);
+    const page = new WidgetPage(doc.querySelector<VenueBooking>('venue-booking')!);
+    await page.completeSteps({
+      type: (button) => /^table\b/i.test(button.textContent!.trim()),
+      num_people: (button) => button.dataset.value === '2',
+    });
+    const email = `second-name-${Date.now()}@example.com`;
     await page.fillDetails({ first_name: 'Grace', last_name: 'Hopper', email, phone: '+44 7700 900456' });
     page.submit();
     const reference = await page.reference();

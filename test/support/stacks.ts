@@ -58,8 +58,24 @@ export interface StackRequest {
    * Proxy settings a test may vary: where `next.web` may point (the real proxy drops others); the
    * widget bundle served; the plain pages' origin (`__pages`) allowed in `VENUE_BOOKING_ORIGINS`.
    */
-  proxy?: { bookingSite?: string; returnBridge?: boolean; widget?: boolean; allowPages?: boolean; unlimited?: boolean };
+  proxy?: {
+    bookingSite?: string;
+    returnBridge?: boolean;
+    widget?: boolean;
+    allowPages?: boolean;
+    unlimited?: boolean;
+    /**
+     * The stack's address names this machine by its other name (`127.0.0.1` for `localhost`, or
+     * the reverse), as `npm start` names one while a guest opens the other: the test page, at its
+     * own name, then opens the stack's pages under a second name, and can still reach into them.
+     */
+    otherName?: boolean;
+  };
 }
+
+/** A loopback `host` (and port) by this machine's other name. */
+const otherName = (host: string) =>
+  host.startsWith('localhost') ? host.replace('localhost', '127.0.0.1') : host.replace('127.0.0.1', 'localhost');
 
 /** The widget bundle as one module (its locale modules inlined), built once per run. */
 let widgetBundle: Promise<Uint8Array<ArrayBuffer>> | null = null;
@@ -119,7 +135,7 @@ export function stacksMiddleware() {
     const received: ClientRequest[] = [];
     const logged: LogEntry[] = [];
     const stack = createStack({
-      origin: `http://${request.headers.host}`,
+      origin: `http://${options.proxy?.otherName ? otherName(request.headers.host ?? '') : request.headers.host}`,
       basePath,
       sandbox: { ...options.sandbox, apps: [INSPECTOR] },
       proxy: {
