@@ -4,9 +4,9 @@
  * are given, whether they may cancel online and until when, and the studio's current look kept as
  * the venue's defaults. Saved by `POST /embed/profile` (`studioProfileSave`) behind the studio's
  * own operator access, from the studio's own page only (pages/operator.ts reads the form with
- * `operatorForm` and hands it over), then back to the studio
- * with its query and "Saved" (Post/Redirect/Get); a form with problems comes back with what the
- * manager typed and each problem beside its field. Every save is logged by `VenueProfiles.put`.
+ * `operatorForm` and hands it over), then back to the studio with its query and "Saved"
+ * (Post/Redirect/Get); a form with problems comes back with what the manager typed and each
+ * problem beside its field. Every save is logged by `VenueProfiles.put`.
  */
 import type { ProxyContext } from '../context.js';
 import { ProxyError } from '../core/envelope.js';
@@ -23,7 +23,7 @@ import { lookQuery, profilesOf, saysLook, withLook } from './venue-profile.js';
 const fromProfile = (path: string) => `../${relativePath(path)}`;
 
 /** The query key of the studio's address after a save: the venue whose profile was saved. */
-export const SAVED_KEY = 'saved';
+const SAVED_KEY = 'saved';
 
 /** What the form holds, as typed: text, so a wrong value comes back as the manager wrote it. */
 interface ProfileFields {
@@ -32,6 +32,8 @@ interface ProfileFields {
   address: string;
   cancelOnline: boolean;
   hoursBefore: string;
+  /** "Use these as your defaults" ticked: unticked on a saved profile, kept as it was on a form shown again. */
+  useLook: boolean;
 }
 
 /** The form's fields of a saved profile. */
@@ -42,6 +44,7 @@ function fieldsOf(profile: VenueProfile): ProfileFields {
     address: profile.address ?? '',
     cancelOnline: profile.cancellation.online,
     hoursBefore: profile.cancellation.hours_before === null ? '' : String(profile.cancellation.hours_before),
+    useLook: false,
   };
 }
 
@@ -86,7 +89,7 @@ function profileForm(
 <h3 id="${escapeHtml(id('title'))}">${escapeHtml(venueName(venue))}</h3>
 ${saved ? '<p class="allowed" role="status">Saved.</p>' : ''}
 <input type="hidden" name="venue" value="${escapeHtml(venue.id)}"><input type="hidden" name="studio" value="${escapeHtml(studio)}">
-<fieldset><legend>How guests reach you</legend><p class="note" id="${escapeHtml(id('contact-note'))}">Shown on your booking page, and to guests the widget cannot help (a party too large to book online).</p>
+<fieldset><legend>How guests reach you</legend><p class="note">Shown on your booking page, and to guests the widget cannot help (a party too large to book online).</p>
 ${input('phone', 'phone', 'Phone number', 'tel', fields.phone, ' autocomplete="off" placeholder="+44 20 7946 0000"')}
 ${input('email', 'email', 'Email address', 'email', fields.email, ' autocomplete="off" placeholder="bookings@example.com"')}
 <label for="${escapeHtml(id('address'))}">Address</label><textarea id="${escapeHtml(id('address'))}" name="address" rows="3"${described('address', 'address')}>${escapeHtml(fields.address)}</textarea>${problem('address', 'address')}
@@ -96,7 +99,7 @@ ${input('email', 'email', 'Email address', 'email', fields.email, ' autocomplete
 <label for="${escapeHtml(id('hours-before'))}">until this many hours before the booking</label><input type="number" id="${escapeHtml(id('hours-before'))}" name="hours-before" min="0" max="720" inputmode="numeric" value="${escapeHtml(fields.hoursBefore)}"${described('hours_before', 'hours-before', 'hours-note')}>
 <p class="note" id="${escapeHtml(id('hours-note'))}">Leave it empty to let guests cancel until the booking starts.</p>${problem('hours_before', 'hours-before')}
 </fieldset>
-<label><input type="checkbox" name="use-look"> Use these as your defaults: the look chosen above (theme, colours, booking type and language). The studio and your booking page start from them.</label>${lookProblems}
+<label><input type="checkbox" name="use-look"${fields.useLook ? ' checked' : ''}> Use these as your defaults: the look chosen in the studio (theme, colours, booking type and language). The studio and your booking page start from them.</label>${lookProblems}
 <p><button type="submit">Save ${escapeHtml(venueName(venue))}</button></p>
 </form>`;
 }
@@ -154,6 +157,7 @@ export async function studioProfileSave(ctx: ProxyContext, form: URLSearchParams
     address: form.get('address') ?? '',
     cancelOnline: form.get('cancel-online') === 'on',
     hoursBefore: (form.get('hours-before') ?? '').trim(),
+    useLook: form.get('use-look') === 'on',
   };
   const kept = (await ctx.profiles.get(id)) ?? EMPTY_PROFILE;
   const checked = checkProfile({
@@ -161,7 +165,7 @@ export async function studioProfileSave(ctx: ProxyContext, form: URLSearchParams
     email: fields.email,
     address: fields.address,
     cancellation: { online: fields.cancelOnline, hours_before: hoursOf(fields.hoursBefore) },
-    look: form.get('use-look') === 'on' ? await lookOf(ctx, studio) : kept.look,
+    look: fields.useLook ? await lookOf(ctx, studio) : kept.look,
   });
   const again = async (problems: ProfileProblems, status: number, why: string) => {
     const venue = await venueInfo(ctx, id);

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ProxyConfig } from '../../proxy/config.js';
+import { StoreRecords } from '../../proxy/state/records.js';
 import {
   GROUP,
   OTHER_VENUE,
@@ -161,6 +162,19 @@ describe('the studio’s “Your venue”', () => {
     assert.match(html, /<link rel="stylesheet" href="\.\.\/embed\/pages\.css">/);
     assert.ok(html.includes(`href="../embed?venue=${VENUE}&amp;theme=dark`), 'the way back keeps the studio’s query');
     assert.equal((await get(`/api/venues/${VENUE}/profile`)).status, 404, 'nothing saved');
+  });
+
+  it('says so when the store cannot keep the profile, and loses nothing typed', async () => {
+    // A shared store that is down: reads find nothing, every write fails.
+    const down = () => Promise.reject(new Error('connection refused'));
+    const records = new StoreRecords({ all: down, set: down, add: down }, (op) => op(), Date.now);
+    const { post } = pages({ records });
+    const answer = await post({ ...FORM, 'use-look': 'on' });
+    assert.equal(answer.status, 503);
+    const html = await answer.text();
+    assert.match(html, /role="alert">The booking service could not keep your details just now\./);
+    assert.ok(html.includes('value="+44 20 7946 0000"'));
+    assert.match(html, /name="use-look" checked/, 'the tick kept too');
   });
 
   it('keeps the studio’s look as the defaults when asked: the studio and the booking page start from it', async () => {
