@@ -102,9 +102,17 @@ describe('the booking page', () => {
     expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
   });
 
-  it('is accessible (axe-core), the widget included', async () => {
-    const stack = await newStack({ proxy: { widget: true } });
+  it('is accessible (axe-core), the widget and the venue’s address and contact included', async () => {
+    const profile = {
+      phone: '+44 20 7946 0000',
+      email: 'bookings@quayside.example',
+      address: '1 Quay Street\nBristol',
+    };
+    const stack = await newStack({ proxy: { widget: true, profiles: { [DEMO_VENUE]: profile } } });
     const frame = await bookingPage(stack);
+    const contact = frame.contentDocument!.querySelector('.book-contact address')!;
+    expect(contact.querySelector('a[href="tel:+442079460000"]')!.textContent).to.equal('+44 20 7946 0000');
+    expect(contact.textContent).to.contain('1 Quay Street');
     const nonce = frame.contentDocument!.querySelector<HTMLScriptElement>('script[nonce]')!.nonce;
     expect(formatViolations(await axeViolations(frame, nonce))).to.equal('');
   });

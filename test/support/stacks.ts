@@ -70,6 +70,8 @@ export interface StackRequest {
      * own name, then opens the stack's pages under a second name, and can still reach into them.
      */
     otherName?: boolean;
+    /** Venue profiles to start with (venue id → profile), as `VENUE_BOOKING_PROFILES_FILE` gives them. */
+    profiles?: Record<string, unknown>;
   };
 }
 
@@ -151,6 +153,7 @@ export function stacksMiddleware() {
         ...(options.proxy?.returnBridge === false ? { returnBridge: false } : {}),
         ...(options.proxy?.widget ? { widgetScript: await widgetScript() } : {}),
         ...(options.proxy?.allowPages ? { origins: [await pagesOrigin()] } : {}),
+        ...(options.proxy?.profiles ? { profileSeed: options.proxy.profiles } : {}),
         // A walk through every path is one client making hundreds of reads: no per-client or budget limit.
         ...(options.proxy?.unlimited ? UNLIMITED : {}),
         // The browser's own address, as the Node entry passes it: the operator pages open on loopback.
