@@ -31,15 +31,22 @@ import { originsOf } from './studio-origins.js';
 import { stepsOf } from './studio-steps.js';
 import { venuesAndGroups, withPartySizes } from './venue-data.js';
 
-/** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
-export function bookingLink(choices: WidgetSettings, base: string): string {
-  const id = choices.group ?? choices.venues[0] ?? '';
+/** The booking page's look and language in `choices`, as the query of its links (`?…`, or empty). */
+function lookQuery(choices: WidgetSettings): string {
   const query = new URLSearchParams();
   if (choices.locale !== 'en-GB') query.set('locale', choices.locale);
   if (choices.theme !== 'light') query.set('theme', choices.theme);
   for (const [name, value] of Object.entries(choices.colours)) query.set(name, value);
   const search = query.toString();
-  return `${base}${pathOf(PATHS.bookingPage, { id })}${search ? `?${search}` : ''}`;
+  return search ? `?${search}` : '';
+}
+
+/** The venue or group a booking page is for: the group, else the first venue ticked. */
+const pageId = (choices: WidgetSettings) => choices.group ?? choices.venues[0] ?? '';
+
+/** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
+export function bookingLink(choices: WidgetSettings, base: string): string {
+  return `${base}${pathOf(PATHS.bookingPage, { id: pageId(choices) })}${lookQuery(choices)}`;
 }
 
 /** The contrast warnings of `choices`, in plain words. */
@@ -53,13 +60,18 @@ function contrastOf(choices: WidgetSettings): string {
     .join('');
 }
 
-/** The booking page's link, its QR code, and the WordPress plugin's address for the same venue. */
+/**
+ * The booking page's link, its QR code, and the links to download the code: the files encode the
+ * same link as the code shown (look and language included), as PNG and SVG.
+ */
 function linksOf(choices: WidgetSettings, base: string): string {
   const link = bookingLink(choices, base);
   const several = !choices.group && choices.venues.length > 1;
+  const file = (path: string) => `${base}${pathOf(path, { id: pageId(choices) })}${lookQuery(choices)}`;
   return `<div id="links"><p>Guests can also book on your booking page, with no website needed: for your Instagram bio, your Google Business Profile’s booking button, newsletters, and a QR code on menus and table cards.</p>
 <p><a id="booking-link" href="${escapeHtml(link)}">${escapeHtml(link)}</a>${several ? ' <span class="note">(for the first venue ticked; choose a group to let guests pick)</span>' : ''}</p>
-<figure class="qr"><a id="qr-download" href="${escapeHtml(`${link.split('?')[0]}/qr.svg`)}" download="booking-qr-code.svg">${qrSvg(link)}</a><figcaption class="note">The QR code of this link. Download it (SVG, sharp at any size) for print.</figcaption></figure></div>`;
+<figure class="qr">${qrSvg(link)}<figcaption class="note">The QR code of this link: it opens your booking page in your colours and language.</figcaption></figure>
+<p><a id="qr-download-png" href="${escapeHtml(file(PATHS.bookingQrPng))}" download="booking-qr-code.png">Download QR code (PNG)</a> <a id="qr-download" href="${escapeHtml(file(PATHS.bookingQr))}" download="booking-qr-code.svg">Download QR code (SVG, sharp at any size for print)</a></p></div>`;
 }
 
 /** The studio page's HTML body. */
