@@ -84,7 +84,7 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     settings.colours.text ? `:root { color: ${settings.colours.text}; }` : '',
     declarations.length ? `venue-booking { ${declarations.join(' ')} }` : '',
   ].join('');
-  const fallback = fallbackOf({ link: null, phone: null }, null);
+  const fallback = fallbackOf({ link: null, phone: null, locale: settings.locale }, null);
   const widget = script
     ? `${elementOf(settings, `${base}${API_PREFIX}`, fallback)}<script type="module" src="${escapeHtml(`${base}${PATHS.script}`)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : fallback;

@@ -79,7 +79,10 @@ describe('the QR code the studio offers for download', () => {
     const link = `${ORIGIN_HERE}/book/${VENUE}?theme=dark&accent=%238b1f3a`;
     const anchors = html.matchAll(/<a id="([^"]+)" href="([^"]+)"( download="[^"]+")?>([^<]+)<\/a>/g);
     const links = Object.fromEntries(
-      [...anchors].map((match) => [match[1], { ...match, href: match[2]!.replace(/&amp;/g, '&') }]),
+      [...anchors].map((match) => [
+        match[1],
+        { href: match[2]!.replace(/&amp;/g, '&'), download: match[3], text: match[4] },
+      ]),
     );
     assert.equal(links['booking-link']!.href, link, 'the link the studio shows');
     assert.ok(html.includes(`<svg role="img" aria-label="QR code of ${link.replace(/&/g, '&amp;')}"`));
@@ -87,8 +90,8 @@ describe('the QR code the studio offers for download', () => {
     assert.notDeepEqual(matrixOf(link.split('?')[0]!), expected, 'the bare link makes another code');
 
     const png = links['qr-download-png']!;
-    assert.equal(png[3], ' download="booking-qr-code.png"');
-    assert.equal(png[4], 'Download QR code (PNG)');
+    assert.equal(png.download, ' download="booking-qr-code.png"');
+    assert.equal(png.text, 'Download QR code (PNG)');
     const pngAnswer = await get(png.href);
     assert.equal(pngAnswer.status, 200);
     assert.equal(pngAnswer.headers.get('content-type'), 'image/png');
@@ -96,8 +99,8 @@ describe('the QR code the studio offers for download', () => {
     assert.deepEqual(pngModules(new Uint8Array(await pngAnswer.arrayBuffer())), expected);
 
     const svg = links['qr-download']!;
-    assert.equal(svg[3], ' download="booking-qr-code.svg"');
-    assert.match(svg[4]!, /^Download QR code \(SVG/);
+    assert.equal(svg.download, ' download="booking-qr-code.svg"');
+    assert.match(svg.text!, /^Download QR code \(SVG/);
     const svgAnswer = await get(svg.href);
     assert.equal(svgAnswer.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
     const text = await svgAnswer.text();
