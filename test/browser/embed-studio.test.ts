@@ -308,9 +308,9 @@ describe('the embed studio', () => {
     expect(doc.querySelector<HTMLAnchorElement>('#wordpress-plugin')!.href).to.equal(
       `${location.origin}${stack.base}/embed/wordpress-plugin.zip?venue=${DEMO_VENUE}`,
     );
-    // Without a booking page of the venue's own, the widget's fallback points to this one.
+    // Without a booking page of the venue's own, the widget's fallback points to this one, in German.
     expect(doc.querySelector<HTMLTextAreaElement>('#snippet')!.value).to.contain(
-      `<a href="${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de">book on our booking page</a>`,
+      `<p>Bitte <a href="${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de">buchen Sie auf unserer Buchungsseite</a>.</p>`,
     );
   });
 });
