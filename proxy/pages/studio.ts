@@ -30,6 +30,7 @@ import { formOf, londonToday, studioChoices, type StudioOffer } from './studio-f
 import { originsOf } from './studio-origins.js';
 import { stepsOf } from './studio-steps.js';
 import { venuesAndGroups, withPartySizes } from './venue-data.js';
+import { pluginLink } from './wordpress/wordpress.js';
 
 /** The booking page's look and language in `choices`, as the query of its links (`?…`, or empty). */
 function lookQuery(choices: WidgetSettings): string {
@@ -91,7 +92,7 @@ export function renderStudio(
   const previewPart = parts.preview
     ? `<div id="preview" role="region" aria-label="Live preview">${parts.preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
     : '<div id="preview"><p class="problem">This server does not have the widget’s script, so there is nothing to preview here. Your web person can fix it: from a checkout, <code>npm run build</code>, then restart the booking service.</p></div>';
-  const plugin = `${base}${PATHS.wordpressPlugin}?venue=${encodeURIComponent(choices.group ?? choices.venues.join(','))}`;
+  const plugin = pluginLink(choices, base);
   const tryIt = ctx.config.practice
     ? 'try it in the preview (practice mode: nothing booked here is real)'
     : 'try it in the preview (it books for real: cancel a test booking afterwards)';
@@ -108,7 +109,7 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
 <textarea id="snippet" readonly spellcheck="false">${escapeHtml(parts.snippet)}</textarea>
 <p><button type="button" id="copy" class="secondary" hidden>Copy the snippet</button> <span id="copied" role="status"></span></p></div></section>
 <section aria-labelledby="link-title"><h2 id="link-title">Your booking page and its QR code</h2>${linksOf(choices, base)}</section>
-<section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2>${stepsOf(plugin, bookingLink(choices, base))}</section>
+<section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2><div id="steps">${stepsOf(plugin, bookingLink(choices, base))}</div></section>
 <section aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${originsOf(ctx)}</section>
 </main>`;
 }
