@@ -127,12 +127,10 @@ function lookOf(
   }
   const named = (name: string) => Boolean(query.get(name)?.trim());
   const colour = (name: ColourName) => choices.colours[name] ?? profile.colours?.[name] ?? '';
-  const theme = named('theme') ? choices.theme : (profile.theme ?? choices.theme);
-  const locale = named('locale') ? choices.locale : (profile.locale ?? '');
   return {
-    // en-GB unasked: the widget follows the site's language (widget.php).
-    theme,
-    locale: locale === 'en-GB' && !named('locale') ? '' : locale,
+    theme: named('theme') ? choices.theme : (profile.theme ?? choices.theme),
+    // Unasked (the studio's English leaves it out of its links): the site's language (widget.php).
+    locale: named('locale') ? choices.locale : (profile.locale ?? ''),
     type: choices.type ?? profile.type ?? '',
     accent: colour('accent'),
     accent_text: colour('accent-text'),
