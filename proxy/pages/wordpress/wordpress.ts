@@ -83,8 +83,9 @@ export function pluginLink(choices: WidgetSettings, base: string): string {
 }
 
 /**
- * Defaults a venue profile gives where the studio's link chose nothing (its phone, its look). The
- * venue profile is another change of issue 35; until it lands the download passes none.
+ * Defaults a venue profile gives where the studio's link chose nothing: its `phone` and its `look`
+ * (state/venue-profiles.ts `VenueProfile`, mapped to the studio's names). The change that lets the
+ * studio edit the profile passes it to `lookOf`; until then the download passes none.
  */
 export type ProfileDefaults = Partial<Pick<WidgetSettings, 'theme' | 'locale' | 'type' | 'link' | 'phone' | 'colours'>>;
 
