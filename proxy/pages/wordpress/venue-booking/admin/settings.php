@@ -100,7 +100,7 @@ function venue_booking_sanitize( $input ) {
 	$text   = static function ( $name ) use ( $input ) {
 		return isset( $input[ $name ] ) && is_scalar( $input[ $name ] ) ? trim( sanitize_text_field( (string) $input[ $name ] ) ) : '';
 	};
-	$ticked = isset( $input['venues'] ) && is_array( $input['venues'] ) ? array_map( 'strval', $input['venues'] ) : explode( ',', $text( 'venues' ) );
+	$ticked = isset( $input['venues'] ) && is_array( $input['venues'] ) ? array_filter( $input['venues'], 'is_string' ) : explode( ',', $text( 'venues' ) );
 	$venues = implode( ',', array_filter( array_map( 'trim', $ticked ) ) );
 	$proxy  = esc_url_raw( untrailingslashit( $text( 'proxy' ) ), array( 'http', 'https' ) );
 	$link   = esc_url_raw( $text( 'link' ), array( 'http', 'https' ) );
@@ -218,6 +218,7 @@ function venue_booking_select( $name, $label, $choices, $current, $help = '' ) {
 		esc_html( $label )
 	);
 	foreach ( $choices as $value => $text ) {
+		// phpcs:ignore WordPress.Security.EscapeOutput.OutputNotEscaped -- selected() returns a literal attribute.
 		printf( '<option value="%1$s"%2$s>%3$s</option>', esc_attr( $value ), selected( (string) $value, $current, false ), esc_html( $text ) );
 	}
 	echo '</select>';
