@@ -14,6 +14,7 @@ import { integrityOf } from '../../proxy/core/encoding.js';
 import { defaultsFile, phpString } from '../../proxy/pages/wordpress/wordpress.js';
 import { PAGE_LANGUAGES } from '../../proxy/pages/words/index.js';
 import { MODULE, moduleText, sourceFiles } from '../../scripts/wordpress-files.js';
+import { until } from '../support/redis.js';
 import {
   GROUP,
   okScript,
@@ -135,6 +136,27 @@ describe('the WordPress plugin download', () => {
       ),
       'the types of every venue ticked, named with their venue',
     );
+  });
+
+  test('starts from the venue profile where the studio’s link chose nothing', async () => {
+    const { get } = pluginProxy({
+      profileSeed: {
+        [VENUE]: { phone: '+44 20 7946 1234', look: { theme: 'dark', colours: { accent: '#7a1f2b' }, locale: 'de' } },
+      },
+    });
+    // The seed is kept in the background at start: wait until the profile is served.
+    await until(async () => (await get(`/api/venues/${VENUE}/profile`)).status === 200, 'the seeded profile');
+    const defaults = (await unzipped(await get(`/embed/wordpress-plugin.zip?venue=${VENUE}&background=%23101010`)))[
+      'venue-booking/defaults.php'
+    ]!;
+    for (const [name, value] of [
+      ['theme', 'dark'],
+      ['locale', 'de'],
+      ['accent', '#7a1f2b'],
+      ['background', '#101010'],
+      ['phone', '+44 20 7946 1234'],
+    ])
+      assert.ok(defaults.includes(`\t'${name}' => '${value}',\n`), `${name} => ${value}`);
   });
 
   test('writes the fallback’s words of every language the widget speaks into words.php', async () => {

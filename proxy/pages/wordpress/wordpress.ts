@@ -84,10 +84,24 @@ export function pluginLink(choices: WidgetSettings, base: string): string {
 
 /**
  * Defaults a venue profile gives where the studio's link chose nothing: its `phone` and its `look`
- * (state/venue-profiles.ts `VenueProfile`, mapped to the studio's names). The change that lets the
- * studio edit the profile passes it to `lookOf`; until then the download passes none.
+ * (state/venue-profiles.ts `VenueProfile`, mapped to the studio's names).
  */
 export type ProfileDefaults = Partial<Pick<WidgetSettings, 'theme' | 'locale' | 'type' | 'link' | 'phone' | 'colours'>>;
+
+/** The defaults of the first venue's profile (a group's download takes none: its venues differ). */
+async function profileDefaults(ctx: ProxyContext, venues: string): Promise<ProfileDefaults> {
+  const first = venues.split(',')[0];
+  const profile = first ? await ctx.profiles.get(first) : null;
+  if (!profile) return {};
+  const { look } = profile;
+  return {
+    ...(look.theme ? { theme: look.theme } : {}),
+    ...(look.locale ? { locale: look.locale } : {}),
+    ...(look.booking_type ? { type: look.booking_type } : {}),
+    ...(profile.phone ? { phone: profile.phone } : {}),
+    colours: look.colours,
+  };
+}
 
 /** The query's names the plugin keeps beside the venues, and whether the checked `choices` kept the value asked. */
 const KEPT: Record<string, (choices: WidgetSettings, asked: string) => boolean> = {
@@ -183,8 +197,7 @@ export async function wordpressPlugin(ctx: ProxyContext, c: Context): Promise<Re
   const url = urlOf(c.req.raw);
   const { venues, group } = await chosen(ctx, url.searchParams);
   const offer = await venuesAndGroups(ctx);
-  // The venue profile's defaults (`ProfileDefaults`) go in as lookOf's last argument once it lands.
-  const look = lookOf(url.searchParams, offer, londonToday(ctx.config.now()));
+  const look = lookOf(url.searchParams, offer, londonToday(ctx.config.now()), await profileDefaults(ctx, venues));
   // Every venue this proxy books for by name, so the settings can offer them by name; a group's too.
   const names: Record<string, string> = {};
   for (const venue of [...offer.venues, ...(offer.groups.find((item) => item.id === group)?.venues ?? [])])
