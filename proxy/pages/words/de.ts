@@ -13,6 +13,14 @@ export const words: PageWords = {
     phone: 'Telefon',
     email: 'E-Mail',
   },
+  fallback: {
+    sentence: 'Bitte %s.',
+    page: 'buchen Sie auf unserer Buchungsseite',
+    call: 'rufen Sie uns unter %s an',
+    email: 'schreiben Sie an %s',
+    or: ' oder ',
+    contact: 'Um einen Tisch zu reservieren, nehmen Sie bitte Kontakt mit uns auf.',
+  },
   returnPage: {
     confirmedTitle: 'Reservierung bestätigt',
     enquiryTitle: 'Anfrage erhalten',

@@ -13,6 +13,14 @@ export const words: PageWords = {
     phone: 'Teléfono',
     email: 'Correo electrónico',
   },
+  fallback: {
+    sentence: 'Para reservar, %s.',
+    page: 'visite nuestra página de reservas',
+    call: 'llame al %s',
+    email: 'escriba a %s',
+    or: ' o ',
+    contact: 'Para reservar una mesa, póngase en contacto con nosotros.',
+  },
   returnPage: {
     confirmedTitle: 'Reserva confirmada',
     enquiryTitle: 'Solicitud recibida',

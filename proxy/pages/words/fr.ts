@@ -14,6 +14,14 @@ export const words: PageWords = {
     phone: 'Téléphone',
     email: 'E-mail',
   },
+  fallback: {
+    sentence: 'Pour réserver, %s.',
+    page: 'rendez-vous sur notre page de réservation',
+    call: 'appelez le %s',
+    email: 'écrivez à %s',
+    or: ' ou ',
+    contact: 'Pour réserver une table, contactez-nous.',
+  },
   returnPage: {
     confirmedTitle: 'Réservation confirmée',
     enquiryTitle: 'Demande reçue',

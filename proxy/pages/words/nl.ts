@@ -13,6 +13,14 @@ export const words: PageWords = {
     phone: 'Telefoon',
     email: 'E-mail',
   },
+  fallback: {
+    sentence: 'Om te reserveren kunt u %s.',
+    page: 'onze reserveringspagina gebruiken',
+    call: '%s bellen',
+    email: 'mailen naar %s',
+    or: ' of ',
+    contact: 'Neem contact met ons op om een tafel te reserveren.',
+  },
   returnPage: {
     confirmedTitle: 'Reservering bevestigd',
     enquiryTitle: 'Aanvraag ontvangen',
