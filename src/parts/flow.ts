@@ -18,7 +18,7 @@ import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
 import { eligibleOffers } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
-import { formatVenueDate, venueToday } from '../venue/venue-time.js';
+import { formatVenueDate, startDate, venueToday } from '../venue/venue-time.js';
 import { renderBusy } from './busy.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
@@ -121,12 +121,10 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
             toggled: ui.dayParts,
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
-            // A time chip is small: the word alone, the offers named in its accessible name and title.
-            badge: (item) => {
-              const found = present.offerBadge(wording, flow, 'time', item, availability);
-              return found && { name: found.name, label: s.offer };
-            },
-            offerNames: present.timeOffers(wording, flow, suggestions, availability),
+            // A time chip is small: the word alone; the key above the chips names each offer once, with its times.
+            badge: (item) =>
+              present.offerBadge(wording, flow, 'time', item, availability) ? { name: '', label: s.offer } : null,
+            offers: present.timeOffers(wording, flow, suggestions, availability),
             onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
@@ -218,6 +216,7 @@ function renderBody(flow: Flow, view: View) {
           format: (field, value) =>
             field === 'date' ? formatVenueDate(String(value), wording.locale) : present.format(wording, field, value),
           minutes: durationMinutes,
+          startDate,
           links: flow.later,
           now: flow.now,
           onAgain,

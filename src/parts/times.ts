@@ -8,7 +8,8 @@
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 import type { Strings } from '../i18n/en-GB.js';
-import type { Badge } from '../state/presenter.js';
+import type { Badge, TimeOffers } from '../state/presenter.js';
+import { nightMinutes } from '../venue/venue-time.js';
 import { renderBadge, renderOption } from './options.js';
 
 /** What happens when a time is booked: the service's action, or `deposit` (paid on the booking site). */
@@ -17,9 +18,20 @@ export type TimeKind = 'accept' | 'enquire' | 'may_enquire' | 'deposit';
 /** A part of the day. */
 export type DayPart = keyof Strings['dayParts'];
 
-/** The part of the day of an `HH:mm` time (boundaries in venue time). */
+/**
+ * The part of the day of an `HH:mm` time (boundaries in venue time); a time after midnight is the
+ * end of the date's night (`nightMinutes`), `late`, never the morning.
+ */
 export function dayPart(time: string): DayPart {
-  return time < '11:00' ? 'morning' : time < '15:00' ? 'lunch' : time < '17:30' ? 'afternoon' : 'evening';
+  return nightMinutes(time) >= 1440
+    ? 'late'
+    : time < '11:00'
+      ? 'morning'
+      : time < '15:00'
+        ? 'lunch'
+        : time < '17:30'
+          ? 'afternoon'
+          : 'evening';
 }
 
 /** What the time step renders. */
@@ -33,8 +45,8 @@ export interface TimesProps {
   deposit: boolean;
   format: (time: string) => string;
   badge: (suggestion: Suggestion) => Badge | null;
-  /** The offers the times' badges stand for, named with their sizes, in view in the key. */
-  offerNames: string;
+  /** The offers the times' badges stand for, each named once in the key with its times and sizes. */
+  offers: TimeOffers[];
   onChoose: (suggestion: Suggestion) => void;
   onToggle: (part: DayPart, open: boolean) => void;
 }
@@ -46,7 +58,11 @@ function kindOf(suggestion: Suggestion, deposit: boolean): TimeKind | null {
 
 /** Renders the grouped time chips and their legend. */
 export function renderTimes(props: TimesProps) {
-  const { strings: s, suggestions, chosen, deposit } = props;
+  const { strings: s, chosen, deposit } = props;
+  // In the order of the venue's night, whatever order the answer lists them in: 23:30, then 00:00.
+  const suggestions = [...props.suggestions].sort(
+    (a, b) => nightMinutes(String(a.value)) - nightMinutes(String(b.value)),
+  );
   const groups = new Map<DayPart, Suggestion[]>();
   for (const item of suggestions) {
     const part = dayPart(String(item.value));
@@ -54,7 +70,7 @@ export function renderTimes(props: TimesProps) {
   }
   const kinds = new Set(suggestions.map((item) => kindOf(item, deposit)).filter(Boolean) as TimeKind[]);
   const marked = kinds.size > 1;
-  const offers = suggestions.some((item) => item.valid && props.badge(item));
+  const offers = props.offers.length > 0;
   const bookable = (items: Suggestion[]) => items.filter((item) => item.valid).length;
   const parts = [...groups.keys()];
   const likely =
@@ -84,7 +100,7 @@ export function renderTimes(props: TimesProps) {
   return html`${only ? html`<p class="legend" id="key-${only}">${what(only)}</p>` : nothing}${
     marked || offers
       ? html`<ul class="legend" aria-label=${s.legend}>
-          ${marked ? [...kinds].map(legend) : nothing}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}: ${props.offerNames}</li>` : nothing}
+          ${marked ? [...kinds].map(legend) : nothing}${props.offers.map((line) => html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offersAt(line.times)}: ${line.names}</li>`)}
         </ul>`
       : nothing
   }

@@ -20,7 +20,7 @@ import {
   type PartyRange,
 } from '../venue/offers.js';
 import { listedName } from '../venue/venue-model.js';
-import { formatVenueDate, formatVenueTime } from '../venue/venue-time.js';
+import { formatVenueDate, formatVenueTime, nightMinutes } from '../venue/venue-time.js';
 
 /** What wording needs: the strings, the `Intl` locale and the names seen so far. */
 export interface Wording {
@@ -220,21 +220,47 @@ export function offerNames(wording: Wording, offers: readonly WireOffer[], party
     .join(', ');
 }
 
-/** The offers some valid time of the list can carry, named with their sizes, for the time step's key. */
+/** A line of the time step's key: offers named once, with the times they apply at ("17:00–19:00"). */
+export interface TimeOffers {
+  times: string;
+  names: string;
+}
+
+/**
+ * The offers the valid times of the list can carry, for the time step's key, so that each offer is
+ * named once for the step rather than in every chip it marks: each with the runs of valid times it
+ * applies at (in the venue's night), offers of the same times on one line.
+ */
 export function timeOffers(
   wording: Wording,
   context: OfferContext,
   suggestions: readonly Suggestion[],
   availability: Availability,
-): string {
-  if (context.hideOffers) return '';
+): TimeOffers[] {
+  if (context.hideOffers) return [];
   const party = partyOf(context, context.choices.type, availability);
-  const carried = context.offers.filter((offer) =>
-    suggestions.some(
-      (item) => item.valid && eligibleOffers([offer], { ...context.choices, time: String(item.value) }, party).length,
-    ),
-  );
-  return offerNames(wording, carried, party);
+  const times = suggestions
+    .filter((item) => item.valid)
+    .map((item) => String(item.value))
+    .sort((a, b) => nightMinutes(a) - nightMinutes(b));
+  const lines = new Map<string, WireOffer[]>();
+  for (const offer of context.offers) {
+    const runs: string[] = [];
+    let first = '';
+    let last = '';
+    const end = () => {
+      if (first) runs.push(first === last ? first : `${first}–${last}`);
+      first = '';
+    };
+    for (const time of times) {
+      if (!offerApplies(offer, { ...context.choices, time }, party)) end();
+      else [first, last] = [first || format(wording, 'time', time), format(wording, 'time', time)];
+    }
+    end();
+    const key = runs.join(', ');
+    if (key) lines.set(key, [...(lines.get(key) ?? []), offer]);
+  }
+  return [...lines].map(([times, offers]) => ({ times, names: offerNames(wording, offers, party) }));
 }
 
 /**
