@@ -59,11 +59,18 @@ export class StepFocus implements ReactiveController {
     this._host.renderRoot.querySelector<HTMLElement>(selector)?.focus(options);
   }
 
-  /** Says the step's title in the live region; a fresh text node after a tick makes screen readers repeat it. */
+  /**
+   * Says the step's title in the live region, with what the step marks `data-announce` (the
+   * confirmation's reference): the title alone would leave the one thing a guest must note unsaid.
+   */
   private _announce(): void {
-    const root = this._host.renderRoot;
-    const region = root.querySelector('#live');
-    const text = root.querySelector('#step-title')?.textContent?.trim() ?? '';
+    const parts = this._host.renderRoot.querySelectorAll('#step-title, [data-announce]');
+    this.say([...parts].map((node) => node.textContent!.trim()).join('. '));
+  }
+
+  /** Says a text in the live region; a fresh text node after a tick makes screen readers repeat it. */
+  say(text: string): void {
+    const region = this._host.renderRoot.querySelector('#live');
     if (region) region.textContent = '';
     setTimeout(() => region && (region.textContent = text), 50);
   }

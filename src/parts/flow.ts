@@ -49,6 +49,8 @@ export interface Flow extends BookingState, present.OfferContext {
   preferences: WireMarketingPreference[];
   /** A guest's action. */
   send: (event: GuestEvent) => void;
+  /** Says a text in the live region (a closed day's reason when it is activated). */
+  say: (text: string) => void;
   onRetry: (during: 'venues' | 'availability') => void;
   onRedirect: () => void;
   onSubmit: (event: Event) => void;
@@ -107,9 +109,11 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
           suggestions,
           locale: wording.locale,
           strings: s,
-          onPick: (date, valid) => {
+          onPick: (date, reason) => {
             flow.onUi({ focusDate: date });
-            if (valid) choose(flow)('date', date);
+            // A closed day says why when activated (a click, a tap, a screen reader's activation).
+            if (reason) flow.say(reason);
+            else choose(flow)('date', date);
           },
           onFocus: (date, key) => flow.onUi({ focusDate: date }, key ? `[data-date="${date}"]` : undefined),
         })
@@ -201,7 +205,7 @@ function renderBody(flow: Flow, view: View) {
       if (!flow.later)
         return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${status}>
           <h2 id="step-title" tabindex="-1">${status === 'confirmed' ? s.confirmedTitle : s.enquiryTitle}</h2>
-          <p>${s.reference}: <strong class="reference">${reference}</strong></p>
+          <p data-announce>${s.reference}: <strong class="reference">${reference}</strong></p>
           <button type="button" class="link" @click=${onAgain}>${s.bookAgain}</button>
         </div>`;
       return flow.later.renderConfirmation(
