@@ -111,11 +111,13 @@ export function renderTimes(props: TimesProps) {
           const items = groups.get(part)!;
           const open = props.toggled[part] ?? part === likely;
           const first = props.format(String(items[0]!.value));
-          // One time reads as itself ("Morning · 10:30"), never as a range of one with a count.
+          // One bookable time reads as itself ("Morning · 10:30"), never as a range of one with a count;
+          // one refused time keeps its count ("00:00 · 0 times"), or the group would read as bookable.
+          const count = bookable(items);
           const times =
-            items.length === 1
+            items.length === 1 && count
               ? first
-              : `${first}–${props.format(String(items[items.length - 1]!.value))} · ${s.timesCount(bookable(items))}`;
+              : `${items.length === 1 ? first : `${first}–${props.format(String(items[items.length - 1]!.value))}`} · ${s.timesCount(count)}`;
           return html`<section class="times">
             <h3>
               <button
