@@ -495,4 +495,23 @@ export const styles = css`
     outline: 3px solid var(--_accent);
     outline-offset: 2px;
   }
+  /* Forced colours would paint every day's transparent ring and every chosen value like the
+     others: days and options keep their own marks, in the user's system colours (chosen ones in
+     Highlight, today's ring thicker, refused ones GrayText). */
+  @media (forced-colors: active) {
+    :host {
+      --_accent: Highlight;
+      --_accent-text: HighlightText;
+      --_muted: GrayText;
+      --_border: CanvasText;
+    }
+    .day,
+    .option {
+      forced-color-adjust: none;
+      color: CanvasText;
+    }
+    .day[aria-current='date'] {
+      border-width: 2px;
+    }
+  }
 `;
