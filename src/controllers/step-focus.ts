@@ -46,7 +46,14 @@ export class StepFocus implements ReactiveController {
     const step = this._view().step;
     if (step && step !== this._step) {
       this._step = step;
-      if (this._onStep(step)) this._announce();
+      // Said: the title, with what the step marks `data-announce` (the confirmation's reference): the
+      // title alone would leave the one thing a guest must note unsaid.
+      if (this._onStep(step))
+        this.say(
+          [...this._host.renderRoot.querySelectorAll('#step-title, [data-announce]')]
+            .map((node) => node.textContent!.trim())
+            .join('. '),
+        );
     }
     if (this.pending && step && this._settled()) {
       this.pending = false;
@@ -57,15 +64,6 @@ export class StepFocus implements ReactiveController {
   /** Moves the focus to the element `selector` finds in the shadow root. */
   focus(selector: string, options?: FocusOptions & { focusVisible?: boolean }): void {
     this._host.renderRoot.querySelector<HTMLElement>(selector)?.focus(options);
-  }
-
-  /**
-   * Says the step's title in the live region, with what the step marks `data-announce` (the
-   * confirmation's reference): the title alone would leave the one thing a guest must note unsaid.
-   */
-  private _announce(): void {
-    const parts = this._host.renderRoot.querySelectorAll('#step-title, [data-announce]');
-    this.say([...parts].map((node) => node.textContent!.trim()).join('. '));
   }
 
   /** Says a text in the live region; a fresh text node after a tick makes screen readers repeat it. */

@@ -497,7 +497,7 @@ export const styles = css`
   }
   /* Forced colours would paint every day's transparent ring and every chosen value like the
      others: days and options keep their own marks, in the user's system colours (chosen ones in
-     Highlight, today's ring thicker, refused ones GrayText). */
+     Highlight, refused ones GrayText, a ring on today alone). */
   @media (forced-colors: active) {
     :host {
       --_accent: Highlight;
@@ -509,9 +509,6 @@ export const styles = css`
     .option {
       forced-color-adjust: none;
       color: CanvasText;
-    }
-    .day[aria-current='date'] {
-      border-width: 2px;
     }
   }
 `;

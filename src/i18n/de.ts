@@ -57,7 +57,7 @@ export const strings: LocaleStrings = {
   previousMonth: 'Vorheriger Monat',
   nextMonth: 'Nächster Monat',
   offersTitle: 'Angebote',
-  offersAt: (times) => `Angebote um ${times}`,
+  offersAt: 'Angebote um',
   noOffer: 'Kein Angebot',
   offerValid: (from, to) =>
     from && to ? `Gültig vom ${from} bis ${to}` : to ? `Gültig bis ${to}` : from ? `Gültig ab ${from}` : '',

@@ -63,7 +63,7 @@ export const enGB = {
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
   offersTitle: 'Offers',
-  offersAt: (times: string) => `Offers at ${times}`,
+  offersAt: 'Offers at',
   redirectTitle: 'Finish on the booking site',
   redirectNote:
     'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',

@@ -57,7 +57,7 @@ export const strings: LocaleStrings = {
   previousMonth: 'Mes anterior',
   nextMonth: 'Mes siguiente',
   offersTitle: 'Ofertas',
-  offersAt: (times) => `Ofertas a las ${times}`,
+  offersAt: 'Ofertas a las',
   noOffer: 'Sin oferta',
   offerValid: (from, to) =>
     from && to ? `Válida del ${from} al ${to}` : to ? `Válida hasta el ${to}` : from ? `Válida desde el ${from}` : '',

@@ -57,7 +57,7 @@ export const strings: LocaleStrings = {
   previousMonth: 'Mois précédent',
   nextMonth: 'Mois suivant',
   offersTitle: 'Offres',
-  offersAt: (times) => `Offres à ${times}`,
+  offersAt: 'Offres à',
   noOffer: 'Aucune offre',
   offerValid: (from, to) =>
     from && to

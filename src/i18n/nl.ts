@@ -57,7 +57,7 @@ export const strings: LocaleStrings = {
   previousMonth: 'Vorige maand',
   nextMonth: 'Volgende maand',
   offersTitle: 'Aanbiedingen',
-  offersAt: (times) => `Aanbiedingen om ${times}`,
+  offersAt: 'Aanbiedingen om',
   noOffer: 'Geen aanbieding',
   offerValid: (from, to) =>
     from && to ? `Geldig van ${from} tot ${to}` : to ? `Geldig tot ${to}` : from ? `Geldig vanaf ${from}` : '',

@@ -29,8 +29,6 @@ export interface Booked {
   format: (field: BookingField, value: string | number) => string;
   /** Minutes of a duration as the service sent it (`durationMinutes`). */
   minutes: (duration: number) => number;
-  /** The calendar date a start time of the booking's date falls on: the next day's after midnight (`startDate`). */
-  startDate: (date: string, time: string) => string;
 }
 
 /** What the confirmation renders. */
@@ -61,15 +59,13 @@ export function calendarEvent({
   venue,
   format,
   minutes,
-  startDate,
 }: Booked): CalendarEvent | null {
   const { date, time, duration, type } = choices;
   if (!date || !time) return null;
   return {
     reference,
     title: venue ? s.calendarTitle(venue) : type ? format('type', type) : s.fieldNames.type,
-    // The booking's date is the venue's night: 00:30 is on the calendar's next day.
-    date: startDate(date, time),
+    date,
     time,
     minutes: duration === undefined ? null : minutes(duration),
     location: venue,

@@ -63,14 +63,13 @@ export function renderDatePicker(props: DatePickerProps) {
     props.onFocus(clampDate(addMonths(focus, delta), min, max), false);
   };
   const month = createMonth(focus);
-  // Why a day cannot be booked, null when it can; each distinct reason is one hidden description (`why-N`).
+  // Why a day cannot be booked, null when it can; each distinct reason is one hidden description,
+  // `why-N` for the Nth (1-based: a reason not listed yet is pushed, and its number is the new length).
   const why = (date: string) => {
     const day = days.get(date);
     return day?.valid && date >= min && date <= max ? null : (day?.message ?? strings.unavailable);
   };
   const reasons: string[] = [];
-  const reasonId = (reason: string) =>
-    `why-${reasons.includes(reason) ? reasons.indexOf(reason) : reasons.push(reason) - 1}`;
   const reason = why(focus);
   const title = formatVenueDate(`${month.month}-01`, locale, { month: 'long', year: 'numeric' });
   return html`<div class="calendar" part="calendar">
@@ -140,7 +139,7 @@ export function renderDatePicker(props: DatePickerProps) {
                     aria-pressed=${pressed ? 'true' : 'false'}
                     aria-current=${day.date === today ? 'date' : nothing}
                     aria-disabled=${valid ? nothing : 'true'}
-                    aria-describedby=${refused ? reasonId(refused) : nothing}
+                    aria-describedby=${refused ? `why-${reasons.indexOf(refused) + 1 || reasons.push(refused)}` : nothing}
                     @click=${() => props.onPick(day.date, refused)}
                   >
                     ${day.day}
@@ -151,7 +150,7 @@ export function renderDatePicker(props: DatePickerProps) {
         )}
       </tbody>
     </table>
-    ${reasons.map((text, index) => html`<span id="why-${index}" hidden>${text}</span>`)}
+    ${reasons.map((text, index) => html`<span id="why-${index + 1}" hidden>${text}</span>`)}
     <p class="note day-reason" id="day-reason">
       ${reason ? `${formatVenueDate(focus, locale, { weekday: 'short', day: 'numeric', month: 'short' })}: ${reason}` : nothing}
     </p>

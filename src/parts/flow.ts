@@ -18,7 +18,7 @@ import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
 import { eligibleOffers } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
-import { formatVenueDate, startDate, venueToday } from '../venue/venue-time.js';
+import { formatVenueDate, nightMinutes, venueToday } from '../venue/venue-time.js';
 import { renderBusy } from './busy.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
@@ -100,6 +100,8 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
   const s = wording.strings;
   const field = availability.fields[step];
   const suggestions = field?.suggestions ?? [];
+  // Times in the order of the venue's night, whatever order the answer lists them in: 23:30, then 00:00.
+  const times = [...suggestions].sort((a, b) => nightMinutes(String(a.value)) - nightMinutes(String(b.value)));
   const body =
     step === 'date'
       ? renderDatePicker({
@@ -120,15 +122,14 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
       : step === 'time'
         ? renderTimes({
             strings: s,
-            suggestions,
+            suggestions: times,
             chosen: choices.time,
             toggled: ui.dayParts,
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
             // A time chip is small: the word alone; the key above the chips names each offer once, with its times.
-            badge: (item) =>
-              present.offerBadge(wording, flow, 'time', item, availability) ? { name: '', label: s.offer } : null,
-            offers: present.timeOffers(wording, flow, suggestions, availability),
+            offered: (item) => Boolean(present.offerBadge(wording, flow, 'time', item, availability)),
+            offers: present.timeOffers(wording, flow, times, availability),
             onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
@@ -220,7 +221,6 @@ function renderBody(flow: Flow, view: View) {
           format: (field, value) =>
             field === 'date' ? formatVenueDate(String(value), wording.locale) : present.format(wording, field, value),
           minutes: durationMinutes,
-          startDate,
           links: flow.later,
           now: flow.now,
           onAgain,

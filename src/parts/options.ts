@@ -6,15 +6,13 @@ import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 import type { Badge, OptionText } from '../state/presenter.js';
 
-/**
- * An offer badge; its text is part of the choice's accessible name. With a `name` (the offers it
- * stands for), the name is read too and shown on hover; without one (a time chip: the step's key
- * names the offers once), the badge is the word alone.
- */
+/** An offer badge; its text is part of the choice's accessible name. */
 export function renderBadge(badge: Badge | null) {
   if (!badge) return nothing;
-  return html`<span class="badge" part="badge" title=${badge.name || nothing}
-    >${badge.label}${badge.condition ? ` · ${badge.condition}` : ''}${badge.name ? html`<span class="visually-hidden">: ${badge.name}</span>` : nothing}</span
+  return html`<span class="badge" part="badge" title=${badge.name}
+    >${badge.label}${badge.condition ? ` · ${badge.condition}` : ''}<span class="visually-hidden"
+      >: ${badge.name}</span
+    ></span
   >`;
 }
 

@@ -20,7 +20,7 @@ import {
   type PartyRange,
 } from '../venue/offers.js';
 import { listedName } from '../venue/venue-model.js';
-import { formatVenueDate, formatVenueTime, nightMinutes } from '../venue/venue-time.js';
+import { formatVenueDate, formatVenueTime } from '../venue/venue-time.js';
 
 /** What wording needs: the strings, the `Intl` locale and the names seen so far. */
 export interface Wording {
@@ -220,47 +220,27 @@ export function offerNames(wording: Wording, offers: readonly WireOffer[], party
     .join(', ');
 }
 
-/** A line of the time step's key: offers named once, with the times they apply at ("17:00–19:00"). */
-export interface TimeOffers {
-  times: string;
-  names: string;
-}
-
 /**
- * The offers the valid times of the list can carry, for the time step's key, so that each offer is
- * named once for the step rather than in every chip it marks: each with the runs of valid times it
- * applies at (in the venue's night), offers of the same times on one line.
+ * The time step's key of the offers its valid times (in the venue's night) can carry, one line an
+ * offer ("Offers at 17:00–19:00: Happy hour"), so that each offer is named once for the step rather
+ * than in every chip it marks. An offer runs from one start time to another on a day (§2.9), so the
+ * times it marks are one range, from the first to the last.
  */
 export function timeOffers(
   wording: Wording,
   context: OfferContext,
   suggestions: readonly Suggestion[],
   availability: Availability,
-): TimeOffers[] {
+): string[] {
   if (context.hideOffers) return [];
   const party = partyOf(context, context.choices.type, availability);
-  const times = suggestions
-    .filter((item) => item.valid)
-    .map((item) => String(item.value))
-    .sort((a, b) => nightMinutes(a) - nightMinutes(b));
-  const lines = new Map<string, WireOffer[]>();
-  for (const offer of context.offers) {
-    const runs: string[] = [];
-    let first = '';
-    let last = '';
-    const end = () => {
-      if (first) runs.push(first === last ? first : `${first}–${last}`);
-      first = '';
-    };
-    for (const time of times) {
-      if (!offerApplies(offer, { ...context.choices, time }, party)) end();
-      else [first, last] = [first || format(wording, 'time', time), format(wording, 'time', time)];
-    }
-    end();
-    const key = runs.join(', ');
-    if (key) lines.set(key, [...(lines.get(key) ?? []), offer]);
-  }
-  return [...lines].map(([times, offers]) => ({ times, names: offerNames(wording, offers, party) }));
+  return context.offers.flatMap((offer) => {
+    const at = suggestions
+      .filter((item) => item.valid && offerApplies(offer, { ...context.choices, time: String(item.value) }, party))
+      .map((item) => format(wording, 'time', item.value));
+    const times = at.length > 1 ? `${at[0]}–${at[at.length - 1]}` : at[0];
+    return times ? [`${wording.strings.offersAt} ${times}: ${offerNames(wording, [offer], party)}`] : [];
+  });
 }
 
 /**

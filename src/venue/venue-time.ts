@@ -69,14 +69,11 @@ export function minutesOf(time: string): number {
  * it; no venue opens for bookings before 05:00.
  */
 export function nightMinutes(time: string): number {
-  const minutes = minutesOf(time);
-  return minutes < 300 ? minutes + 1440 : minutes;
+  return minutesOf(time) + (time < NIGHT_END ? 1440 : 0);
 }
 
-/** The calendar date a start time of a booking's date falls on: the next day's after midnight. */
-export function startDate(date: string, time: string): string {
-  return nightMinutes(time) < 1440 ? date : addPlainDays(date, 1);
-}
+/** The end of a venue's night: a start time before it is after the midnight of the booking's date. */
+export const NIGHT_END = '05:00';
 
 /**
  * Formats a plain date for people, in the given locale, as the venue's calendar day. The date is

@@ -6,7 +6,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { dayPart } from '../../src/parts/times.js';
-import { nightMinutes, startDate } from '../../src/venue/venue-time.js';
+import { icsFile } from '../../src/venue/calendar-links.js';
+import { nightMinutes } from '../../src/venue/venue-time.js';
 
 describe("the venue's night", () => {
   it('counts a start time after midnight past 24:00, and any other from midnight', () => {
@@ -34,11 +35,14 @@ describe("the venue's night", () => {
     ]);
   });
 
-  it("puts a start after midnight on the calendar's next day, across a month and a year", () => {
-    assert.equal(startDate('2026-12-01', '23:30'), '2026-12-01');
-    assert.equal(startDate('2026-12-01', '00:00'), '2026-12-02');
-    assert.equal(startDate('2026-12-31', '00:30'), '2027-01-01');
-    // The night the clocks go back: the date is still the Saturday's, the start on the Sunday.
-    assert.equal(startDate('2026-10-24', '01:30'), '2026-10-25');
+  it("puts a calendar entry's start after midnight on the calendar's next day, across a month and a year", () => {
+    const event = { reference: 'R1', title: 'Booking', minutes: 120, location: '', description: '' };
+    const starts = (date: string, time: string) =>
+      /DTSTART:(\d{8}T\d{4})/.exec(icsFile({ ...event, date, time }, new Date('2026-01-01T00:00:00Z')))![1];
+    assert.equal(starts('2026-12-01', '23:30'), '20261201T2330');
+    assert.equal(starts('2026-12-01', '00:00'), '20261202T0000');
+    assert.equal(starts('2026-12-31', '00:30'), '20270101T0030');
+    // In summer London is an hour ahead of UTC: 00:30 on the night of 30 June is 23:30 UTC that day.
+    assert.equal(starts('2026-06-30', '00:30'), '20260630T2330');
   });
 });
