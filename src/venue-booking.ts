@@ -262,6 +262,7 @@ export class VenueBooking extends VenueBookingApi {
       form: this._form,
       hideOffers: this.hideOffers,
       send: (event) => this._act(event),
+      say: (text) => this._steps.say(text),
       onRetry: (during) => {
         this._interacted = this._steps.pending = true;
         this._data.retry(during);

@@ -24,6 +24,7 @@ import {
 import { countReporter } from './support/count-reporter.mjs';
 import { stacksMiddleware } from './support/stacks.ts';
 import { demoPagesMiddleware } from './support/demo-server.ts';
+import { accessibilityTreePlugin } from './support/accessibility-tree.ts';
 
 const rootDir = fileURLToPath(new URL('..', import.meta.url));
 const engine = process.env.BROWSER_ENGINE ?? 'chromium';
@@ -217,6 +218,8 @@ export default {
       tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
     }),
     { name: 'stop-drivers', serverStop: () => stopOnServerStop.forEach((stop) => stop()) },
+    // The virtual screen reader's commands (test/support/screen-reader.ts): Chromium only.
+    accessibilityTreePlugin(),
   ],
   reporters: [defaultReporter(), countReporter(process.env.BROWSER_RESULTS_FILE)],
 };

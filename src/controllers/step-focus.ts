@@ -46,7 +46,14 @@ export class StepFocus implements ReactiveController {
     const step = this._view().step;
     if (step && step !== this._step) {
       this._step = step;
-      if (this._onStep(step)) this._announce();
+      // Said: the title, with what the step marks `data-announce` (the confirmation's reference): the
+      // title alone would leave the one thing a guest must note unsaid.
+      if (this._onStep(step))
+        this.say(
+          [...this._host.renderRoot.querySelectorAll('#step-title, [data-announce]')]
+            .map((node) => node.textContent!.trim())
+            .join('. '),
+        );
     }
     if (this.pending && step && this._settled()) {
       this.pending = false;
@@ -59,11 +66,9 @@ export class StepFocus implements ReactiveController {
     this._host.renderRoot.querySelector<HTMLElement>(selector)?.focus(options);
   }
 
-  /** Says the step's title in the live region; a fresh text node after a tick makes screen readers repeat it. */
-  private _announce(): void {
-    const root = this._host.renderRoot;
-    const region = root.querySelector('#live');
-    const text = root.querySelector('#step-title')?.textContent?.trim() ?? '';
+  /** Says a text in the live region; a fresh text node after a tick makes screen readers repeat it. */
+  say(text: string): void {
+    const region = this._host.renderRoot.querySelector('#live');
     if (region) region.textContent = '';
     setTimeout(() => region && (region.textContent = text), 50);
   }

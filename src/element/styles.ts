@@ -495,4 +495,20 @@ export const styles = css`
     outline: 3px solid var(--_accent);
     outline-offset: 2px;
   }
+  /* Forced colours would paint every day's transparent ring and every chosen value like the
+     others: days and options keep their own marks, in the user's system colours (chosen ones in
+     Highlight, refused ones GrayText, a ring on today alone). */
+  @media (forced-colors: active) {
+    :host {
+      --_accent: Highlight;
+      --_accent-text: HighlightText;
+      --_muted: GrayText;
+      --_border: CanvasText;
+    }
+    .day,
+    .option {
+      forced-color-adjust: none;
+      color: CanvasText;
+    }
+  }
 `;

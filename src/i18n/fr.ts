@@ -27,10 +27,9 @@ export const strings: LocaleStrings = {
   nearest: 'Alternatives les plus proches :',
   rejected: 'L’établissement ne peut pas accepter cette réservation.',
   people: (count) => (count === 1 ? '1 personne' : `${count} personnes`),
-  dayParts: { morning: 'Matin', lunch: 'Déjeuner', afternoon: 'Après-midi', evening: 'Soir' },
+  dayParts: { morning: 'Matin', lunch: 'Déjeuner', afternoon: 'Après-midi', evening: 'Soir', late: 'Après minuit' },
   timesCount: (count) => (count === 1 ? '1 horaire' : `${count} horaires`),
   legend: 'Légende',
-  offerKey: 'Une offre s’applique',
   otherSize: 'Autre nombre de personnes',
   choose: 'Choisir',
   largerParty: (max) => `Plus de ${max} personnes ?`,
@@ -58,6 +57,7 @@ export const strings: LocaleStrings = {
   previousMonth: 'Mois précédent',
   nextMonth: 'Mois suivant',
   offersTitle: 'Offres',
+  offersAt: 'Offres à',
   noOffer: 'Aucune offre',
   offerValid: (from, to) =>
     from && to

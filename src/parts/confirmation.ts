@@ -82,7 +82,7 @@ export function renderConfirmation({ html, nothing }: LitTags, props: Confirmati
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>
-    <p>${s.reference}: <strong class="reference">${props.reference}</strong></p>
+    <p data-announce>${s.reference}: <strong class="reference">${props.reference}</strong></p>
     ${
       summary.length
         ? html`<dl class="booking-summary">

@@ -1,8 +1,10 @@
 /**
  * The date step's month calendar, cally style: a real `<table>` of day `<button>`s with full-date
  * accessible labels, `aria-pressed` on the chosen day, `aria-current="date"` on London's today and
- * one roving `tabindex`. Unavailable days stay focusable (`aria-disabled`) so keyboard users hear
- * why; the reason of the focused day is shown under the table. State is exposed as part tokens.
+ * one roving `tabindex`. Unavailable days stay focusable (`aria-disabled`) and each is described by
+ * its reason, so it is heard however the day is reached (focus, a screen reader's browsing); the
+ * reason of the focused day is shown under the table, and said when the day is activated. State
+ * is exposed as part tokens.
  */
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
@@ -21,8 +23,8 @@ export interface DatePickerProps {
   suggestions: Suggestion[];
   locale: string;
   strings: Strings;
-  /** A day was clicked (`valid`: it can be booked); its button takes the focus. */
-  onPick: (date: string, valid: boolean) => void;
+  /** A day was clicked: `reason` is null when it can be booked, else why not (to be said); its button takes the focus. */
+  onPick: (date: string, reason: string | null) => void;
   /** The focus moves to `date`: by the keyboard (`key`: focus its button once rendered) or by a month button. */
   onFocus: (date: string, key: boolean) => void;
 }
@@ -61,8 +63,14 @@ export function renderDatePicker(props: DatePickerProps) {
     props.onFocus(clampDate(addMonths(focus, delta), min, max), false);
   };
   const month = createMonth(focus);
-  const focusDay = days.get(focus);
-  const reason = focusDay?.valid ? null : (focusDay?.message ?? strings.unavailable);
+  // Why a day cannot be booked, null when it can; each distinct reason is one hidden description,
+  // `why-N` for the Nth (1-based: a reason not listed yet is pushed, and its number is the new length).
+  const why = (date: string) => {
+    const day = days.get(date);
+    return day?.valid && date >= min && date <= max ? null : (day?.message ?? strings.unavailable);
+  };
+  const reasons: string[] = [];
+  const reason = why(focus);
   const title = formatVenueDate(`${month.month}-01`, locale, { month: 'long', year: 'numeric' });
   return html`<div class="calendar" part="calendar">
     <div class="calendar-head">
@@ -109,8 +117,8 @@ export function renderDatePicker(props: DatePickerProps) {
             html`<tr>
               ${week.map((day) => {
                 if (day.outside) return html`<td></td>`;
-                const suggestion = days.get(day.date);
-                const valid = Boolean(suggestion?.valid) && day.date >= min && day.date <= max;
+                const refused = why(day.date);
+                const valid = !refused;
                 const pressed = day.date === selected;
                 const parts = [
                   'day',
@@ -131,8 +139,8 @@ export function renderDatePicker(props: DatePickerProps) {
                     aria-pressed=${pressed ? 'true' : 'false'}
                     aria-current=${day.date === today ? 'date' : nothing}
                     aria-disabled=${valid ? nothing : 'true'}
-                    aria-describedby=${!valid && day.date === focus ? 'day-reason' : nothing}
-                    @click=${() => props.onPick(day.date, valid)}
+                    aria-describedby=${refused ? `why-${reasons.indexOf(refused) + 1 || reasons.push(refused)}` : nothing}
+                    @click=${() => props.onPick(day.date, refused)}
                   >
                     ${day.day}
                   </button>
@@ -142,6 +150,7 @@ export function renderDatePicker(props: DatePickerProps) {
         )}
       </tbody>
     </table>
+    ${reasons.map((text, index) => html`<span id="why-${index + 1}" hidden>${text}</span>`)}
     <p class="note day-reason" id="day-reason">
       ${reason ? `${formatVenueDate(focus, locale, { weekday: 'short', day: 'numeric', month: 'short' })}: ${reason}` : nothing}
     </p>

@@ -18,7 +18,7 @@ import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
 import { eligibleOffers } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
-import { formatVenueDate, venueToday } from '../venue/venue-time.js';
+import { formatVenueDate, nightMinutes, venueToday } from '../venue/venue-time.js';
 import { renderBusy } from './busy.js';
 import { renderDatePicker } from './date-picker.js';
 import { renderError } from './error.js';
@@ -49,6 +49,8 @@ export interface Flow extends BookingState, present.OfferContext {
   preferences: WireMarketingPreference[];
   /** A guest's action. */
   send: (event: GuestEvent) => void;
+  /** Says a text in the live region (a closed day's reason when it is activated). */
+  say: (text: string) => void;
   onRetry: (during: 'venues' | 'availability') => void;
   onRedirect: () => void;
   onSubmit: (event: Event) => void;
@@ -98,6 +100,8 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
   const s = wording.strings;
   const field = availability.fields[step];
   const suggestions = field?.suggestions ?? [];
+  // Times in the order of the venue's night, whatever order the answer lists them in: 23:30, then 00:00.
+  const times = [...suggestions].sort((a, b) => nightMinutes(String(a.value)) - nightMinutes(String(b.value)));
   const body =
     step === 'date'
       ? renderDatePicker({
@@ -107,26 +111,25 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
           suggestions,
           locale: wording.locale,
           strings: s,
-          onPick: (date, valid) => {
+          onPick: (date, reason) => {
             flow.onUi({ focusDate: date });
-            if (valid) choose(flow)('date', date);
+            // A closed day says why when activated (a click, a tap, a screen reader's activation).
+            if (reason) flow.say(reason);
+            else choose(flow)('date', date);
           },
           onFocus: (date, key) => flow.onUi({ focusDate: date }, key ? `[data-date="${date}"]` : undefined),
         })
       : step === 'time'
         ? renderTimes({
             strings: s,
-            suggestions,
+            suggestions: times,
             chosen: choices.time,
             toggled: ui.dayParts,
             deposit: availability.depositRequired,
             format: (time) => present.format(wording, 'time', time),
-            // A time chip is small: the word alone, the offers named in its accessible name and title.
-            badge: (item) => {
-              const found = present.offerBadge(wording, flow, 'time', item, availability);
-              return found && { name: found.name, label: s.offer };
-            },
-            offerNames: present.timeOffers(wording, flow, suggestions, availability),
+            // A time chip is small: the word alone; the key above the chips names each offer once, with its times.
+            offered: (item) => Boolean(present.offerBadge(wording, flow, 'time', item, availability)),
+            offers: present.timeOffers(wording, flow, times, availability),
             onChoose: (item) => choose(flow)('time', item.value),
             onToggle: (part, open) => flow.onUi({ dayParts: { ...ui.dayParts, [part]: open } }),
           })
@@ -203,7 +206,7 @@ function renderBody(flow: Flow, view: View) {
       if (!flow.later)
         return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${status}>
           <h2 id="step-title" tabindex="-1">${status === 'confirmed' ? s.confirmedTitle : s.enquiryTitle}</h2>
-          <p>${s.reference}: <strong class="reference">${reference}</strong></p>
+          <p data-announce>${s.reference}: <strong class="reference">${reference}</strong></p>
           <button type="button" class="link" @click=${onAgain}>${s.bookAgain}</button>
         </div>`;
       return flow.later.renderConfirmation(

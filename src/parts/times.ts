@@ -8,8 +8,8 @@
 import { html, nothing } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 import type { Strings } from '../i18n/en-GB.js';
-import type { Badge } from '../state/presenter.js';
-import { renderBadge, renderOption } from './options.js';
+import { NIGHT_END } from '../venue/venue-time.js';
+import { renderOption } from './options.js';
 
 /** What happens when a time is booked: the service's action, or `deposit` (paid on the booking site). */
 export type TimeKind = 'accept' | 'enquire' | 'may_enquire' | 'deposit';
@@ -17,14 +17,26 @@ export type TimeKind = 'accept' | 'enquire' | 'may_enquire' | 'deposit';
 /** A part of the day. */
 export type DayPart = keyof Strings['dayParts'];
 
-/** The part of the day of an `HH:mm` time (boundaries in venue time). */
+/**
+ * The part of the day of an `HH:mm` time (boundaries in venue time); a time after midnight is the
+ * end of the date's night (before `NIGHT_END`), `late`, never the morning.
+ */
 export function dayPart(time: string): DayPart {
-  return time < '11:00' ? 'morning' : time < '15:00' ? 'lunch' : time < '17:30' ? 'afternoon' : 'evening';
+  return time < NIGHT_END
+    ? 'late'
+    : time < '11:00'
+      ? 'morning'
+      : time < '15:00'
+        ? 'lunch'
+        : time < '17:30'
+          ? 'afternoon'
+          : 'evening';
 }
 
 /** What the time step renders. */
 export interface TimesProps {
   strings: Strings;
+  /** In the order of the venue's night (`nightMinutes`): the groups follow it. */
   suggestions: Suggestion[];
   chosen: string | undefined;
   /** Parts the guest opened or closed, over the default. */
@@ -32,9 +44,10 @@ export interface TimesProps {
   /** Whether the chosen type needs a deposit (nothing is then confirmed here). */
   deposit: boolean;
   format: (time: string) => string;
-  badge: (suggestion: Suggestion) => Badge | null;
-  /** The offers the times' badges stand for, named with their sizes, in view in the key. */
-  offerNames: string;
+  /** Whether an offer can apply at a time (never a refused one): its chip shows the word (`offers` name them). */
+  offered: (suggestion: Suggestion) => boolean;
+  /** The offers the times' badges stand for, a line each, named once with their times and sizes (`timeOffers`). */
+  offers: string[];
   onChoose: (suggestion: Suggestion) => void;
   onToggle: (part: DayPart, open: boolean) => void;
 }
@@ -54,7 +67,6 @@ export function renderTimes(props: TimesProps) {
   }
   const kinds = new Set(suggestions.map((item) => kindOf(item, deposit)).filter(Boolean) as TimeKind[]);
   const marked = kinds.size > 1;
-  const offers = suggestions.some((item) => item.valid && props.badge(item));
   const bookable = (items: Suggestion[]) => items.filter((item) => item.valid).length;
   const parts = [...groups.keys()];
   const likely =
@@ -70,21 +82,20 @@ export function renderTimes(props: TimesProps) {
       ${items.map((item) => {
         const value = String(item.value);
         const kind = kindOf(item, deposit);
-        const badge = item.valid ? props.badge(item) : null;
         return renderOption(
           item,
           chosen === value,
           props.onChoose,
-          html`${props.format(value)}${marked && kind ? html`<span class="mark" data-kind=${kind} aria-hidden="true"></span>` : nothing}${renderBadge(badge)}`,
+          html`${props.format(value)}${marked && kind ? html`<span class="mark" data-kind=${kind} aria-hidden="true"></span>` : nothing}${props.offered(item) ? html`<span class="badge" part="badge">${s.offer}</span>` : nothing}`,
           item.valid ? null : (item.message ?? s.unavailable),
           kind && `key-${kind}`,
         );
       })}
     </ul>`;
   return html`${only ? html`<p class="legend" id="key-${only}">${what(only)}</p>` : nothing}${
-    marked || offers
+    marked || props.offers.length
       ? html`<ul class="legend" aria-label=${s.legend}>
-          ${marked ? [...kinds].map(legend) : nothing}${offers ? html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${s.offerKey}: ${props.offerNames}</li>` : nothing}
+          ${marked ? [...kinds].map(legend) : nothing}${props.offers.map((line) => html`<li><span class="badge" aria-hidden="true">${s.offer}</span>${line}</li>`)}
         </ul>`
       : nothing
   }
@@ -95,11 +106,12 @@ export function renderTimes(props: TimesProps) {
           const items = groups.get(part)!;
           const open = props.toggled[part] ?? part === likely;
           const first = props.format(String(items[0]!.value));
-          // One time reads as itself ("Morning · 10:30"), never as a range of one with a count.
-          const times =
-            items.length === 1
-              ? first
-              : `${first}–${props.format(String(items[items.length - 1]!.value))} · ${s.timesCount(bookable(items))}`;
+          const last = props.format(String(items[items.length - 1]!.value));
+          // One bookable time reads as itself ("Morning · 10:30"), never as a range of one with a count;
+          // one refused time keeps its count ("00:00 · 0 times"), or the group would read as bookable.
+          const count = bookable(items);
+          const span = first === last ? first : `${first}–${last}`;
+          const times = first === last && count ? first : `${span} · ${s.timesCount(count)}`;
           return html`<section class="times">
             <h3>
               <button

@@ -9,7 +9,7 @@ import type { AvailabilityAction, BookingField } from '../api/types.js';
 import { BOOKING_FIELDS } from '../api/types.js';
 import { isBirthDate, isEmail, isPhone, LIMITS, textProblem } from '../api/rules.js';
 import { durationMinutes } from '../venue/format.js';
-import { minutesOf } from '../venue/venue-time.js';
+import { nightMinutes } from '../venue/venue-time.js';
 
 /** A step of the flow: one booking field. */
 export type Step = BookingField;
@@ -85,12 +85,13 @@ export function alternatives(availability: Availability, field: Step, value: str
     .map((item) => item.value)
     .filter((item) => item !== value);
   if (field === 'time') {
-    const wanted = minutesOf(String(value));
+    // In the venue's night: 00:00 is next to 23:30, not to 00:30 of the morning.
+    const wanted = nightMinutes(String(value));
     return valid
       .map(String)
-      .sort((a, b) => Math.abs(minutesOf(a) - wanted) - Math.abs(minutesOf(b) - wanted))
+      .sort((a, b) => Math.abs(nightMinutes(a) - wanted) - Math.abs(nightMinutes(b) - wanted))
       .slice(0, 4)
-      .sort((a, b) => minutesOf(a) - minutesOf(b));
+      .sort((a, b) => nightMinutes(a) - nightMinutes(b));
   }
   if (field === 'date') {
     const dates = valid.map(String);
@@ -169,14 +170,17 @@ const PICKED: readonly Step[] = ['time', ...LATE];
 const listed = (availability: Availability, field: Step, value: string | number) =>
   availability.fields[field]?.suggestions.some((item) => item.valid && item.value === value) ?? false;
 
-/** Whether a listed duration may end past closing from `time` (closing ≥ latest start + shortest): read them anew. */
+/**
+ * Whether a listed duration may end past closing from `time` (closing ≥ latest start + shortest): read
+ * them anew. In the venue's night, so a start after midnight is the latest, never the earliest.
+ */
 function mayPassClosing(availability: Availability, time: string): boolean {
-  const starts = validSuggestions(availability, 'time').map((item) => minutesOf(String(item.value)));
+  const starts = validSuggestions(availability, 'time').map((item) => nightMinutes(String(item.value)));
   const lengths = validSuggestions(availability, 'duration')
     .map((item) => durationMinutes(Number(item.value)))
     .filter((minutes) => minutes > 0);
   if (!starts.length || !lengths.length) return false;
-  return minutesOf(time) + Math.max(...lengths) > Math.max(...starts) + Math.min(...lengths);
+  return nightMinutes(time) + Math.max(...lengths) > Math.max(...starts) + Math.min(...lengths);
 }
 
 /**

@@ -220,21 +220,27 @@ export function offerNames(wording: Wording, offers: readonly WireOffer[], party
     .join(', ');
 }
 
-/** The offers some valid time of the list can carry, named with their sizes, for the time step's key. */
+/**
+ * The time step's key of the offers its valid times (in the venue's night) can carry, one line an
+ * offer ("Offers at 17:00–19:00: Happy hour"), so that each offer is named once for the step rather
+ * than in every chip it marks. An offer runs from one start time to another on a day (§2.9), so the
+ * times it marks are one range, from the first to the last.
+ */
 export function timeOffers(
   wording: Wording,
   context: OfferContext,
   suggestions: readonly Suggestion[],
   availability: Availability,
-): string {
-  if (context.hideOffers) return '';
+): string[] {
+  if (context.hideOffers) return [];
   const party = partyOf(context, context.choices.type, availability);
-  const carried = context.offers.filter((offer) =>
-    suggestions.some(
-      (item) => item.valid && eligibleOffers([offer], { ...context.choices, time: String(item.value) }, party).length,
-    ),
-  );
-  return offerNames(wording, carried, party);
+  return context.offers.flatMap((offer) => {
+    const at = suggestions
+      .filter((item) => item.valid && offerApplies(offer, { ...context.choices, time: String(item.value) }, party))
+      .map((item) => format(wording, 'time', item.value));
+    const times = at.length > 1 ? `${at[0]}–${at[at.length - 1]}` : at[0];
+    return times ? [`${wording.strings.offersAt} ${times}: ${offerNames(wording, [offer], party)}`] : [];
+  });
 }
 
 /**

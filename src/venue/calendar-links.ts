@@ -23,8 +23,19 @@ const stamp = (date: Date) =>
     .replace(/[-:]/g, '')
     .replace(/\.\d{3}/, '');
 
+/**
+ * The calendar date a start time of a booking's date falls on: the booking's date is the venue's
+ * night, so a time before 05:00 is after its midnight, on the next day (venue-time.ts's
+ * `nightMinutes`, written out: this chunk imports nothing from the bundle).
+ */
+function startDate(date: string, time: string): string {
+  if (time >= '05:00') return date;
+  const [year, month, day] = date.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
 function span(event: CalendarEvent): [Date, Date] {
-  const start = venueInstant(event.date, event.time);
+  const start = venueInstant(startDate(event.date, event.time), event.time);
   const minutes = event.minutes && event.minutes > 0 ? event.minutes : 120;
   return [start, new Date(start.getTime() + minutes * 60_000)];
 }

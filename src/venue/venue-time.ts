@@ -63,6 +63,19 @@ export function minutesOf(time: string): number {
 }
 
 /**
+ * Minutes of a start time in the venue's night, the service day a booking's date names: a time
+ * before 05:00 is after midnight, the end of that date's evening (as the service lists it: 17:00 …
+ * 23:30, 00:00), so it counts from the date's midnight past 24:00. Times sort, group and compare by
+ * it; no venue opens for bookings before 05:00.
+ */
+export function nightMinutes(time: string): number {
+  return minutesOf(time) + (time < NIGHT_END ? 1440 : 0);
+}
+
+/** The end of a venue's night: a start time before it is after the midnight of the booking's date. */
+export const NIGHT_END = '05:00';
+
+/**
  * Formats a plain date for people, in the given locale, as the venue's calendar day. The date is
  * formatted at UTC noon in UTC, so no visitor zone can move it to a neighbouring day.
  */

@@ -226,4 +226,31 @@ describe('accessibility, keyboard and venue time', () => {
       await emulateMedia({ reducedMotion: 'no-preference', colorScheme: 'light' });
     }
   });
+
+  it('keeps the chosen type, the chosen day and today apart from the others in forced colours', async function () {
+    // Chromium's launcher alone emulates forced colours (as above for the other media features).
+    if (browserEngine() !== 'chromium') this.skip();
+    const { page } = await widget('2026-03-16T10:00');
+    await page.chooseValue('type', TYPES.table);
+    await page.chooseValue('date', '2026-03-18');
+    await page.waitForStep('time');
+    await emulateMedia({ forcedColors: 'active' });
+    try {
+      const style = (node: Element) => getComputedStyle(node);
+      await page.change('date');
+      const [today, chosen, plain] = ['2026-03-16', '2026-03-18', '2026-03-19'].map((date) => style(page.day(date)!));
+      expect(chosen.backgroundColor, 'the chosen day').to.not.equal(plain.backgroundColor);
+      expect(chosen.color, 'the chosen day').to.not.equal(plain.color);
+      // Only today has a ring: a day's transparent border would otherwise be painted on every day.
+      expect(plain.borderTopColor, 'a day').to.equal('rgba(0, 0, 0, 0)');
+      expect(today.borderTopColor, 'today').to.not.equal(plain.borderTopColor);
+      await page.change('type');
+      const options = page.options();
+      const pressed = options.find((option) => option.getAttribute('aria-pressed') === 'true')!;
+      const other = options.find((option) => option.getAttribute('aria-pressed') === 'false')!;
+      expect(style(pressed).backgroundColor, 'the chosen type').to.not.equal(style(other).backgroundColor);
+    } finally {
+      await emulateMedia({ forcedColors: 'none' });
+    }
+  });
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { normalizeAvailability } from '../../src/api/normalize.js';
 import { bookingRequest } from '../../src/state/booking-request.js';
 import {
+  alternatives,
   autoChoice,
   clearFrom,
   isReady,
@@ -55,6 +56,21 @@ describe('booking flow', () => {
     assert.deepEqual(result.problems, [{ field: 'time', value: '19:00', reason: null, alternatives: ['20:00'] }]);
     assert.equal(result.choices.time, undefined);
     assert.equal(result.autoChosen, null);
+  });
+
+  it("offers the alternatives nearest a refused time in the venue's night: 00:00 beside 23:30, listed last", () => {
+    const night = normalizeAvailability({
+      validation: {
+        time: {
+          valid: false,
+          suggestedValues: ['17:00', '17:30', '22:30', '23:00', '23:30', '00:00', '00:30'].map((time) => ({
+            time,
+            valid: time !== '00:30',
+          })),
+        },
+      },
+    });
+    assert.deepEqual(alternatives(night, 'time', '00:30'), ['22:30', '23:00', '23:30', '00:00']);
   });
 
   it('auto-chooses a step with exactly one valid value', () => {
@@ -225,6 +241,19 @@ describe('booking flow', () => {
       assert.equal(planRead(order, { ...day, time: '19:00' }, untimed), untimed.read);
       assert.equal(planRead(order, { ...day, time: '20:00' }, untimed).choices.time, '20:00', 'not listed');
       assert.deepEqual(planRead(order, { ...day, time: '21:30' }, untimed), { choices: { ...day, time: '21:30' } });
+    });
+
+    it('reads a time after midnight again too: it is the latest start of the night, not the earliest', () => {
+      // A bar open until 02:00: 00:00 and 2 or 3 hours listed with no time; from 00:00, 3 hours ends past closing.
+      const night = normalizeAvailability({
+        validation: {
+          time: { suggestedValues: ['22:30', '23:00', '23:30', '00:00'].map((time) => ({ time, valid: true })) },
+          duration: { suggestedValues: [120, 180].map((value) => ({ value, valid: true })) },
+        },
+      });
+      const untimed = { read: { choices: day }, availability: night };
+      assert.deepEqual(planRead(order, { ...day, time: '00:00' }, untimed), { choices: { ...day, time: '00:00' } });
+      assert.deepEqual(planRead(order, { ...day, time: '23:30' }, untimed), { choices: { ...day, time: '23:30' } });
     });
 
     it('reads again for a choice the answer did not list as valid, or one that changes the earlier steps', () => {

@@ -217,12 +217,15 @@ describe('presenter: offer badges and the offers named with a step', () => {
     assert.equal(offerNames(wording, [byId('706')], null), 'Big group feast (6+ people)');
     assert.equal(offerNames(wording, [byId('706')], { min: 10, max: 60 }), 'Big group feast');
     const times = [option('13:00', true), option('17:30', true), option('23:00', false)];
-    assert.equal(
-      timeOffers(wording, context(), times, answer({})),
-      'Two-for-one cocktails (2–8 people), Big group feast (6+ people)',
-    );
-    assert.equal(timeOffers(wording, context(), [option('13:00', true)], answer({})), 'Big group feast (6+ people)');
-    assert.equal(timeOffers(wording, context({ hideOffers: true }), times, answer({})), '');
+    // Each offer named once, with the first and last valid times it applies at.
+    assert.deepEqual(timeOffers(wording, context(), times, answer({})), [
+      'Offers at 17:30: Two-for-one cocktails (2–8 people)',
+      'Offers at 13:00–17:30: Big group feast (6+ people)',
+    ]);
+    assert.deepEqual(timeOffers(wording, context(), [option('13:00', true)], answer({})), [
+      'Offers at 13:00: Big group feast (6+ people)',
+    ]);
+    assert.deepEqual(timeOffers(wording, context({ hideOffers: true }), times, answer({})), []);
     const at = context({ choices: { type: TABLE, date: '2026-03-17', time: '13:00' } });
     const party = partyOffers(wording, at, answer({ num_people: field([], 1, 12) }));
     assert.deepEqual([party.qualifies(2), party.qualifies(6)], [false, true]);
