@@ -19,6 +19,8 @@ import { integrityOf } from '../core/encoding.js';
 import { COLOUR_PROPERTIES, elementOf, fallbackOf, type WidgetSettings } from './snippet.js';
 import { groupName, londonToday, studioChoices, type StudioOffer } from './studio-form.js';
 import { groupInfo, named, venueInfo } from './venue-data.js';
+import { keepCount } from '../api/booking-source.js';
+import { placeOfPage, qrLink } from '../state/day-counts.js';
 import { pageWords, type PageWords } from './words/index.js';
 
 /** The venue or group of `id` as the studio's form reads it, or null when this proxy does not serve it. */
@@ -89,6 +91,9 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     : fallback;
   const { book, about } = words.bookingPage;
   const body = `<main class="book-page">${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(book(found.name))}</h1>${widget}</main>`;
+  // Each time the page opens (not a HEAD's check), one page view of its link or of its QR code.
+  if (c.req.method === 'GET')
+    await keepCount(ctx, { venue: null, source: placeOfPage(url.searchParams), outcome: 'view' });
   return pageResponse(body, {
     title: book(found.name),
     description: about(found.name),
@@ -96,6 +101,8 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     nonce: script ? nonce : undefined,
     style: style || undefined,
     stylesheet: 'style.css',
+    // Its address goes with its booking to this proxy, which tells its link from its QR code by it.
+    referrer: 'same-origin',
   });
 }
 
@@ -109,7 +116,7 @@ export async function bookingQr(ctx: ProxyContext, c: Context): Promise<Response
       headers: { 'content-type': 'text/plain; charset=utf-8' },
     });
   }
-  const link = `${pagesBase(ctx.config, url)}${pathOf(PATHS.bookingPage, { id })}${url.search}`;
+  const link = qrLink(`${pagesBase(ctx.config, url)}${pathOf(PATHS.bookingPage, { id })}${url.search}`);
   return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n${qrSvg(link)}`, {
     status: 200,
     headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-cache' },

@@ -48,7 +48,16 @@ export interface PageOptions {
   style?: string;
   /** The stylesheet's address, relative to the page, so a proxy under a path works (default the operator pages'). */
   stylesheet?: string;
+  /**
+   * `same-origin`: the page's address goes with its requests to this proxy (and nowhere else), so
+   * the booking page's bookings are told from the preview's and its QR code's from its link's
+   * (api/booking-source.ts). Default: no referrer at all.
+   */
+  referrer?: Referrer;
 }
+
+/** The referrer policies of the pages: none, or the page's address to its own origin only. */
+export type Referrer = 'no-referrer' | 'same-origin';
 
 /** Options of a sealed page: one that loads nothing at all, its one stylesheet inline. */
 export interface SealedPageOptions {
@@ -60,18 +69,18 @@ export interface SealedPageOptions {
 }
 
 /** The document around `body`; `head` is what the page adds after the common `<meta>` elements. */
-function documentOf(words: PageWords, head: string, body: string): string {
-  return `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">${head}</head><body>${body}</body></html>`;
+function documentOf(words: PageWords, head: string, body: string, referrer: Referrer = 'no-referrer'): string {
+  return `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="${referrer}">${head}</head><body>${body}</body></html>`;
 }
 
-/** The answer of a page: HTML, not stored, no referrer, under `csp`. */
-function htmlResponse(html: string, status: number, csp: string): Response {
+/** The answer of a page: HTML, not stored, no referrer (or to its own origin only), under `csp`. */
+function htmlResponse(html: string, status: number, csp: string, referrer: Referrer = 'no-referrer'): Response {
   return new Response(html, {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': referrer,
       'content-security-policy': csp,
     },
   });
@@ -100,9 +109,10 @@ export function pageResponse(body: string, options: PageOptions): Response {
   const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
   const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? relativePath(PATHS.pagesCss))}">${style}`;
   return htmlResponse(
-    documentOf(options.words ?? ENGLISH, head, body),
+    documentOf(options.words ?? ENGLISH, head, body, options.referrer),
     options.status ?? 200,
     pageCsp(options.nonce, styleNonce),
+    options.referrer,
   );
 }
 

@@ -17,6 +17,7 @@ import { contrastWarnings } from './colours.js';
 import type { ProxyContext } from '../context.js';
 import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner, venueNav } from './page.js';
 import { qrSvg } from './qr.js';
+import { qrLink } from '../state/day-counts.js';
 import { integrityOf } from '../core/encoding.js';
 import {
   COLOUR_PROPERTIES,
@@ -59,7 +60,7 @@ function linksOf(choices: WidgetSettings, base: string): string {
   const several = !choices.group && choices.venues.length > 1;
   return `<div id="links"><p>Guests can also book on your booking page, with no website needed: for your Instagram bio, your Google Business Profile’s booking button, newsletters, and a QR code on menus and table cards.</p>
 <p><a id="booking-link" href="${escapeHtml(link)}">${escapeHtml(link)}</a>${several ? ' <span class="note">(for the first venue ticked; choose a group to let guests pick)</span>' : ''}</p>
-<figure class="qr"><a id="qr-download" href="${escapeHtml(`${link.split('?')[0]}/qr.svg`)}" download="booking-qr-code.svg">${qrSvg(link)}</a><figcaption class="note">The QR code of this link. Download it (SVG, sharp at any size) for print.</figcaption></figure></div>`;
+<figure class="qr"><a id="qr-download" href="${escapeHtml(`${link.split('?')[0]}/qr.svg`)}" download="booking-qr-code.svg">${qrSvg(qrLink(link))}</a><figcaption class="note">The QR code of this link. Download it (SVG, sharp at any size) for print.</figcaption></figure></div>`;
 }
 
 /** The studio page's HTML body. */

@@ -268,7 +268,7 @@ describe('GET /embed', () => {
     );
     assert.match(
       html,
-      /<svg role="img" aria-label="QR code of https:\/\/book\.example\.com\/book\/64a1f0c2e4b0a1b2c3d4e501"/,
+      /<svg role="img" aria-label="QR code of https:\/\/book\.example\.com\/book\/64a1f0c2e4b0a1b2c3d4e501\?via=qr"/,
     );
   });
 
@@ -486,7 +486,7 @@ describe('GET /book/<id>', () => {
     assert.equal(qr.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
     assert.match(
       await qr.text(),
-      /aria-label="QR code of http:\/\/proxy\.test\/book\/64a1f0c2e4b0a1b2c3d4e501\?locale=fr"/,
+      /aria-label="QR code of http:\/\/proxy\.test\/book\/64a1f0c2e4b0a1b2c3d4e501\?locale=fr&amp;via=qr"/,
     );
     for (const id of ['64a1f0c2e4b0a1b2c3d4e599', 'nope']) {
       const missing = await get(`/book/${id}?locale=de`);
