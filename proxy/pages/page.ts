@@ -203,5 +203,23 @@ details { margin: 0.25rem 0; }
 summary { cursor: pointer; color: #0b57a4; }
 .qr svg { inline-size: 10rem; block-size: 10rem; background: #fff; }
 .book-page { max-width: 40rem; }
+.status-grid { grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); }
+.verdict { font-size: 1.2rem; font-weight: 600; border-radius: 8px; padding: 0.75rem 1rem; border: 2px solid; }
+.verdict-ok { background: #e7f4ea; border-color: #1a6b2f; color: #10421d; }
+.verdict-wait { background: #fff4ce; border-color: #8a6100; color: #3d2b00; }
+.verdict-action { background: #fde8e6; border-color: #a4160b; color: #5c0b05; }
+.periods { list-style: none; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fit, minmax(min(13rem, 100%), 1fr)); }
+.periods h3 { font-size: 1rem; margin: 0; }
+.periods p { margin: 0.25rem 0 0; }
+.counts, .chart { font-size: 0.875rem; margin-top: 1rem; }
+.counts caption, .chart caption { text-align: left; color: #454c54; padding-bottom: 0.25rem; }
+.counts th, .counts td, .chart th, .chart td { padding: 0.35rem 0.3rem; }
+.origin { overflow-wrap: anywhere; }
+.bar-cell { inline-size: 40%; }
+.bar { display: block; inline-size: 100%; min-inline-size: 3rem; block-size: 0.8rem; }
+.bar-booked { fill: #0b57a4; }
+.bar-enquiry { fill: #8cb8e6; }
+.web-person { margin-top: 2rem; }
+.web-person .card h3 { font-size: 1rem; margin: 0 0 0.25rem; }
 @media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
 `;

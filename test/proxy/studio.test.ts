@@ -423,7 +423,7 @@ describe('GET /status', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-security-policy')!, /script-src 'none'/);
     const html = await response.text();
-    const figure = (id: string) => new RegExp(`id="${id}">[^<]+</h2><p class="figure">([^<]+)</p>`).exec(html)?.[1];
+    const figure = (id: string) => new RegExp(`id="${id}">[^<]+</h3><p class="figure">([^<]+)</p>`).exec(html)?.[1];
     // No quota reported by this upstream: the budget's count (5000 less the one call).
     assert.equal(figure('calls'), '4,999');
     assert.equal(figure('carried'), '1,999', 'at 2.5 calls a booking until one is made');
