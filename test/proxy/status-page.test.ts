@@ -26,6 +26,7 @@ import {
   VENUE,
   type Script,
 } from './support.js';
+import { sourceRows } from './status-rows.js';
 
 const SECOND = 'https://second-site.example';
 /** The proxy's own origin: opened on this machine, with no public address set. */
@@ -74,14 +75,6 @@ function proxyAt(now = () => NOON) {
     send('/api/bookings', postJson(validBooking(extra), { 'idempotency-key': `status-test-${++key}`, ...headers }));
   const status = async () => (await send('/status')).text();
   return { records, send, book, status };
-}
-
-/** The cells of the page's table by source: each row's label, then today's, the week's and the month's words. */
-function sourceRows(html: string): string[][] {
-  const table = /<section aria-labelledby="by-source">[\s\S]*?<\/table>/.exec(html)![0];
-  return [
-    ...table.matchAll(/<tr><th scope="row">([\s\S]*?)<\/th><td>(.*?)<\/td><td>(.*?)<\/td><td>(.*?)<\/td><\/tr>/g),
-  ].map((match) => match.slice(1).map((cell) => cell.replace(/<br>/g, ', ').replace(/<[^>]+>/g, '')));
 }
 
 describe('the days the counts are kept by (London’s calendar)', () => {
