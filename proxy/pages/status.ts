@@ -20,8 +20,6 @@ export interface VerdictInput {
   bookingsCarried: number;
   /** When the booking service's hourly requests renew, when it said. */
   resetAt: number | null;
-  /** Whether this server has the widget's script to serve. */
-  widget: boolean;
 }
 
 /** The verdict: whether bookings are going through, or what stops them and the one thing to do. */
@@ -40,10 +38,6 @@ export function verdictOf(input: VerdictInput): Verdict {
   if (input.upstream === 'failing')
     return action(
       'the booking service is not answering properly, so guests may not be able to book. If this lasts more than a few minutes, tell your web person.',
-    );
-  if (!input.widget)
-    return action(
-      'this server has no booking widget to show, so your pages show only your phone number and link. Ask your web person to build the widget and restart the booking service.',
     );
   if (input.bookingsCarried <= 0)
     return action(
@@ -78,8 +72,12 @@ export async function statusPage(ctx: ProxyContext, _c: Context): Promise<Respon
     store: server.store,
     bookingsCarried: server.bookingsCarried,
     resetAt: server.callsLeft.resetAt,
-    widget: ctx.config.widgetScript !== undefined,
   });
+  // A shared store that does not answer leaves this instance its last copy of the counts.
+  const stale =
+    ctx.records.kind === 'shared' && server.store === 'down'
+      ? '<p class="note">The shared store does not answer: the counts below are this server’s last copy, and may be behind.</p>'
+      : '';
   const service = ctx.config.practice
     ? '<p class="practice" role="note">Practice mode: this server books on a practice copy of the booking service. Bookings here are not real.</p>'
     : '<p class="lead">Connected to the live booking service: bookings here are real.</p>';
@@ -87,7 +85,7 @@ export async function statusPage(ctx: ProxyContext, _c: Context): Promise<Respon
 <h1>How your bookings are doing</h1>
 ${service}</header>
 <main class="status">
-<p class="verdict verdict-${verdict.kind}" id="verdict">${escapeHtml(verdict.text)}</p>${blockedNote(ctx)}
+<p class="verdict verdict-${verdict.kind}" id="verdict">${escapeHtml(verdict.text)}</p>${blockedNote(ctx)}${stale}
 ${renderCounts(counts, ctx.records.kind)}
 <details class="web-person"><summary>For your web person</summary>${renderServer(server)}</details>
 <p class="note">Counts are kept in London time. The page updates itself every 30 seconds.</p>

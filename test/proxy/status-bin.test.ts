@@ -1,7 +1,8 @@
 /**
  * `/status` through the real bin (issue 35, "Done when"): bookings from two allowed sites, the
  * booking page and its QR code show apart, and still do after a restart with
- * `VENUE_BOOKING_DATA_FILE`; with Redis, a second instance shows what the first counted. The
+ * `VENUE_BOOKING_DATA_FILE`; with Redis, a second instance shows what the first counted, and
+ * keeps showing its last copy, saying so, when Redis goes away. The
  * embedded sandbox books for real (its own clock: today, London); the requests carry what a
  * browser's would (`Origin`, and the booking page's `Referer`, which it sends to its own origin).
  */
@@ -119,5 +120,21 @@ describe('/status through the real bin', { timeout: 240_000 }, () => {
       return JSON.stringify(seen) === JSON.stringify(apart(2, 2, 1, 1));
     }, 'both instances’ counts on the second');
     assert.deepEqual(await first.rows(), apart(2, 2, 1, 1));
+    // Redis gone: the page says so, and what it shows is the instance's last copy, not zeros.
+    await redis.kill();
+    let html = '';
+    await until(
+      async () => {
+        html = await (await fetch(`${second.base}/status`)).text();
+        return html.includes('this server’s last copy');
+      },
+      'the status page saying the shared store does not answer',
+      30_000,
+    );
+    assert.match(
+      html,
+      /Action needed: tell your web person that the shared memory between your servers is not reachable/,
+    );
+    assert.deepEqual(sourceRows(html), apart(2, 2, 1, 1));
   });
 });

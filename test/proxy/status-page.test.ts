@@ -261,15 +261,14 @@ describe('GET /status for the manager', () => {
 });
 
 describe('the verdict', () => {
-  const fine: VerdictInput = { upstream: 'ok', store: 'memory', bookingsCarried: 100, resetAt: null, widget: true };
+  const fine: VerdictInput = { upstream: 'ok', store: 'memory', bookingsCarried: 100, resetAt: null };
 
   test('bookings going through, or the one thing to do, the most urgent first', () => {
     assert.deepEqual(verdictOf(fine), { kind: 'ok', text: 'Bookings are going through.' });
     assert.equal(verdictOf({ ...fine, upstream: 'frugal' }).kind, 'ok');
     const cases: [Partial<VerdictInput>, RegExp][] = [
-      [{ upstream: 'misconfigured', widget: false }, /^Action needed: the booking service refuses this server’s keys/],
+      [{ upstream: 'misconfigured', store: 'down' }, /^Action needed: the booking service refuses this server’s keys/],
       [{ upstream: 'failing', bookingsCarried: 0 }, /^Action needed: the booking service is not answering/],
-      [{ widget: false }, /^Action needed: this server has no booking widget to show/],
       [
         { bookingsCarried: 0, resetAt: Date.parse('2026-11-28T13:00:00Z') },
         /used up, so bookings wait until 28 Nov, 13:00\./,
