@@ -215,6 +215,7 @@ summary { cursor: pointer; color: #0b57a4; }
 .counts caption, .chart caption { text-align: left; color: #454c54; padding-bottom: 0.25rem; }
 .counts th, .counts td, .chart th, .chart td { padding: 0.35rem 0.3rem; }
 .origin { overflow-wrap: anywhere; }
+.chart tbody th { white-space: nowrap; }
 .bar-cell { inline-size: 40%; }
 .bar { display: block; inline-size: 100%; min-inline-size: 3rem; block-size: 0.8rem; }
 .bar-booked { fill: #0b57a4; }
