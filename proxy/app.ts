@@ -35,6 +35,7 @@ import {
   type BookingOf,
 } from './pipeline/hono.js';
 import { bookingValid } from './api/bookings.js';
+import { keepCount } from './api/booking-source.js';
 import { RequestRecorder } from './pipeline/recorder.js';
 import { Sequence } from './pipeline/sequence.js';
 import { guardSettings } from './pipeline/steps.js';
@@ -43,7 +44,7 @@ import { API_PREFIX } from './paths.js';
 import { handlerOf, methodsByPath, routeTable, type Route } from './routes.js';
 import { AnswerMemo } from './state/answer-memo.js';
 import { MemoryState } from './state/memory.js';
-import { RecentOrigins } from './state/recent-origins.js';
+import { MAX_ORIGINS, RecentOrigins } from './state/recent-origins.js';
 import { AllowedSites } from './state/allowed-sites.js';
 import { MemoryRecords, type Records } from './state/records.js';
 import { SharedState } from './state/shared.js';
@@ -214,7 +215,11 @@ export function createProxy(input: ProxyConfig): ProxyApp {
     allowedSites,
   );
   const settings = guardSettings(routes, config, site.siteAllowed);
-  const recentOrigins = new RecentOrigins(config.now);
+  // An allowed site's page views are counted for /status too, where counts outlive this instance.
+  const counted = { records, logger: config.logger, now: config.now };
+  const recentOrigins = new RecentOrigins(config.now, MAX_ORIGINS, (origin) => {
+    void keepCount(counted, { venue: null, source: origin, outcome: 'view' });
+  });
   sampleGauges(config, upstream, state);
   const ctx = createRouteContext({
     config,

@@ -13,6 +13,7 @@ import { guestError } from '../upstream/errors.js';
 import { faultRelay } from '../upstream/relay.js';
 import { isConfirmed, LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
 import { bookingAnswer } from './booking-answer.js';
+import { bookingSource, keepCount } from './booking-source.js';
 import type { ProxyContext } from '../context.js';
 import { jsonBody } from './input.js';
 import { bookingReconciler, claimReference } from './reconcile.js';
@@ -121,8 +122,16 @@ export async function bookingValid(ctx: ProxyContext, c: Context): Promise<boole
   }
 }
 
-/** Makes the booking upstream: the answer to send (and keep for repeats of its key), `stored` always said. */
-async function placeBooking(ctx: ProxyContext, path: string, body: Record<string, unknown>): Promise<StoredAnswer> {
+/**
+ * Makes the booking upstream: the answer to send (and keep for repeats of its key), `stored` always
+ * said. A booking made is counted by venue and `source` (where it came from) for `/status`.
+ */
+async function placeBooking(
+  ctx: ProxyContext,
+  path: string,
+  body: Record<string, unknown>,
+  source: string,
+): Promise<StoredAnswer> {
   const venue = body.venue_id as string;
   await ctx.budget.take('booking');
   const answer = await ctx.upstream.call('POST', '/bookings', '', body);
@@ -152,7 +161,9 @@ async function placeBooking(ctx: ProxyContext, path: string, body: Record<string
   await ctx.state.bump(bookedScope(dateScope(venue, body.date as string)!));
   ctx.logger.log({ level: 'info', msg: 'booking created', venue, status: answer.status });
   const reduced = bookingAnswer(answer.body.payload);
-  ctx.config.metrics.booking(isConfirmed(reduced as Parameters<typeof isConfirmed>[0]) ? 'confirmed' : 'enquiry');
+  const outcome = isConfirmed(reduced as Parameters<typeof isConfirmed>[0]) ? 'confirmed' : 'enquiry';
+  ctx.config.metrics.booking(outcome);
+  await keepCount(ctx, { venue, source, outcome });
   return {
     status: answer.status,
     body: envelopeText(path, 'POST', answer.status, reduced),
@@ -166,7 +177,8 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   const path = urlOf(c.req.raw).pathname;
   const key = idempotencyKey(c);
   const body = await bookingBody(ctx, c);
-  const work = () => placeBooking(ctx, path, body);
+  const source = bookingSource(ctx, c.req.raw);
+  const work = () => placeBooking(ctx, path, body, source);
   if (key === undefined) {
     const answer = await work();
     return ctx.send(c, { status: answer.status, text: answer.body, headers: answer.headers });

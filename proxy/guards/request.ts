@@ -17,7 +17,7 @@ import type { RecentOrigins } from '../state/recent-origins.js';
 import { operatorAllowed, presentedToken, type OperatorSettings } from './operator.js';
 import { requestSite } from './request-site.js';
 import { isLoopback } from './validate.js';
-import { isApiPath } from '../paths.js';
+import { isApiPath, PATHS } from '../paths.js';
 
 /** Longest URL (path + query) the widget ever needs; longer ones are refused with 414. */
 const MAX_URL_LENGTH = 2048;
@@ -260,12 +260,13 @@ export function firstRefusal(request: GuardRequest, settings: GuardSettings): Re
 
 /**
  * Notes the calling site of a request for the widget's script or the API in `origins` (the embed
- * studio's list), with whether the origin rule lets it in. The proxy's own pages are not listed.
+ * studio's list), with whether the origin rule lets it in; a GET of the script is a page view
+ * (one a page, where the page's calls are several). The proxy's own pages are not listed.
  */
 export function noteSite(request: GuardRequest, settings: GuardSettings, origins: RecentOrigins): void {
   const { pathname } = request.url;
   if (!isApiPath(pathname) && !settings.files.has(pathname)) return;
   const site = requestSite(request.header);
   if (site === null || site === 'same-origin' || site === 'hidden' || site === request.url.origin) return;
-  origins.note(site, settings.siteAllowed(site, request.url));
+  origins.note(site, settings.siteAllowed(site, request.url), request.method === 'GET' && pathname === PATHS.script);
 }

@@ -29,6 +29,8 @@ import { groupName, londonToday, studioChoices, venueName, type StudioOffer } fr
 import { bookingLink } from './studio.js';
 import { groupInfo, named, venueInfo } from './venue-data.js';
 import { contactOf, LOOK_KEYS, lookQuery, profilesOf, withLook } from './venue-profile.js';
+import { keepCount } from '../api/booking-source.js';
+import { placeOfPage, qrLink } from '../state/day-counts.js';
 import { pageWords, type PageWords } from './words/index.js';
 
 /** The venue or group of `id` as the studio's form reads it, or null when this proxy does not serve it. */
@@ -194,6 +196,9 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     profile,
   }));
   const body = `<main class="book-page">${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(book(found.name))}</h1>${contactBlock(words, named, isGroup)}${widget}</main>`;
+  // Each time the page opens (not a HEAD's check), one page view of its link or of its QR code.
+  if (c.req.method === 'GET')
+    await keepCount(ctx, { venue: null, source: placeOfPage(url.searchParams), outcome: 'view' });
   return pageResponse(body, {
     title: book(found.name),
     description: about(found.name),
@@ -202,6 +207,8 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     style,
     stylesheet: 'style.css',
     canonical: canonicalOf(ctx, url, id, settings),
+    // Its address goes with its booking to this proxy, which tells its link from its QR code by it.
+    referrer: 'same-origin',
   });
 }
 
@@ -231,7 +238,7 @@ function bookingQr(format: 'svg' | 'png') {
     const settings = settingsOf(url, id, offer, londonToday(ctx.config.now()), isGroup);
     const link = bookingLink(settings, pagesBase(ctx.config, url));
     if (link.length > QR_LINK_MAX) return plain(400, 'This address is too long for a QR code');
-    const { body, type } = qrFile(link, format);
+    const { body, type } = qrFile(qrLink(link), format);
     return new Response(body, {
       status: 200,
       headers: {

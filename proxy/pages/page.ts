@@ -54,6 +54,12 @@ export interface PageOptions {
    * from, with the page's title and description. No `og:image`: the venue has none to give yet.
    */
   canonical?: string;
+  /**
+   * `same-origin`: the page's address goes with its requests to this proxy (and nowhere else), so
+   * the booking page's bookings are told from the preview's and its QR code's from its link's
+   * (api/booking-source.ts). Default: no referrer at all.
+   */
+  referrer?: Referrer;
 }
 
 /** The `<link rel="canonical">` and link preview tags of a page whose address is `url`. */
@@ -66,6 +72,9 @@ function previewTags(url: string, title: string, description: string): string {
   ].join('');
 }
 
+/** The referrer policies of the pages: none, or the page's address to its own origin only. */
+export type Referrer = 'no-referrer' | 'same-origin';
+
 /** Options of a sealed page: one that loads nothing at all, its one stylesheet inline. */
 export interface SealedPageOptions {
   title: string;
@@ -76,18 +85,18 @@ export interface SealedPageOptions {
 }
 
 /** The document around `body`; `head` is what the page adds after the common `<meta>` elements. */
-function documentOf(words: PageWords, head: string, body: string): string {
-  return `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">${head}</head><body>${body}</body></html>`;
+function documentOf(words: PageWords, head: string, body: string, referrer: Referrer = 'no-referrer'): string {
+  return `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="${referrer}">${head}</head><body>${body}</body></html>`;
 }
 
-/** The answer of a page: HTML, not stored, no referrer, under `csp`. */
-function htmlResponse(html: string, status: number, csp: string): Response {
+/** The answer of a page: HTML, not stored, no referrer (or to its own origin only), under `csp`. */
+function htmlResponse(html: string, status: number, csp: string, referrer: Referrer = 'no-referrer'): Response {
   return new Response(html, {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': referrer,
       'content-security-policy': csp,
     },
   });
@@ -116,9 +125,10 @@ export function pageResponse(body: string, options: PageOptions): Response {
   const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
   const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title>${options.canonical ? previewTags(options.canonical, options.title, options.description) : ''}<link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? relativePath(PATHS.pagesCss))}">${style}`;
   return htmlResponse(
-    documentOf(options.words ?? ENGLISH, head, body),
+    documentOf(options.words ?? ENGLISH, head, body, options.referrer),
     options.status ?? 200,
     pageCsp(options.nonce, styleNonce),
+    options.referrer,
   );
 }
 
@@ -209,5 +219,24 @@ details { margin: 0.25rem 0; }
 summary { cursor: pointer; color: #0b57a4; }
 .qr svg { inline-size: 10rem; block-size: 10rem; background: #fff; }
 .book-page { max-width: 40rem; }
+.status-grid { grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); }
+.verdict { font-size: 1.2rem; font-weight: 600; border-radius: 8px; padding: 0.75rem 1rem; border: 2px solid; }
+.verdict-ok { background: #e7f4ea; border-color: #1a6b2f; color: #10421d; }
+.verdict-wait { background: #fff4ce; border-color: #8a6100; color: #3d2b00; }
+.verdict-action { background: #fde8e6; border-color: #a4160b; color: #5c0b05; }
+.periods { list-style: none; padding: 0; display: grid; gap: 0.75rem; grid-template-columns: repeat(auto-fit, minmax(min(13rem, 100%), 1fr)); }
+.periods h3 { font-size: 1rem; margin: 0; }
+.periods p { margin: 0.25rem 0 0; }
+.counts, .chart { font-size: 0.875rem; margin-top: 1rem; }
+.counts caption, .chart caption { text-align: left; color: #454c54; padding-bottom: 0.25rem; }
+.counts th, .counts td, .chart th, .chart td { padding: 0.35rem 0.3rem; }
+.origin { overflow-wrap: anywhere; }
+.chart tbody th { white-space: nowrap; }
+.bar-cell { inline-size: 40%; }
+.bar { display: block; inline-size: 100%; min-inline-size: 3rem; block-size: 0.8rem; }
+.bar-booked { fill: #0b57a4; }
+.bar-enquiry { fill: #8cb8e6; }
+.web-person { margin-top: 2rem; }
+.web-person .card h3 { font-size: 1rem; margin: 0 0 0.25rem; }
 @media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
 `;

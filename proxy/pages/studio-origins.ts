@@ -38,8 +38,8 @@ export function originsOf(ctx: ProxyContext): string {
   const rows = sites
     .map(
       (site) =>
-        `<tr><th scope="row"><code>${escapeHtml(site.origin)}</code></th><td class="${site.allowed ? 'allowed' : 'refused'}">${site.allowed ? 'Shows the widget' : 'Blocked'}</td><td>${site.requests}</td><td>${escapeHtml(when.format(site.lastSeen))}</td><td>${site.allowed ? '' : fix(site.origin)}</td></tr>`,
+        `<tr><th scope="row"><code>${escapeHtml(site.origin)}</code></th><td class="${site.allowed ? 'allowed' : 'refused'}">${site.allowed ? 'Shows the widget' : 'Blocked'}</td><td>${site.views}</td><td>${escapeHtml(when.format(site.lastSeen))}</td><td>${site.allowed ? '' : fix(site.origin)}</td></tr>`,
     )
     .join('');
-  return `${current}<table id="origins-table"><caption class="note">What requests to this server claimed since it started (the latest ${sites.length}). Any program can claim to be a site, so an entry is a claim, not proof of a visit; blocked entries never push allowed ones out. A site is checked as a whole: a page whose widget was removed still shows here.</caption><thead><tr><th scope="col">Site</th><th scope="col">Widget</th><th scope="col">Visits</th><th scope="col">Last seen (London)</th><th scope="col">What to do</th></tr></thead><tbody>${rows}</tbody></table>`;
+  return `${current}<table id="origins-table"><caption class="note">What requests to this server claimed since it started (the latest ${sites.length}). Any program can claim to be a site, so an entry is a claim, not proof of a visit; blocked entries never push allowed ones out. A site is checked as a whole: a page whose widget was removed still shows here.</caption><thead><tr><th scope="col">Site</th><th scope="col">Widget</th><th scope="col">Page views</th><th scope="col">Last seen (London)</th><th scope="col">What to do</th></tr></thead><tbody>${rows}</tbody></table>`;
 }

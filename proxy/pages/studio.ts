@@ -17,6 +17,7 @@ import { contrastWarnings } from './colours.js';
 import type { ProxyContext } from '../context.js';
 import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner, venueNav } from './page.js';
 import { qrSvg } from './qr.js';
+import { qrLink } from '../state/day-counts.js';
 import { integrityOf } from '../core/encoding.js';
 import {
   COLOUR_PROPERTIES,
@@ -73,7 +74,7 @@ function linksOf(choices: WidgetSettings, base: string): string {
   const file = (path: string) => `${base}${pathOf(path, { id: pageId(choices) })}${lookQuery(choices)}`;
   return `<div id="links"><p>Guests can also book on your booking page, with no website needed: for your Instagram bio, your Google Business Profile’s booking button, newsletters, and a QR code on menus and table cards.</p>
 <p><a id="booking-link" href="${escapeHtml(link)}">${escapeHtml(link)}</a>${several ? ' <span class="note">(for the first venue ticked; choose a group to let guests pick)</span>' : ''}</p>
-<figure class="qr">${qrSvg(link)}<figcaption class="note">The QR code of this link: it opens your booking page in your colours and language.</figcaption></figure>
+<figure class="qr">${qrSvg(qrLink(link))}<figcaption class="note">The QR code of this link: it opens your booking page in your colours and language.</figcaption></figure>
 <p><a id="qr-download-png" href="${escapeHtml(file(PATHS.bookingQrPng))}" download="booking-qr-code.png">Download QR code (PNG)</a> <a id="qr-download" href="${escapeHtml(file(PATHS.bookingQr))}" download="booking-qr-code.svg">Download QR code (SVG, sharp at any size for print)</a></p></div>`;
 }
 

@@ -14,7 +14,13 @@
  * - allowed and refused sites are bounded apart (`MAX_ORIGINS` each, the least recently seen
  *   forgotten first): forged refused origins can push out other refused ones, never an allowed one.
  *
- * Per instance and in memory only (several instances each know their own visitors).
+ * A visit is a page view: the widget's script loading (once a page, whatever the page's widgets
+ * and calls), not every request, of which one page makes several. The script is fresh in a
+ * browser's cache for five minutes (api/script.ts), so a guest's second look within them is not
+ * seen; every request still marks the site as seen.
+ *
+ * Per instance and in memory only (several instances each know their own visitors); the allowed
+ * sites' page views are also counted durably, through `onView` (state/day-counts.ts).
  */
 import { canonicalOrigin } from '../core/url.js';
 
@@ -24,8 +30,8 @@ export interface OriginSighting {
   origin: string;
   /** Whether the origin rule lets this site call the API. */
   allowed: boolean;
-  /** Requests that claimed it: the widget's script and the API's calls. */
-  requests: number;
+  /** Page views that claimed it: loads of the widget's script. */
+  views: number;
   /** Epoch ms of the first and of the latest request. */
   firstSeen: number;
   lastSeen: number;
@@ -41,13 +47,19 @@ export class RecentOrigins {
   private readonly refused = new Map<string, OriginSighting & { seq: number }>();
   private seq = 0;
 
+  /**
+   * `onView` hears each page view of an allowed site (its canonical origin), to count it where
+   * counts outlive this instance; a refused site's never reach it, so a forged origin counts
+   * nowhere but in this bounded list.
+   */
   constructor(
     private readonly now: () => number,
     private readonly max = MAX_ORIGINS,
+    private readonly onView: (origin: string) => void = () => {},
   ) {}
 
-  /** Notes a request that claimed `origin`; values that are not an origin are ignored. */
-  note(given: string, allowed: boolean): void {
+  /** Notes a request that claimed `origin`, a page view when `view`; values that are not an origin are ignored. */
+  note(given: string, allowed: boolean, view = false): void {
     // A site seen before is noted as it is (the keys are canonical): a browser sends one spelling
     // on every call, and parsing it again cost a cross-origin read a URL parse each time.
     const origin = this.allowed.has(given) || this.refused.has(given) ? given : canonicalOrigin(given);
@@ -59,9 +71,11 @@ export class RecentOrigins {
     this.refused.delete(origin);
     // Re-inserted, so each map's order is the order of last sight.
     const seq = ++this.seq;
-    if (seen) kind.set(origin, { ...seen, allowed, requests: seen.requests + 1, lastSeen: now, seq });
-    else kind.set(origin, { origin, allowed, requests: 1, firstSeen: now, lastSeen: now, seq });
+    const views = (seen?.views ?? 0) + (view ? 1 : 0);
+    if (seen) kind.set(origin, { ...seen, allowed, views, lastSeen: now, seq });
+    else kind.set(origin, { origin, allowed, views, firstSeen: now, lastSeen: now, seq });
     if (kind.size > this.max) kind.delete(kind.keys().next().value!);
+    if (view && allowed) this.onView(origin);
   }
 
   /** The sites, most recently seen first. */

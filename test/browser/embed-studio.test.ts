@@ -338,7 +338,10 @@ describe('the embed studio', () => {
     const doc = await studioAt(stack, `venue=${DEMO_VENUE}&locale=de`);
     const link = doc.querySelector<HTMLAnchorElement>('#booking-link')!;
     expect(link.href).to.equal(`${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de`);
-    expect(doc.querySelector('#links svg[role="img"]')!.getAttribute('aria-label')).to.equal(`QR code of ${link.href}`);
+    // The code encodes the link marked as the QR code's, so /status tells its bookings apart.
+    expect(doc.querySelector('#links svg[role="img"]')!.getAttribute('aria-label')).to.equal(
+      `QR code of ${link.href}&via=qr`,
+    );
     const qr = await fetch(doc.querySelector<HTMLAnchorElement>('#qr-download')!.href);
     expect(qr.headers.get('content-type')).to.equal('image/svg+xml; charset=utf-8');
     // The plugin carries the studio's choices too: here the language.

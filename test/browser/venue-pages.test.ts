@@ -1,13 +1,21 @@
 /**
  * The venue-facing pages in real browsers, served by the real proxy of a fresh stack with the
  * widget bundle: the booking page `/book/<id>` books a real table in the link's language, and to
- * the end under this machine's other name; its 404 page, and axe-core on the booking page and the
- * status page.
+ * the end under this machine's other name; its 404 page, axe-core on the booking page and the
+ * status page, and the status page on a 360 px phone.
  */
 import { expect } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import { formatViolations, type AxeViolation } from '../support/demo-frame.js';
-import { DEMO_VENUE, newStack, storedBookings, until, WidgetPage, type TestStack } from '../support/widget-page.js';
+import {
+  DEMO_VENUE,
+  newStack,
+  storedBookings,
+  TYPES,
+  until,
+  WidgetPage,
+  type TestStack,
+} from '../support/widget-page.js';
 
 const frames: HTMLIFrameElement[] = [];
 afterEach(() => {
@@ -15,11 +23,15 @@ afterEach(() => {
   sessionStorage.clear();
 });
 
-/** Loads `url` (or `srcdoc`) in a frame of the test page, phone-sized. */
-async function frameOf(source: { url?: string; srcdoc?: string }, title: string): Promise<HTMLIFrameElement> {
+/** Loads `url` (or `srcdoc`) in a frame of the test page, phone-sized (`width` CSS pixels). */
+async function frameOf(
+  source: { url?: string; srcdoc?: string },
+  title: string,
+  width = 412,
+): Promise<HTMLIFrameElement> {
   const frame = document.createElement('iframe');
   frame.title = title;
-  frame.style.cssText = 'width: 412px; height: 900px; border: 0;';
+  frame.style.cssText = `width: ${width}px; height: 900px; border: 0;`;
   const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
   if (source.srcdoc !== undefined) frame.srcdoc = source.srcdoc;
   else frame.src = source.url!;
@@ -146,5 +158,55 @@ describe('the status page', () => {
     expect(doc.querySelector('.practice')!.textContent).to.contain('Bookings here are not real.');
     expect(doc.body.textContent).to.not.match(/forbidden_origin|Upstream calls left|Bookings they carry/);
     expect(formatViolations(await axeViolations(frame))).to.equal('');
+  });
+
+  it('fits a 360 px phone with bookings counted: no sideways scroll, its details open or closed', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    // The QR code's link opened (a page view), and a booking from it and from the page's link: the
+    // browser sends the page's address to its own origin, as the booking page's widget does.
+    await frameOf({ url: `${stack.base}/book/${DEMO_VENUE}?via=qr` }, 'booking page from the QR code');
+    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(Date.now() + 7 * 86_400_000);
+    for (const [query, time] of [
+      ['?via=qr', '18:00'],
+      ['', '18:15'],
+    ]) {
+      const booked = await fetch(`${stack.api}/bookings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        referrer: `${location.origin}${stack.base}/book/${DEMO_VENUE}${query}`,
+        body: JSON.stringify({
+          venue_id: DEMO_VENUE,
+          type: TYPES.table,
+          date,
+          time,
+          num_people: 2,
+          duration: 2,
+          first_name: 'Grace',
+          last_name: 'Hopper',
+          email: `status-phone-${Date.now()}@example.com`,
+          phone: '+44 7700 900456',
+        }),
+      });
+      expect(booked.status, await booked.clone().text()).to.equal(200);
+    }
+    const frame = await frameOf({ url: `${stack.base}/status` }, 'status page on a phone', 360);
+    const doc = frame.contentDocument!;
+    await until(() => getComputedStyle(doc.body).maxWidth !== 'none', 'its stylesheet');
+    expect(doc.querySelector('#verdict')!.textContent).to.equal('Bookings are going through.');
+    const rows = [...doc.querySelectorAll('section[aria-labelledby="by-source"] tbody tr')].map((row) =>
+      [...row.children].map((cell) => (cell as HTMLElement).innerText.replace(/\s+/g, ' ').trim()),
+    );
+    expect(rows).to.deep.include([
+      'Your booking page’s QR code',
+      ...Array(3).fill('1 booking 0 enquiries 1 page view'),
+    ]);
+    expect(rows).to.deep.include([
+      'Your booking page (its link)',
+      ...Array(3).fill('1 booking 0 enquiries 0 page views'),
+    ]);
+    const root = doc.documentElement;
+    expect(root.scrollWidth, 'closed').to.be.at.most(root.clientWidth);
+    doc.querySelector('details')!.open = true;
+    expect(root.scrollWidth, 'with the details open').to.be.at.most(root.clientWidth);
   });
 });

@@ -11,6 +11,7 @@ import { crc32, inflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { encode } from 'uqr';
 import { PNG_MODULE_PIXELS, QR_CACHE_SIZE, qrFile } from '../../proxy/pages/qr.js';
+import { qrLink } from '../../proxy/state/day-counts.js';
 import { recordingProxy, VENUE } from './support.js';
 
 const SCRIPT = new TextEncoder().encode('customElements.define("venue-booking", class {});') as Uint8Array<ArrayBuffer>;
@@ -85,9 +86,12 @@ describe('the QR code the studio offers for download', () => {
       ]),
     );
     assert.equal(links['booking-link']!.href, link, 'the link the studio shows');
-    assert.ok(html.includes(`<svg role="img" aria-label="QR code of ${link.replace(/&/g, '&amp;')}"`));
-    const expected = matrixOf(link);
-    assert.notDeepEqual(matrixOf(link.split('?')[0]!), expected, 'the bare link makes another code');
+    // The code encodes that link marked as the QR code's (`via=qr`), so /status tells its bookings apart.
+    const coded = qrLink(link);
+    assert.equal(coded, `${link}&via=qr`);
+    assert.ok(html.includes(`<svg role="img" aria-label="QR code of ${coded.replace(/&/g, '&amp;')}"`));
+    const expected = matrixOf(coded);
+    assert.notDeepEqual(matrixOf(qrLink(link.split('?')[0]!)), expected, 'the bare link makes another code');
 
     const png = links['qr-download-png']!;
     assert.equal(png.download, ' download="booking-qr-code.png"');
@@ -104,7 +108,7 @@ describe('the QR code the studio offers for download', () => {
     const svgAnswer = await get(svg.href);
     assert.equal(svgAnswer.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
     const text = await svgAnswer.text();
-    assert.ok(text.includes(`aria-label="QR code of ${link.replace(/&/g, '&amp;')}"`));
+    assert.ok(text.includes(`aria-label="QR code of ${coded.replace(/&/g, '&amp;')}"`));
     assert.deepEqual(svgModules(text), expected);
   });
 
@@ -122,11 +126,11 @@ describe('the QR code the studio offers for download', () => {
       assert.equal(answer.status, 200);
       const modules = pngModules(new Uint8Array(await answer.arrayBuffer()));
       const expected = query.startsWith('theme=dark&') ? link : `${ORIGIN_HERE}/book/${VENUE}?accent=%238b1f3a`;
-      assert.deepEqual(modules, matrixOf(expected), query.slice(0, 40));
+      assert.deepEqual(modules, matrixOf(qrLink(expected)), query.slice(0, 40));
       assert.ok(modules.length <= 4 * 8 + 17 + 8, `a version-8 code at most: ${modules.length} modules`);
     }
     const svg = await (await get(`/book/${VENUE}/qr.svg?theme=dark&accent=%238b1f3a&x=${junk}`)).text();
-    assert.deepEqual(svgModules(svg), matrixOf(link));
+    assert.deepEqual(svgModules(svg), matrixOf(qrLink(link)));
     assert.equal((await get(`/book/64a1f0c2e4b0a1b2c3d4e599/qr.png`)).status, 404);
   });
 

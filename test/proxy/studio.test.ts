@@ -292,7 +292,7 @@ describe('GET /embed', () => {
     );
     assert.match(
       html,
-      /<svg role="img" aria-label="QR code of https:\/\/book\.example\.com\/book\/64a1f0c2e4b0a1b2c3d4e501"/,
+      /<svg role="img" aria-label="QR code of https:\/\/book\.example\.com\/book\/64a1f0c2e4b0a1b2c3d4e501\?via=qr"/,
     );
   });
 
@@ -305,14 +305,17 @@ describe('GET /embed', () => {
     assert.match(html, /https:\/\/venue\.example\/%22%3E%3Cscript%3Ealert\(1\)%3C\/script%3E/);
   });
 
-  test('lists the sites that loaded the widget: a refused one with the setting that lets it in', async () => {
+  test('lists the sites that loaded the widget, by page views: a refused one with the setting that lets it in', async () => {
     const { local } = studioProxy();
+    // One page view each (the script), whatever the calls its page makes after.
     await local('/venue-booking.js', { headers: { origin: 'https://new-site.example' } });
+    await local('/venue-booking.js', { headers: { origin: ORIGIN } });
     assert.equal(
       (await local(`/api/venues/${VENUE}/offers`, { headers: { origin: 'https://new-site.example' } })).status,
       403,
     );
     assert.equal((await local(`/api/venues/${VENUE}/offers`, { headers: { origin: ORIGIN } })).status, 200);
+    assert.equal((await local(`/api/venues/${VENUE}`, { headers: { origin: ORIGIN } })).status, 200);
     await local('/api/bookings', postJson({}, { origin: '<img src=x>' }));
     const html = await (await local('/embed')).text();
     const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
@@ -321,8 +324,9 @@ describe('GET /embed', () => {
     ].map((match) => [match[1], match[2], Number(match[3])]);
     assert.deepEqual(rows, [
       [ORIGIN, 'allowed', 1],
-      ['https://new-site.example', 'refused', 2],
+      ['https://new-site.example', 'refused', 1],
     ]);
+    assert.match(table, /<th scope="col">Page views<\/th>/);
     assert.match(table, /VENUE_BOOKING_ORIGINS=https:\/\/venue\.example,https:\/\/new-site\.example/);
     assert.doesNotMatch(html, /<img src=x>/);
   });
@@ -330,16 +334,16 @@ describe('GET /embed', () => {
   test('keeps a bounded list, the most recent first', () => {
     let now = 0;
     const origins = new RecentOrigins(() => ++now);
-    for (let i = 0; i < MAX_ORIGINS + 10; i++) origins.note(`https://site-${i}.example`, false);
+    for (let i = 0; i < MAX_ORIGINS + 10; i++) origins.note(`https://site-${i}.example`, false, true);
     origins.note('https://site-20.example', true);
-    origins.note('not an origin', true);
-    origins.note(`https://${'a'.repeat(300)}.example`, true);
+    origins.note('not an origin', true, true);
+    origins.note(`https://${'a'.repeat(300)}.example`, true, true);
     const list = origins.list();
     assert.equal(list.length, MAX_ORIGINS);
     assert.deepEqual(list[0], {
       origin: 'https://site-20.example',
       allowed: true,
-      requests: 2,
+      views: 1,
       firstSeen: 21,
       lastSeen: MAX_ORIGINS + 11,
     });
@@ -373,8 +377,10 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
 
   test('another spelling of an allowed origin is that origin: allowed, listed once, canonical', async () => {
     const { local } = studioProxy();
-    for (const origin of ['HTTPS://VENUE.EXAMPLE', 'https://venue.example:443', 'https://Venue.Example'])
+    for (const origin of ['HTTPS://VENUE.EXAMPLE', 'https://venue.example:443', 'https://Venue.Example']) {
+      assert.equal((await local('/venue-booking.js', { headers: { origin } })).status, 200, origin);
       assert.equal((await local(`/api/venues/${VENUE}/offers`, { headers: { origin } })).status, 200, origin);
+    }
     const html = await (await local('/embed')).text();
     assert.deepEqual(rowsOf(html), [[ORIGIN, 'allowed', 3]]);
     assert.match(html, /an entry is a claim, not proof of a visit/);
@@ -382,7 +388,7 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
 
   test('forged refused origins never push out an allowed one', async () => {
     const { local } = studioProxy();
-    await local(`/api/venues/${VENUE}/offers`, { headers: { origin: ORIGIN } });
+    await local('/venue-booking.js', { headers: { origin: ORIGIN } });
     for (let i = 0; i < MAX_ORIGINS * 2; i++)
       await local(`/api/venues/${VENUE}/offers`, { headers: { origin: `https://forged-${i}.example` } });
     const rows = rowsOf(await (await local('/embed')).text());
@@ -441,7 +447,7 @@ describe('GET /status', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-security-policy')!, /script-src 'none'/);
     const html = await response.text();
-    const figure = (id: string) => new RegExp(`id="${id}">[^<]+</h2><p class="figure">([^<]+)</p>`).exec(html)?.[1];
+    const figure = (id: string) => new RegExp(`id="${id}">[^<]+</h3><p class="figure">([^<]+)</p>`).exec(html)?.[1];
     // No quota reported by this upstream: the budget's count (5000 less the one call).
     assert.equal(figure('calls'), '4,999');
     assert.equal(figure('carried'), '1,999', 'at 2.5 calls a booking until one is made');
@@ -501,7 +507,7 @@ describe('GET /book/<id>', () => {
     assert.equal(qr.headers.get('content-type'), 'image/svg+xml; charset=utf-8');
     assert.match(
       await qr.text(),
-      /aria-label="QR code of http:\/\/proxy\.test\/book\/64a1f0c2e4b0a1b2c3d4e501\?locale=fr"/,
+      /aria-label="QR code of http:\/\/proxy\.test\/book\/64a1f0c2e4b0a1b2c3d4e501\?locale=fr&amp;via=qr"/,
     );
     for (const id of ['64a1f0c2e4b0a1b2c3d4e599', 'nope']) {
       const missing = await get(`/book/${id}?locale=de`);
