@@ -37,10 +37,6 @@ export const enGB = {
   timesCount: (count: number) => (count === 1 ? '1 time' : `${count} times`),
   legend: 'Key',
   offerKey: 'An offer applies',
-  otherSize: 'Other party size',
-  choose: 'Choose',
-  largerParty: (max: number) => `More than ${max} people?`,
-  findOptions: 'Find options',
   partyFor: (name: string | null, min: number, max: number | null) =>
     `${name ? `${name} is` : 'Online bookings are'} for ${max === null ? `${min} or more` : min === max ? max : `${min} to ${max}`} guests`,
   peopleRange: (min: number | null, max: number | null) =>

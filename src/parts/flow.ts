@@ -15,6 +15,7 @@ import type { LaterSteps } from '../controllers/booking-data.js';
 import { durationMinutes } from '../venue/format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
+import type { PartyHelp } from '../state/party-help.js';
 import { eligibleOffers } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
@@ -47,6 +48,8 @@ export interface Flow extends BookingState, present.OfferContext {
   /** The later steps' code (details form, confirmation, calendar links), once loaded (`BookingData.laterSteps`). */
   later: LaterSteps | null;
   preferences: WireMarketingPreference[];
+  /** What a dead end offers (`BookingData.help`), once read. */
+  help: PartyHelp | null;
   /** A guest's action. */
   send: (event: GuestEvent) => void;
   onRetry: (during: 'venues' | 'availability') => void;
@@ -93,8 +96,15 @@ function alternativesOf(flow: Flow): AlternativesProps {
   };
 }
 
+/** What a larger party's way on needs (`WayOn`: `party-more.ts`, in the later steps chunk). */
+const wayOn = (flow: Flow, answer: Availability) => ({
+  ...flow,
+  answer,
+  format: (field: Step, value: string | number) => present.format(flow.wording, field, value),
+});
+
 function renderStepView(flow: Flow, step: Step, availability: Availability) {
-  const { wording, choices, ui } = flow;
+  const { wording, choices, ui, later } = flow;
   const s = wording.strings;
   const field = availability.fields[step];
   const suggestions = field?.suggestions ?? [];
@@ -146,12 +156,13 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
                 ),
               onChoose: (item) => choose(flow)(step, item.value),
             });
-  // Nothing to choose here: say so, and show the venue's own way to book (the fallback content);
-  // the summary above goes back to any earlier choice.
+  // Nothing to choose here: say so, with what the venue offers instead (`renderPartyHelp`: the types
+  // that take the party and their days, the venue's phone and email), then the venue's own way to
+  // book (the fallback content); the summary above goes back to any earlier choice.
   const none =
     step !== 'date' && !suggestions.some((item) => item.valid)
       ? html`<p class="note" data-none>${s.noOptions}</p>
-          <slot></slot>`
+          ${later?.renderPartyHelp({ html, nothing }, wayOn(flow, availability))}<slot></slot>`
       : nothing;
   return renderStep(step, s.stepTitles[step], html`${body}${none}`);
 }
@@ -243,7 +254,10 @@ function renderBody(flow: Flow, view: View) {
     case 'empty':
       return nothing;
     case 'step':
-      return renderStepView(flow, view.step, view.availability);
+      // The service gave a larger party another type: said, and confirmed or undone by the guest.
+      return view.moved && flow.later
+        ? flow.later.renderMoved({ html, nothing }, wayOn(flow, view.availability))
+        : renderStepView(flow, view.step, view.availability);
     case 'details':
       return renderDetailsView(flow, view.availability);
     case 'redirect':

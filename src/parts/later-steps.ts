@@ -3,7 +3,7 @@
  * modules (`pinned-import.ts`): the details form's and the confirmation's templates, the form's
  * controller (`GuestForm`), en-GB's words for them, the add-to-calendar links, the body and the
  * Idempotency-Key of a booking being sent, and the party step's rarely needed parts (the select
- * past the chips, a larger party's field). It is fetched once the party step or a booking is in
+ * past the chips, a larger party's field, a larger party's way on: `party-help.ts`). It is fetched once the party step or a booking is in
  * sight (`BookingData.laterSteps`), so the script of the first screen is that much smaller and
  * quicker to evaluate. Like every chunk it imports nothing at run time:
  * Lit's tags come in as an argument (`LitTags`), the bundle's `checkGuest` as the form's.
@@ -11,7 +11,8 @@
 export { GuestForm } from '../controllers/guest-form.js';
 export { renderConfirmation } from './confirmation.js';
 export { renderDetails } from './details.js';
-export { renderLarger, renderSizeSelect } from './party-more.js';
+export { renderLargerParty, renderMoved, renderPartyHelp, renderSizeSelect } from './party-more.js';
+export { readPartyHelp } from '../state/party-help.js';
 export { googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
 export { enGBLater } from '../i18n/en-GB-later.js';
 export { clearPendingBookingKey, pendingBookingKey } from '../state/pending-booking.js';

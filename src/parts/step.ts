@@ -3,13 +3,14 @@
  * or option buttons). The party step scales with the sizes the rules allow: chips where they are
  * few, the first sizes as chips and the rest in a select where they are many, one line saying
  * which sizes the booking takes (never a wall of disabled sizes), and a way on for a larger party
- * (the select and the larger party's field are in `party-more.ts`, in the later steps chunk).
+ * (the select and a larger party's way on are in `party-more.ts`, in the later steps chunk; without
+ * that chunk, the venue's own way to book, the fallback content, is a larger party's way on).
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Suggestion } from '../api/normalize.js';
 import type { Step } from '../state/booking-flow.js';
 import type { Strings } from '../i18n/en-GB.js';
-import type { renderLarger, renderSizeSelect } from './party-more.js';
+import type { renderLargerParty, renderSizeSelect } from './party-more.js';
 import type { OptionText } from '../state/presenter.js';
 import { renderOption, renderOptions } from './options.js';
 
@@ -38,7 +39,7 @@ export function renderChoices(props: ChoicesProps) {
 /** The party step's rarely needed parts, from the later steps chunk (`party-more.ts`). */
 export interface PartyMore {
   renderSizeSelect: typeof renderSizeSelect;
-  renderLarger: typeof renderLarger;
+  renderLargerParty: typeof renderLargerParty;
 }
 
 /** Up to this many sizes are all chips; past it, the first `CHIPS` are, and the rest are in a select. */
@@ -67,7 +68,7 @@ export interface PartyProps {
   /**
    * The rarely needed parts (the select past the chips, a larger party's size), from the later
    * steps chunk, which the step waits for (`view.ts`); null if it could not be loaded: every size
-   * is then a chip, and a larger party is shown the venue's own way to book (the fallback content).
+   * is then a chip, and the venue's own way to book (the fallback content) is shown for a larger party.
    */
   more: PartyMore | null;
   /** The largest party size the proxy takes (`PARTY_SIZE`). */
@@ -120,15 +121,5 @@ export function renderParty(props: PartyProps) {
       })}
     </ul>
     ${more && rest.length ? more.renderSizeSelect({ html, nothing }, props, rest, mark) : nothing}
-    ${
-      props.asking
-        ? more
-          ? more.renderLarger({ html, nothing }, s, largest + 1, props.largest, props.onLarger)
-          : html`<slot></slot>`
-        : html`<p>
-            <button type="button" class="link" data-larger-party @click=${props.onAsk}>
-              ${s.largerParty(largest)}
-            </button>
-          </p>`
-    }`;
+    ${more ? more.renderLargerParty({ html, nothing }, props, largest) : html`<slot></slot>`}`;
 }
