@@ -22,6 +22,7 @@ import {
   FIREFOX_TOUCH_PREFS,
 } from './support/browser.mjs';
 import { countReporter } from './support/count-reporter.mjs';
+import { accessibilityTreePlugin } from './support/accessibility-tree.mjs';
 import { stacksMiddleware } from './support/stacks.ts';
 import { demoPagesMiddleware } from './support/demo-server.ts';
 
@@ -217,6 +218,8 @@ export default {
       tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
     }),
     { name: 'stop-drivers', serverStop: () => stopOnServerStop.forEach((stop) => stop()) },
+    // What a screen reader walks (Chromium's accessibility tree), for the tests that check what a guest hears.
+    accessibilityTreePlugin(),
   ],
   reporters: [defaultReporter(), countReporter(process.env.BROWSER_RESULTS_FILE)],
 };
