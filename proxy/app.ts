@@ -44,6 +44,10 @@ import { handlerOf, methodsByPath, routeTable, type Route } from './routes.js';
 import { AnswerMemo } from './state/answer-memo.js';
 import { MemoryState } from './state/memory.js';
 import { RecentOrigins } from './state/recent-origins.js';
+import { AllowedSites } from './state/allowed-sites.js';
+import { MemoryRecords, type Records } from './state/records.js';
+import { SharedState } from './state/shared.js';
+import { VenueProfiles } from './state/venue-profiles.js';
 import type { ProxyState } from './state/types.js';
 import { Upstream } from './upstream/client.js';
 import { fetchTransport } from './upstream/transport.js';
@@ -63,6 +67,25 @@ export interface ProxyApp {
   readonly state: ProxyState;
   /** Answers repeated cached reads without the app, for hosts that can use it (pipeline/fast-path.ts). */
   readonly fast: FastPath;
+  /** What the venue keeps with the proxy (state/records.ts); a host closes it at shutdown. */
+  readonly records: Records;
+}
+
+/** Where the venue's records live: as the host says, else in the shared store when it keeps tables, else here. */
+function recordsOf(config: ResolvedConfig, state: ProxyState): Records {
+  return config.records ?? (state instanceof SharedState ? state.records() : null) ?? new MemoryRecords();
+}
+
+/** Starts off the venues of the profile seed that have none yet; a failure is logged, not fatal. */
+function seedProfiles(config: ResolvedConfig, profiles: VenueProfiles): void {
+  if (!config.profileSeed) return;
+  const venues = new Set(config.venues);
+  profiles
+    .seed(config.profileSeed, (venue) => venues.has(venue))
+    .then((seeded) => seeded && config.logger.log({ level: 'info', msg: 'venue profiles seeded', seeded }))
+    .catch((error: unknown) =>
+      config.logger.log({ level: 'error', msg: 'venue profiles not seeded', error: (error as Error).message }),
+    );
 }
 
 /** The upstream client of a proxy; only a shared state has a quota to share. */
@@ -180,7 +203,16 @@ export function createProxy(input: ProxyConfig): ProxyApp {
   const state = config.state ?? new MemoryState({ ttlMs: config.cacheTtlMs, staleMs: config.staleMs, now: config.now });
   const upstream = upstreamOf(config);
   const routes = routeTable({ script: config.widgetScript, chunks: config.widgetChunks }, config);
-  const site = siteRule(config, new Set(routes.filter((route) => route.fromBookingSite).map((route) => route.path)));
+  const records = recordsOf(config, state);
+  const profiles = new VenueProfiles(records, config.logger);
+  seedProfiles(config, profiles);
+  const allowedSites = new AllowedSites(records, config.logger, config.now);
+  void allowedSites.start();
+  const site = siteRule(
+    config,
+    new Set(routes.filter((route) => route.fromBookingSite).map((route) => route.path)),
+    allowedSites,
+  );
   const settings = guardSettings(routes, config, site.siteAllowed);
   const recentOrigins = new RecentOrigins(config.now);
   sampleGauges(config, upstream, state);
@@ -191,6 +223,9 @@ export function createProxy(input: ProxyConfig): ProxyApp {
     budget: new UpstreamBudget(state, config.budget, config.metrics),
     recentOrigins,
     answers: new AnswerMemo(config.now),
+    records,
+    profiles,
+    allowedSites,
   });
   const recorder = new RequestRecorder(config.logger, config.metrics, config.now);
   const sequence = new Sequence(ctx, { guards: settings, allowOrigin: site.allowOrigin, recorder });
@@ -200,6 +235,7 @@ export function createProxy(input: ProxyConfig): ProxyApp {
     upstream,
     state,
     fast,
+    records,
     fetch: (request, env, executionCtx) => Promise.resolve(app.fetch(request, env, executionCtx)),
   };
 }

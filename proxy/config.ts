@@ -17,6 +17,7 @@ import { BODY_LIMIT_BYTES, BOOKINGS_PER_WINDOW, WINDOWS } from './settings/fixed
 import { defaultsOf, resolveScope, type ResolvedScope, type ScopeFields } from './settings/read.js';
 import { SETTINGS } from './settings/registry.js';
 import type { Registry } from './settings/row.js';
+import type { Records } from './state/records.js';
 import type { LimitRule, ProxyState } from './state/types.js';
 import type { Transport } from './upstream/transport.js';
 
@@ -43,6 +44,14 @@ export interface ProxyConfig extends ScopeFields<'credentials' | 'proxy' | 'deri
   now?: () => number;
   /** Shared state (Redis, a Durable Object); default: this instance's memory. */
   state?: ProxyState;
+  /**
+   * Where the venue's records are kept (state/records.ts: its profile, the sites its manager
+   * allowed, the counts of `/status`); default: in the shared state's store when it keeps tables,
+   * else this instance's memory.
+   */
+  records?: Records;
+  /** Venue profiles (checked, by venue id) that start off the venues with none yet (api/profile.ts). */
+  profileSeed?: Record<string, unknown>;
   /** The widget bundle to serve at `/venue-booking.js`, when the host has it. */
   widgetScript?: Uint8Array<ArrayBuffer>;
   /** The chunks the bundle imports on demand (locale modules), by file name. */
@@ -126,6 +135,8 @@ export interface ResolvedConfig extends ResolvedScope<'proxy'> {
   logger: Logger;
   now: () => number;
   state?: ProxyState;
+  records?: Records;
+  profileSeed?: Record<string, unknown>;
   widgetScript?: Uint8Array<ArrayBuffer>;
   widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
   peerAddress?: ProxyConfig['peerAddress'];
@@ -181,6 +192,8 @@ export function resolveConfig(config: ProxyConfig, rows: Registry = SETTINGS): R
     fetch: config.fetch,
     clientKey: config.clientKey,
     state: config.state,
+    records: config.records,
+    profileSeed: config.profileSeed,
     widgetScript: config.widgetScript,
     widgetChunks: config.widgetChunks,
     peerAddress: config.peerAddress,

@@ -15,7 +15,10 @@ import type { UpstreamBudget } from './guards/budget.js';
 import { clientOf } from './guards/client-ip.js';
 import { ReadCache } from './state/cache.js';
 import type { AnswerMemo } from './state/answer-memo.js';
+import type { AllowedSites } from './state/allowed-sites.js';
 import type { RecentOrigins } from './state/recent-origins.js';
+import type { Records } from './state/records.js';
+import type { VenueProfiles } from './state/venue-profiles.js';
 import type { ProxyState, Relayed } from './state/types.js';
 import type { Upstream } from './upstream/client.js';
 import { sent, type SendOptions, type Sent } from './upstream/relay.js';
@@ -48,6 +51,12 @@ export interface ProxyContext {
   answers: AnswerMemo;
   /** The sites that recently loaded the widget or called the API (the embed studio shows them). */
   recentOrigins: RecentOrigins;
+  /** What the venue keeps with the proxy, the same on every instance (state/records.ts). */
+  records: Records;
+  /** The venues' profiles, kept in `records` (api/profile.ts). */
+  profiles: VenueProfiles;
+  /** The sites the venue's manager allowed from the studio, kept in `records`. */
+  allowedSites: AllowedSites;
   /** Epoch ms when this proxy instance started (its counters count from then). */
   startedAt: number;
 }
@@ -60,6 +69,9 @@ export interface RouteParts {
   budget: UpstreamBudget;
   recentOrigins: RecentOrigins;
   answers: AnswerMemo;
+  records: Records;
+  profiles: VenueProfiles;
+  allowedSites: AllowedSites;
 }
 
 /** How a relayed answer to `url` is sent: the proxy's booking URL filled in, its key never leaked. */
@@ -132,6 +144,9 @@ export function createRouteContext(parts: RouteParts): ProxyContext {
     now: config.now,
     budget: parts.budget,
     recentOrigins: parts.recentOrigins,
+    records: parts.records,
+    profiles: parts.profiles,
+    allowedSites: parts.allowedSites,
     answers,
     startedAt: config.now(),
     clientOf: (c) => clientOf(config.clientKey, (name) => c.req.raw.headers.get(name), c.env),

@@ -11,6 +11,7 @@ export const PATHS = {
   offers: '/api/venues/:venue/offers',
   marketingPreferences: '/api/venues/:venue/marketing-preferences',
   venue: '/api/venues/:venue',
+  profile: '/api/venues/:venue/profile',
   venues: '/api/venues',
   bookings: '/api/bookings',
   return: '/api/return',

@@ -26,6 +26,7 @@ import {
   venueRecord,
   type TieredRead,
 } from './api/reads.js';
+import { profileRead } from './api/profile.js';
 import { returnBridge } from './api/return-bridge.js';
 import { scriptFiles } from './api/script.js';
 import { returnPageResponse } from './pages/return-page.js';
@@ -93,6 +94,7 @@ const API_ROUTES: readonly Route[] = [
   { path: PATHS.offers, methods: ['GET'], cache: 'by query', read: offers, fast: 'memo' },
   { path: PATHS.marketingPreferences, methods: ['GET'], cache: 'static', read: marketingPreferences, fast: 'memo' },
   { path: PATHS.venue, methods: ['GET'], cache: 'static', read: venueRecord, fast: 'memo' },
+  { path: PATHS.profile, methods: ['GET'], cache: 'none', answer: profileRead },
   { path: PATHS.venues, methods: ['GET'], cache: 'static', read: venueList, fast: 'memo' },
   { path: PATHS.bookings, methods: ['POST'], cache: 'none', answer: book, booking: storedBefore },
   { path: PATHS.return, methods: ['GET'], cache: 'none', answer: RETURN.get, anySite: true, fromBookingSite: true },
@@ -125,9 +127,9 @@ export function routeTable(
       }))
     : [];
   const operator: Route[] = config
-    ? operatorRoutes(config).map(({ path, answer }) => ({
+    ? operatorRoutes(config).map(({ path, method, answer }) => ({
         path,
-        methods: ['GET'],
+        methods: [method ?? 'GET'],
         cache: 'none',
         answer,
         operator: { scrape: path === PATHS.metrics },

@@ -38,6 +38,11 @@ export interface SiteSettings {
   bookingSiteOrigin: string | null;
 }
 
+/** The sites the venue's manager allowed from the studio (state/allowed-sites.ts), by canonical origin. */
+export interface ManagedOrigins {
+  has(origin: string): boolean;
+}
+
 /** Paths the booking site's pages reach (the return bridge: the route table's `fromBookingSite` rows). */
 export type BookingSitePaths = ReadonlySet<string>;
 
@@ -50,6 +55,9 @@ export type BookingSitePaths = ReadonlySet<string>;
  * bridge makes no upstream call and only redirects to an allowed page with a reference and a
  * status, so that opaque origin may reach it (and nothing else).
  *
+ * The configured origins are the operator's; `managed` adds the sites the venue's manager allowed
+ * from the studio, checked the same way.
+ *
  * Origins are compared in their canonical form (core/url.ts `canonicalOrigin`): the settings are
  * kept in it, and a request's other spelling of an allowed origin (`HTTPS://VENUE.EXAMPLE:443`)
  * is that origin.
@@ -57,6 +65,7 @@ export type BookingSitePaths = ReadonlySet<string>;
 export function siteRule(
   settings: SiteSettings,
   bookingSitePaths: BookingSitePaths,
+  managed: ManagedOrigins = { has: () => false },
 ): {
   siteAllowed(origin: string, url: RequestUrl): boolean;
   allowOrigin(origin: string): string | null;
@@ -64,16 +73,16 @@ export function siteRule(
   const origins = new Set(settings.origins);
   const { publicOrigin, bookingSiteOrigin } = settings;
   // Browsers send the canonical form: only another spelling (a non-browser client's) pays the parse.
-  const allowed = (origin: string) =>
-    origins.has(origin) || (origin !== '' && origins.has(canonicalOrigin(origin) ?? ''));
+  const listed = (origin: string) => origins.has(origin) || managed.has(origin);
+  const allowed = (origin: string) => listed(origin) || (origin !== '' && listed(canonicalOrigin(origin) ?? ''));
   return {
     siteAllowed: (given, url) => {
       const own = publicOrigin ?? url.origin;
-      if (origins.has(given) || given === own) return true;
+      if (listed(given) || given === own) return true;
       const origin = canonicalOrigin(given);
       return (
         origin !== null &&
-        (origins.has(origin) ||
+        (listed(origin) ||
           origin === own ||
           ((origin === bookingSiteOrigin || origin === 'null') && bookingSitePaths.has(url.pathname)))
       );

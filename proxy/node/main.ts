@@ -25,6 +25,8 @@ import { envName, type ProxyEnv } from '../settings/read.js';
 import { helpText } from '../settings/render.js';
 import { envWithFlags, nodeSettingsFromEnv } from './settings.js';
 import { nodeTransport } from './transport.js';
+import { fileRecords } from './records-file.js';
+import { checkProfile } from '../state/venue-profiles.js';
 
 /** `--help`, from the settings registry (proxy/settings/registry.ts). */
 const HELP = helpText();
@@ -126,6 +128,33 @@ function listenProblem(error: NodeJS.ErrnoException, port: number, host: string 
   }
 }
 
+/** The venue's records in `path` (VENUE_BOOKING_DATA_FILE); a file that is not theirs stops the start. */
+function recordsIn(path: string) {
+  try {
+    return fileRecords(path);
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+
+/** The venue profiles of `path` (VENUE_BOOKING_PROFILES_FILE), each checked; a wrong file stops the start. */
+function profilesOf(path: string): Record<string, unknown> {
+  let seed: unknown;
+  try {
+    seed = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    fail(`Cannot read ${envName('profilesFile')} ${path}: ${(error as Error).message}`);
+  }
+  if (!seed || typeof seed !== 'object' || Array.isArray(seed))
+    fail(`${envName('profilesFile')} ${path} must hold an object of venue ids and their profiles`);
+  for (const [venue, profile] of Object.entries(seed)) {
+    const checked = checkProfile(profile);
+    if ('problems' in checked)
+      fail(`${envName('profilesFile')}: venue ${venue}: ${Object.values(checked.problems).join(' ')}`);
+  }
+  return seed as Record<string, unknown>;
+}
+
 async function start() {
   const env = readEnv();
   let config;
@@ -173,8 +202,18 @@ async function start() {
     ...(config.embedded ? {} : { transport: nodeTransport() }),
     ...(script ? { widgetScript: script, widgetChunks: chunks } : {}),
     ...(config.redis ? { state: await redisState(config.redis, config.settings) } : {}),
+    // Without Redis, the venue's records are kept in the data file, when one is set (else in memory).
+    ...(!config.redis && server.dataFile ? { records: recordsIn(server.dataFile) } : {}),
+    ...(server.profilesFile ? { profileSeed: profilesOf(server.profilesFile) } : {}),
   };
   for (const warning of config.warnings) console.error(JSON.stringify({ level: 'warn', msg: warning }));
+  if (!config.embedded && !config.redis && !server.dataFile)
+    console.error(
+      JSON.stringify({
+        level: 'warn',
+        msg: `what the venue saves in the studio (its profile, the sites it allows) and the bookings /status counts end with this process: set ${envName('dataFile')} (one process) or ${envName('redisUrl')}`,
+      }),
+    );
 
   // The handler is built once the port is known, so that with `--port 0` the embedded sandbox's
   // next.web and the proxy's own origin name the port actually listened on.

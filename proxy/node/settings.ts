@@ -32,6 +32,10 @@ export interface NodeSettings {
    * then only it opens them without the token, and the public port needs the token.
    */
   operatorPort?: number;
+  /** Where this process keeps the venue's records without Redis (node/records-file.ts). */
+  dataFile?: string;
+  /** Venue profiles that start off the venues with none yet (api/profile.ts `seed`). */
+  profilesFile?: string;
 }
 
 /**
@@ -80,6 +84,10 @@ export function nodeSettingsFromEnv(env: ProxyEnv): NodeSettings {
   if (host !== undefined) settings.host = host;
   const operatorPort = readSetting(env, 'operatorPort', problems);
   if (operatorPort !== undefined) settings.operatorPort = operatorPort;
+  const dataFile = readSetting(env, 'dataFile', problems);
+  if (dataFile) settings.dataFile = dataFile;
+  const profilesFile = readSetting(env, 'profilesFile', problems);
+  if (profilesFile) settings.profilesFile = profilesFile;
   if (settings.headersTimeoutMs > settings.requestTimeoutMs)
     problems.push(`${envName('headersTimeoutMs')} must not exceed ${envName('requestTimeoutMs')}`);
   if (problems.length) throw new ConfigError(problems);

@@ -10,6 +10,7 @@ import type { ResolvedConfig } from '../config.js';
 import type { ProxyContext } from '../context.js';
 import { PAGES_CSS } from './page.js';
 import { PATHS } from '../paths.js';
+import { urlOf } from '../core/url.js';
 import { statusPage } from './status.js';
 import { studioPage } from './studio.js';
 import { studioScript } from './studio-client.js';
@@ -33,10 +34,34 @@ const file = (body: string, type: string) => () =>
     headers: { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-cache' },
   });
 
-/** An operator route: the path and its answer (GET only). */
+/** An operator route: the path, its method (GET unless said) and its answer. */
 export interface OperatorRoute {
   path: string;
+  method?: 'GET' | 'POST';
   answer: (ctx: ProxyContext, c: Context) => Response | Promise<Response>;
+}
+
+/** The largest form an operator's page posts (a venue profile, one site). */
+export const OPERATOR_FORM_LIMIT = 8_192;
+
+/**
+ * The fields of a form the operator's own page posted (the studio's "Save", "Allow this site"),
+ * behind the operator access the guards already checked. Only this proxy's pages may post it: a
+ * page of another site could make a logged-in manager's browser send a form (cross-site request
+ * forgery), and browsers name the posting page's origin in `Origin` on every POST. Bounded and
+ * urlencoded, as a plain HTML form sends it; anything else is refused in the envelope.
+ */
+export async function operatorForm(ctx: ProxyContext, c: Context): Promise<URLSearchParams> {
+  const own = ctx.config.publicOrigin ?? urlOf(c.req.raw).origin;
+  if (c.req.header('origin') !== own || c.req.header('sec-fetch-site') === 'cross-site')
+    throw new ProxyError(403, 'Only this service’s own pages may send this form');
+  if (!c.req.header('content-type')?.startsWith('application/x-www-form-urlencoded'))
+    throw new ProxyError(415, 'Send the form as application/x-www-form-urlencoded');
+  const length = Number(c.req.header('content-length') ?? '0');
+  if (length > OPERATOR_FORM_LIMIT) throw new ProxyError(413, 'The form is too large');
+  const text = await c.req.text();
+  if (text.length > OPERATOR_FORM_LIMIT) throw new ProxyError(413, 'The form is too large');
+  return new URLSearchParams(text);
 }
 
 /** The operator's routes `config` serves. */

@@ -92,6 +92,13 @@ export const parsers = {
   }) as Parser<boolean>,
   /** Any text (its checks live with the setting that needs them). */
   text: ((raw) => raw) as Parser<string>,
+  /** A file's path: at most 1,000 printable characters. */
+  path: ((raw, name, problems) => {
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
+    if (raw.length <= 1_000 && !/[\u0000-\u001f]/.test(raw)) return raw;
+    problems.push(`${name} must be a file's path`);
+    return undefined;
+  }) as Parser<string>,
   /** At most 100 printable characters. */
   printable: ((raw, name, problems) => {
     // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused

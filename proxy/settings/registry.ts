@@ -391,4 +391,22 @@ export const SETTINGS = {
     defaultDoc: '— (the operator pages on the main port)',
     doc: 'Serve `/metrics`, `/status` and `/embed` on 127.0.0.1 at this port only, as Envoy’s admin listener; the public port then opens them with the token alone',
   },
+  dataFile: {
+    env: 'VENUE_BOOKING_DATA_FILE',
+    flag: 'data-file',
+    arg: 'PATH',
+    scope: 'node',
+    parse: parsers.path,
+    defaultDoc: '— (in memory, until the process ends)',
+    doc: 'JSON file where one Node process keeps what the venue saves in the studio (its profile, the sites it allowed) and the bookings `/status` counts; with Redis they are kept there instead, shared by every instance',
+  },
+  profilesFile: {
+    env: 'VENUE_BOOKING_PROFILES_FILE',
+    flag: 'profiles-file',
+    arg: 'PATH',
+    scope: 'node',
+    parse: parsers.path,
+    defaultDoc: '—',
+    doc: 'JSON file of venue profiles (`{"<venue id>": {"phone": …}}`, as `GET /api/venues/<id>/profile` answers) that start off the venues with none yet; the studio’s later changes stand',
+  },
 } as const satisfies Record<string, Setting>;

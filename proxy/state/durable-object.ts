@@ -38,7 +38,13 @@ type Operation =
   | { op: 'set'; key: string; value: string; ttlMs: number; onlyIfAbsent: boolean }
   | { op: 'delete'; key: string }
   | { op: 'compareAndSet'; key: string; expected: string; next: string | null; ttlMs: number }
-  | { op: 'count'; key: string; points: number; rule: LimitRule };
+  | { op: 'count'; key: string; points: number; rule: LimitRule }
+  | { op: 'tableAll'; table: string }
+  | { op: 'tableSet'; table: string; field: string; value: string | null }
+  | { op: 'tableAdd'; table: string; field: string; by: number };
+
+/** A table of the venue's records (records.ts) never expires. */
+const KEPT = Number.MAX_SAFE_INTEGER;
 
 interface Entry {
   value: string;
@@ -117,7 +123,24 @@ export class VenueBookingState {
         );
         return { count: window.count, resetAt: window.start + windowMs } satisfies Counted;
       }
+      case 'tableAll':
+        return await this.table(operation.table);
+      case 'tableSet':
+      case 'tableAdd': {
+        const fields = await this.table(operation.table);
+        const { field } = operation;
+        if (operation.op === 'tableAdd') fields[field] = String((Number(fields[field]) || 0) + operation.by);
+        else if (operation.value === null) delete fields[field];
+        else fields[field] = operation.value;
+        await this.storage.put<Entry>(`table:${operation.table}`, { value: JSON.stringify(fields), expires: KEPT });
+        return null;
+      }
     }
+  }
+
+  private async table(name: string): Promise<Record<string, string>> {
+    const entry = await this.storage.get<Entry>(`table:${name}`);
+    return entry ? (JSON.parse(entry.value) as Record<string, string>) : {};
   }
 }
 
@@ -148,6 +171,11 @@ export function createDurableObjectState(options: DurableObjectStateOptions): Sh
     compareAndSet: (key, expected, next, ttlMs) => ask<boolean>({ op: 'compareAndSet', key, expected, next, ttlMs }),
     count: (bucket, client, points, rule) =>
       ask<Counted>({ op: 'count', key: `limit:${bucket}:${client}`, points, rule }),
+    tables: {
+      all: (table) => ask<Record<string, string>>({ op: 'tableAll', table }),
+      set: (table, field, value) => ask<void>({ op: 'tableSet', table, field, value }),
+      add: (table, field, by) => ask<void>({ op: 'tableAdd', table, field, by }),
+    },
     close: async () => {},
   };
   const link = new StoreLink({

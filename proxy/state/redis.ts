@@ -96,6 +96,17 @@ export function createRedisState(options: RedisStateOptions): SharedState {
       const counted = await limiterOf(bucket, rule).penalty(client, points);
       return { count: counted.consumedPoints, resetAt: options.now() + counted.msBeforeNext };
     },
+    tables: {
+      all: (table) => client.hGetAll(`${options.prefix}table:${table}`),
+      async set(table, field, value) {
+        const key = `${options.prefix}table:${table}`;
+        if (value === null) await client.hDel(key, field);
+        else await client.hSet(key, field, value);
+      },
+      async add(table, field, by) {
+        await client.hIncrBy(`${options.prefix}table:${table}`, field, by);
+      },
+    },
     async close() {
       client.removeAllListeners('error');
       client.on('error', () => {});

@@ -4,6 +4,7 @@
  * store. Each is one atomic step in the store.
  */
 import type { Counted } from './batched-count.js';
+import type { TableStore } from './records.js';
 import type { LimitRule } from './types.js';
 
 /** The primitives a shared store offers. Keys are short ASCII; the store adds its own prefix. */
@@ -22,5 +23,7 @@ export interface SharedStore {
    * `bucket`, across every process: the window's count (these points included) and its end.
    */
   count(bucket: string, client: string, points: number, rule: LimitRule): Promise<Counted>;
+  /** Durable tables for the venue's records (records.ts), where the store can keep them. */
+  tables?: TableStore;
   close(): Promise<void>;
 }

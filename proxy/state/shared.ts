@@ -30,6 +30,7 @@ import { MemoryState } from './memory.js';
 import { SharedKeys } from './shared-keys.js';
 import type { SharedStore } from './shared-store.js';
 import { StoreEpoch } from './store-epoch.js';
+import { StoreRecords, type Records } from './records.js';
 import type { StoreLink } from './store-link.js';
 import {
   BOOKING_ANSWER_TTL_MS,
@@ -314,6 +315,12 @@ export class SharedState implements ProxyState {
    */
   settled(): Promise<void> {
     return this.counts.settled();
+  }
+
+  /** The venue's records in the same store (records.ts), when it keeps tables; one per state. */
+  records(): Records | null {
+    const { tables } = this.store;
+    return tables ? new StoreRecords(tables, (op) => this.link.timed(op), this.options.now) : null;
   }
 
   async close(): Promise<void> {

@@ -55,6 +55,8 @@ const SAMPLES: Record<Exclude<SettingKey, 'stateBinding'>, string> = {
   port: '9090',
   host: '127.0.0.1',
   operatorPort: '9091',
+  dataFile: '/var/lib/venue-booking/records.json',
+  profilesFile: '/etc/venue-booking/profiles.json',
 };
 
 /** Another valid environment with credentials, whose values differ from every sample. */

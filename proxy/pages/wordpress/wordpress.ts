@@ -125,7 +125,7 @@ export async function siteCheck(ctx: ProxyContext, c: Context): Promise<Response
   const script = ctx.config.widgetScript;
   const payload = {
     origin,
-    allowed: siteRule(ctx.config, new Set()).siteAllowed(origin, url),
+    allowed: siteRule(ctx.config, new Set(), ctx.allowedSites).siteAllowed(origin, url),
     integrity: script ? await integrityOf(script) : null,
   };
   return envelopeResponse(c.req.raw, 200, payload, {
