@@ -24,6 +24,8 @@ import { browserEngine } from '../support/engine.js';
 
 const NOW = '2026-11-28T10:00';
 const THURSDAY = '2026-12-03';
+/** The venue's profile as its manager keeps it with the proxy (the proxy's seed, as its profiles file holds it). */
+const PROFILE = { phone: '020 7946 0000', email: 'events@harbour-and-vine.example' };
 const FRIDAY = '2026-12-04';
 
 /** A node of the accessibility tree (`test/support/accessibility-tree.mjs`). */
@@ -35,7 +37,7 @@ interface AxNode {
 }
 
 /** Chromium's accessibility tree, as a screen reader walks it; null in an engine that cannot give it. */
-const accessibilityTree = () => executeServerCommand<AxNode[] | null>('accessibility-tree');
+const accessibilityTree = () => executeServerCommand<AxNode[] | null, undefined>('accessibility-tree');
 
 /** A widget on a fresh stack, with the venue's own way to book as its fallback content. */
 async function widget(stack: TestStack): Promise<WidgetPage> {
@@ -65,14 +67,19 @@ const text = (node: Element | null | undefined) => node?.textContent?.replace(/\
 describe('no big party stranded', () => {
   afterEach(() => sessionStorage.clear());
 
-  it('a party of 12 on a Friday is told the days Private Hire takes it, moves there as an enquiry and sends it, the fallback still below', async () => {
-    const stack = await newStack({ sandbox: { now: NOW } });
+  it('a party of 12 on a Friday is told the days Private Hire takes it and the venue’s phone and email, moves there as an enquiry and sends it, the fallback still below', async () => {
+    const stack = await newStack({ sandbox: { now: NOW }, proxy: { profiles: { [DEMO_VENUE]: PROFILE } } });
     const page = await widget(stack);
     await largerPartyOn(page, FRIDAY, '19:30');
     const help = await page.partyHelp();
     expect(text(help.querySelector(`[data-fit="${TYPES.privateHire}"]`))).to.equal(
       'Private Hire takes 10–60 people, Sunday to Thursday.',
     );
+    // The venue's phone and email, from its profile, as links a phone can call and write to.
+    const phone = help.querySelector<HTMLAnchorElement>('[data-phone]')!;
+    const email = help.querySelector<HTMLAnchorElement>('[data-email]')!;
+    expect([phone.getAttribute('href'), text(phone)]).to.deep.equal(['tel:02079460000', PROFILE.phone]);
+    expect([email.getAttribute('href'), text(email)]).to.deep.equal([`mailto:${PROFILE.email}`, PROFILE.email]);
     // Never "get in touch" alone: the venue's own way to book is still there, below.
     expect(page.fallbackShown()).to.equal(true);
     const move = help.querySelector<HTMLButtonElement>(`[data-move="${TYPES.privateHire}"]`)!;
@@ -110,6 +117,9 @@ describe('no big party stranded', () => {
     const help = await page.partyHelp();
     await until(() => /61 people/.test(text(help)), 'the larger party in the help');
     expect(text(help)).to.equal('No booking here takes 61 people online.');
+    // No profile kept for the venue (the proxy answers 404): no contact, and no error either.
+    expect(help.querySelector('a')).to.equal(null);
+    expect(page.alert()).to.equal('');
     expect(page.fallbackShown()).to.equal(true);
   });
 

@@ -58,7 +58,15 @@ export interface StackRequest {
    * Proxy settings a test may vary: where `next.web` may point (the real proxy drops others); the
    * widget bundle served; the plain pages' origin (`__pages`) allowed in `VENUE_BOOKING_ORIGINS`.
    */
-  proxy?: { bookingSite?: string; returnBridge?: boolean; widget?: boolean; allowPages?: boolean; unlimited?: boolean };
+  proxy?: {
+    bookingSite?: string;
+    returnBridge?: boolean;
+    widget?: boolean;
+    allowPages?: boolean;
+    unlimited?: boolean;
+    /** Venue profiles the proxy starts with, by venue id (`profileSeed`: what `VENUE_BOOKING_PROFILES_FILE` holds). */
+    profiles?: Record<string, unknown>;
+  };
 }
 
 /** The widget bundle as one module (its locale modules inlined), built once per run. */
@@ -137,6 +145,7 @@ export function stacksMiddleware() {
         ...(options.proxy?.allowPages ? { origins: [await pagesOrigin()] } : {}),
         // A walk through every path is one client making hundreds of reads: no per-client or budget limit.
         ...(options.proxy?.unlimited ? UNLIMITED : {}),
+        ...(options.proxy?.profiles ? { profileSeed: options.proxy.profiles } : {}),
         // The browser's own address, as the Node entry passes it: the operator pages open on loopback.
         peerAddress: (env) => (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
       },

@@ -29,11 +29,12 @@ const WORDS = { everyDay: 'every day', dayRange: (first: string, last: string) =
  * The widget's real client of the real proxy and sandbox (one stack, in process), and the
  * upstream reads the proxy made: the hourly quota every visitor shares.
  */
-function stackClient(dialect: 'spec' | 'live') {
+function stackClient(dialect: 'spec' | 'live', profiles?: Record<string, unknown>) {
   const upstream: string[] = [];
   const stack = createStack({
     origin: 'http://localhost',
     sandbox: { now: '2026-11-28T10:00:00Z', dialect },
+    ...(profiles ? { proxy: { profileSeed: profiles } } : {}),
     upstream: (sandbox) => (request) => {
       upstream.push(new URL(request.url).search);
       return sandbox.fetch(request);
@@ -83,7 +84,7 @@ describe('the days a type takes a party', () => {
 describe('what a dead end offers, read from the sandbox', () => {
   for (const dialect of ['spec', 'live'] as const)
     it(`a party of 12: Private Hire, 10–60, Sunday to Thursday, an enquiry, in two availability reads (${dialect})`, async () => {
-      const { client, upstream } = stackClient(dialect);
+      const { client, upstream } = stackClient(dialect, { [VENUE]: { phone: '+44 20 7946 0000' } });
       const help = await readPartyHelp(client, VENUE, 12, normalizeAvailability);
       assert.deepEqual(
         help.fits.map(({ id, name, min, max, days, enquiry }) => ({ id, name, min, max, days, enquiry })),
@@ -91,7 +92,8 @@ describe('what a dead end offers, read from the sandbox', () => {
       );
       assert.equal(help.fits[0]!.dates.includes('2026-12-03'), true);
       assert.equal(help.fits[0]!.dates.includes('2026-12-04'), false);
-      assert.equal(help.people, 12);
+      // The venue's profile, kept by the proxy (its own JSON, not the service's envelope).
+      assert.deepEqual([help.people, help.phone, help.email], [12, '+44 20 7946 0000', null]);
       // One read for the types that take 12, one for the type's days: the profile is the proxy's own.
       assert.equal(upstream.length, 2);
       // Asked again (another guest, the same party): the proxy answers from its cache.
