@@ -8,6 +8,10 @@ export const enGBLater = {
   choose: 'Choose',
   findOptions: 'Find options',
   largerParty: (max: number) => `More than ${max} people?`,
+  partyFor: (name: string | null, min: number, max: number | null) =>
+    `${name ? `${name} is` : 'Online bookings are'} for ${max === null ? `${min} or more` : min === max ? max : `${min} to ${max}`} guests`,
+  offerSizes: (names: string) => `Offer for the marked sizes: ${names}`,
+  offersTitle: 'Offers',
   noOffer: 'No offer',
   offerValid: (from: string | null, to: string | null) =>
     from && to ? `Valid ${from} to ${to}` : to ? `Valid until ${to}` : from ? `Valid from ${from}` : '',

@@ -37,8 +37,6 @@ export const enGB = {
   timesCount: (count: number) => (count === 1 ? '1 time' : `${count} times`),
   legend: 'Key',
   offerKey: 'An offer applies',
-  partyFor: (name: string | null, min: number, max: number | null) =>
-    `${name ? `${name} is` : 'Online bookings are'} for ${max === null ? `${min} or more` : min === max ? max : `${min} to ${max}`} guests`,
   peopleRange: (min: number | null, max: number | null) =>
     min !== null && max !== null
       ? min === max
@@ -47,7 +45,6 @@ export const enGB = {
       : min !== null
         ? `${min}+ people`
         : `up to ${max} people`,
-  offerSizes: (names: string) => `Offer for the marked sizes: ${names}`,
   actions: {
     accept: 'Instant confirmation',
     enquire: 'Enquiry: the venue confirms',
@@ -59,7 +56,6 @@ export const enGB = {
   endsAt: (time: string) => `ends ${time}`,
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
-  offersTitle: 'Offers',
   redirectTitle: 'Finish on the booking site',
   redirectNote:
     'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',

@@ -26,7 +26,8 @@ import { renderError } from './error.js';
 import { renderProblems, type AlternativesProps } from './problems.js';
 import { renderRedirect } from './redirect.js';
 import { renderReject } from './reject.js';
-import { renderChoices, renderParty, renderStep } from './step.js';
+import { renderChoices, renderStep } from './step.js';
+import { renderOption, renderOptions } from './options.js';
 import { renderSummary } from './summary.js';
 import { renderTimes } from './times.js';
 import { renderUnavailable } from './unavailable.js';
@@ -65,27 +66,43 @@ export interface Flow extends BookingState, present.OfferContext {
 /** A guest's choice of a value of a step. */
 const choose = (flow: Flow) => (field: Step, value: string | number) => flow.send({ type: 'choose', field, value });
 
-/** The party step: its sizes, why no others, the sizes offers apply to, a larger party's way on. */
+/**
+ * The party step: its sizes, why no others, the sizes offers apply to, a larger party's way on
+ * (`renderParty`, in the later steps chunk, which the step waits for). Without that chunk, the
+ * sizes it takes as chips, and the venue's own way to book (the fallback content) for a larger party.
+ */
 function renderPartyView(flow: Flow, availability: Availability) {
-  const { wording, choices } = flow;
+  const { wording, choices, later } = flow;
   const field = availability.fields.num_people;
+  const suggestions = field?.suggestions ?? [];
+  if (!later)
+    return html`${renderOptions(
+        suggestions.filter((item) => item.valid),
+        choices.num_people,
+        (item) => present.describe(wording, 'num_people', item, choices.time, null),
+        (item) => choose(flow)('num_people', item.value),
+        true,
+      )}<slot></slot>`;
   const offers = present.partyOffers(wording, flow, availability);
-  return renderParty({
-    strings: wording.strings,
-    suggestions: field?.suggestions ?? [],
-    chosen: choices.num_people,
-    min: field?.min ?? null,
-    max: field?.max ?? null,
-    typeName: choices.type ? present.typeName(wording, choices.type) : null,
-    asking: flow.ui.larger,
-    qualifies: offers.qualifies,
-    offerNames: offers.names,
-    onChoose: (size) => choose(flow)('num_people', size),
-    onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
-    onLarger: (people) => flow.send({ type: 'larger-party', people }),
-    more: flow.later,
-    largest: PARTY_SIZE.max,
-  });
+  return later.renderParty(
+    { html, nothing },
+    {
+      strings: wording.strings,
+      suggestions,
+      chosen: choices.num_people,
+      min: field?.min ?? null,
+      max: field?.max ?? null,
+      typeName: choices.type ? present.typeName(wording, choices.type) : null,
+      asking: flow.ui.larger,
+      qualifies: offers.qualifies,
+      offerNames: offers.names,
+      onChoose: (size) => choose(flow)('num_people', size),
+      onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
+      onLarger: (people) => flow.send({ type: 'larger-party', people }),
+      option: renderOption,
+      largest: PARTY_SIZE.max,
+    },
+  );
 }
 
 function alternativesOf(flow: Flow): AlternativesProps {

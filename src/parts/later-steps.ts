@@ -11,7 +11,7 @@
 export { GuestForm } from '../controllers/guest-form.js';
 export { renderConfirmation } from './confirmation.js';
 export { renderDetails } from './details.js';
-export { renderLargerParty, renderMoved, renderPartyHelp, renderSizeSelect } from './party-more.js';
+export { renderMoved, renderParty, renderPartyHelp } from './party-more.js';
 export { readPartyHelp } from '../state/party-help.js';
 export { googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
 export { enGBLater } from '../i18n/en-GB-later.js';

@@ -6,7 +6,7 @@
  * chunk (`later-steps.ts`), which imports nothing of the bundle: Lit's tags, the largest size the
  * proxy takes and the formatting come in as arguments.
  */
-import type { Availability, Choices } from '../api/normalize.js';
+import type { Availability, Choices, Suggestion } from '../api/normalize.js';
 import type { Strings } from '../i18n/en-GB.js';
 import { enGBLater } from '../i18n/en-GB-later.js';
 import {
@@ -19,9 +19,88 @@ import {
   type Replaced,
 } from '../state/party-help.js';
 import type { LitTags } from './details.js';
+import type { renderOption } from './options.js';
 
 /** The locale's words over en-GB's later words (a locale module has them all; the bundle's en-GB does not). */
 const enGBLaterOr = (strings: Strings) => ({ ...enGBLater, ...strings });
+
+/** Up to this many sizes are all chips; past it, the first `CHIPS` are, and the rest are in a select. */
+const FEW = 12;
+const CHIPS = 8;
+
+/** What the party step renders. */
+export interface PartyProps {
+  strings: Strings;
+  suggestions: Suggestion[];
+  chosen: number | undefined;
+  /** The rules' smallest and largest party (null: unset). */
+  min: number | null;
+  max: number | null;
+  /** The chosen type's name, for the line that says which sizes it takes. */
+  typeName: string | null;
+  /** Whether the guest asked to give a larger party's size. */
+  asking: boolean;
+  /** Whether an offer can apply to a party of this size. */
+  qualifies: (size: number) => boolean;
+  /** The offers that apply to some size, named with their sizes. */
+  offerNames: string;
+  onChoose: (size: number) => void;
+  onAsk: () => void;
+  onLarger: (size: number) => void;
+  /** The bundle's option button (`options.ts`): the chunk imports nothing of the bundle. */
+  option: typeof renderOption;
+  /** The largest party size the proxy takes (`PARTY_SIZE`). */
+  largest: number;
+}
+
+/** The party step: the sizes the rules allow, why no others, offers, and a larger party's way on. */
+export function renderParty(tags: LitTags, props: PartyProps) {
+  const { html, nothing } = tags;
+  const { suggestions } = props;
+  const s = enGBLaterOr(props.strings);
+  const offered = suggestions.filter((item) => {
+    const size = Number(item.value);
+    return item.valid && (props.min === null || size >= props.min) && (props.max === null || size <= props.max);
+  });
+  if (!offered.length) return nothing;
+  const sizes = offered.map((item) => Number(item.value));
+  const min = props.min ?? sizes[0]!;
+  // One line of reason for the sizes left out, in place of a wall of disabled buttons.
+  const limited = min > 1 || suggestions.some((item) => !item.valid);
+  const chips = offered.length <= FEW ? offered : offered.slice(0, CHIPS);
+  const rest = sizes.slice(chips.length);
+  // Offers mark the sizes they apply to, explained once; when they apply to every size, no mark is needed.
+  const marked = sizes.filter(props.qualifies);
+  const mark = marked.length > 0 && marked.length < sizes.length;
+  const key = mark ? 'key-offer' : null;
+  const largest = sizes[sizes.length - 1]!;
+  return html`${limited ? html`<p class="note" data-party-rule>${s.partyFor(props.typeName, min, props.max)}</p>` : nothing}
+    ${
+      props.offerNames
+        ? html`<ul class="legend" aria-label=${s.legend}>
+            <li id="key-offer">
+              ${mark ? html`<span class="mark" data-kind="offer" aria-hidden="true"></span>${s.offerSizes(props.offerNames)}` : `${s.offersTitle}: ${props.offerNames}`}
+            </li>
+          </ul>`
+        : nothing
+    }
+    <ul class="options chips" role="list">
+      ${chips.map((item) => {
+        const size = Number(item.value);
+        const offer = mark && props.qualifies(size);
+        return props.option(
+          item,
+          props.chosen === size,
+          () => props.onChoose(size),
+          html`<span>${size}</span
+            >${offer ? html`<span class="mark" data-kind="offer" aria-hidden="true"></span>` : nothing}`,
+          null,
+          offer ? key : null,
+        );
+      })}
+    </ul>
+    ${rest.length ? renderSizeSelect(tags, props, rest, mark) : nothing} ${renderLargerParty(tags, props, largest)}`;
+}
 
 /** What the select needs of the party step's props (`PartyProps`). */
 export interface SizeSelectProps {
