@@ -162,7 +162,7 @@ export class BookingData implements ReactiveController {
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   /** The return bridge's signed hand-off id ('' without one), else false: the proxy confirms only returns with it. */
   readonly bridge: Read<readonly [string, boolean], string | false>;
-  /** The later steps' code, a pinned on-demand chunk fetched once the party step or a booking is in sight. */
+  /** The later steps' code, a pinned on-demand chunk fetched once the party step, a dead end or a booking is in sight. */
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
   /** What a dead end offers (`readPartyHelp`), read once one is in sight: never on a first load. */
   readonly help: Read<readonly [string, string, number, boolean, LaterSteps | null], PartyHelp | null>;

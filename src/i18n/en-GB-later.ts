@@ -1,7 +1,8 @@
 /**
  * The English (UK) words only the later steps use (the details form, the confirmation's body and
- * calendar links, the party step's rarely needed parts): they travel with those templates in the later steps chunk (`later-steps.ts`),
- * so the bundle does not carry them. Every other locale module has its own (`LocaleStrings`).
+ * calendar links, the party step, a larger party's way on): they travel with those templates in
+ * the later steps chunk (`later-steps.ts`), so the bundle does not carry them. Every other locale
+ * module has its own (`LocaleStrings`).
  */
 export const enGBLater = {
   otherSize: 'Other party size',

@@ -1,10 +1,13 @@
 /**
- * The party step's rarely needed parts: the select for the sizes past the chips, the field for a
- * party larger than the list, and a larger party's way on (issue 35): what a dead end offers (the
+ * The party step and a larger party's way on, in the later steps chunk (`later-steps.ts`), which
+ * the party step waits for. The step scales with the sizes the rules allow: chips where they are
+ * few, the first sizes as chips and the rest in a select where they are many, one line saying
+ * which sizes the booking takes (never a wall of disabled sizes), and "More than N people?" with
+ * the field for a larger party. A larger party's way on (issue 35): what a dead end offers (the
  * types that take the party and their days, a move to one, the venue's phone and email) and the
- * change of type the service gave the party, said and confirmed. They travel in the later steps
- * chunk (`later-steps.ts`), which imports nothing of the bundle: Lit's tags, the largest size the
- * proxy takes and the formatting come in as arguments.
+ * change of type the service gave the party, said and confirmed. The chunk imports nothing of the
+ * bundle: Lit's tags, the option button, the largest size the proxy takes and the formatting come
+ * in as arguments.
  */
 import type { Availability, Choices, Suggestion } from '../api/normalize.js';
 import type { Strings } from '../i18n/en-GB.js';
