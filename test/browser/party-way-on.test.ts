@@ -37,7 +37,8 @@ interface AxNode {
 }
 
 /** Chromium's accessibility tree, as a screen reader walks it; null in an engine that cannot give it. */
-const accessibilityTree = () => executeServerCommand<AxNode[] | null, undefined>('accessibility-tree');
+const accessibilityTree = async () =>
+  (await executeServerCommand<{ nodes: AxNode[] | null }, undefined>('accessibility-tree')).nodes;
 
 /** A widget on a fresh stack, with the venue's own way to book as its fallback content. */
 async function widget(stack: TestStack): Promise<WidgetPage> {
