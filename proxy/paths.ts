@@ -23,12 +23,14 @@ export const PATHS = {
   status: '/status',
   studio: '/embed',
   studioScript: '/embed/studio.js',
+  studioProfile: '/embed/profile',
   pagesCss: '/embed/pages.css',
   wordpressPlugin: '/embed/wordpress-plugin.zip',
   siteCheck: '/site-check',
   bookingCss: '/book/style.css',
   bookingPage: '/book/:id',
   bookingQr: '/book/:id/qr.svg',
+  bookingQrPng: '/book/:id/qr.png',
 } as const;
 
 /** Where the API is mounted: the guards, CORS and the per-client limits of the API apply below it. */

@@ -7,6 +7,7 @@
  * same answer as POSTs from the first call.
  */
 import { canonicalOrigin, type RequestUrl } from '../core/url.js';
+import { isLoopback } from './validate.js';
 
 /**
  * The page's origin (`Origin`, else the origin of `Referer`); `'same-origin'` when only
@@ -27,6 +28,19 @@ export function requestSite(header: (name: string) => string | null): string | '
   const fetchSite = header('sec-fetch-site');
   if (fetchSite === 'same-site' || fetchSite === 'cross-site') return 'hidden';
   return fetchSite === 'same-origin' ? 'same-origin' : null;
+}
+
+/**
+ * Whether `origin` is the proxy's own for a request to `url`: the public URL's origin (else the
+ * request's own), and also the request's own when it is addressed to a loopback name. This
+ * machine has two names (`localhost`, `127.0.0.1`): a page of this proxy opened under the name the
+ * public URL (set, or derived from the port at start) does not use was let read and refused at
+ * "Book now". A loopback Host is this machine's own, and its origin can only be sent by a page
+ * served from it (a rebinding page sends its own origin), so counting it widens nothing a foreign
+ * Host may do.
+ */
+export function isOwnOrigin(origin: string, url: RequestUrl, publicOrigin: string | null): boolean {
+  return origin === (publicOrigin ?? url.origin) || (origin === url.origin && isLoopback(url.hostname));
 }
 
 /** What the origin rule needs to know: the configured origins and the proxy's own. */
@@ -77,13 +91,12 @@ export function siteRule(
   const allowed = (origin: string) => listed(origin) || (origin !== '' && listed(canonicalOrigin(origin) ?? ''));
   return {
     siteAllowed: (given, url) => {
-      const own = publicOrigin ?? url.origin;
-      if (listed(given) || given === own) return true;
+      if (listed(given) || isOwnOrigin(given, url, publicOrigin)) return true;
       const origin = canonicalOrigin(given);
       return (
         origin !== null &&
         (listed(origin) ||
-          origin === own ||
+          isOwnOrigin(origin, url, publicOrigin) ||
           ((origin === bookingSiteOrigin || origin === 'null') && bookingSitePaths.has(url.pathname)))
       );
     },

@@ -11,9 +11,11 @@ import type { ProxyContext } from '../context.js';
 import { PAGES_CSS } from './page.js';
 import { PATHS } from '../paths.js';
 import { urlOf } from '../core/url.js';
+import { isOwnOrigin } from '../guards/request-site.js';
 import { statusPage } from './status.js';
 import { studioPage } from './studio.js';
 import { studioScript } from './studio-client.js';
+import { studioProfileSave } from './studio-profile.js';
 import { wordpressPlugin } from './wordpress/wordpress.js';
 
 /** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
@@ -52,8 +54,11 @@ export const OPERATOR_FORM_LIMIT = 8_192;
  * urlencoded, as a plain HTML form sends it; anything else is refused in the envelope.
  */
 export async function operatorForm(ctx: ProxyContext, c: Context): Promise<URLSearchParams> {
-  const own = ctx.config.publicOrigin ?? urlOf(c.req.raw).origin;
-  if (c.req.header('origin') !== own || c.req.header('sec-fetch-site') === 'cross-site')
+  const origin = c.req.header('origin') ?? '';
+  if (
+    !isOwnOrigin(origin, urlOf(c.req.raw), ctx.config.publicOrigin) ||
+    c.req.header('sec-fetch-site') === 'cross-site'
+  )
     throw new ProxyError(403, 'Only this service’s own pages may send this form');
   if (!c.req.header('content-type')?.startsWith('application/x-www-form-urlencoded'))
     throw new ProxyError(415, 'Send the form as application/x-www-form-urlencoded');
@@ -76,6 +81,11 @@ export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): O
   if (studio) {
     routes.push({ path: PATHS.studio, answer: studioPage });
     routes.push({ path: PATHS.studioScript, answer: file(studioScript(), 'text/javascript') });
+    routes.push({
+      path: PATHS.studioProfile,
+      method: 'POST',
+      answer: async (ctx, c) => studioProfileSave(ctx, await operatorForm(ctx, c)),
+    });
     routes.push({ path: PATHS.wordpressPlugin, answer: wordpressPlugin });
   }
   return routes;

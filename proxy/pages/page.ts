@@ -48,6 +48,22 @@ export interface PageOptions {
   style?: string;
   /** The stylesheet's address, relative to the page, so a proxy under a path works (default the operator pages'). */
   stylesheet?: string;
+  /**
+   * The page's one address (a page for guests that a link preview shows: the booking page): the
+   * `canonical` link, and the Open Graph (ogp.me) and Twitter card tags a shared link is previewed
+   * from, with the page's title and description. No `og:image`: the venue has none to give yet.
+   */
+  canonical?: string;
+}
+
+/** The `<link rel="canonical">` and link preview tags of a page whose address is `url`. */
+function previewTags(url: string, title: string, description: string): string {
+  const og = { 'og:type': 'website', 'og:url': url, 'og:title': title, 'og:description': description };
+  return [
+    `<link rel="canonical" href="${escapeHtml(url)}">`,
+    ...Object.entries(og).map(([name, value]) => `<meta property="${name}" content="${escapeHtml(value)}">`),
+    '<meta name="twitter:card" content="summary">',
+  ].join('');
 }
 
 /** Options of a sealed page: one that loads nothing at all, its one stylesheet inline. */
@@ -98,7 +114,7 @@ export function pageResponse(body: string, options: PageOptions): Response {
   const refresh = options.refreshS ? `<meta http-equiv="refresh" content="${options.refreshS}">` : '';
   const styleNonce = options.style ? newNonce() : undefined;
   const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
-  const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? relativePath(PATHS.pagesCss))}">${style}`;
+  const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title>${options.canonical ? previewTags(options.canonical, options.title, options.description) : ''}<link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? relativePath(PATHS.pagesCss))}">${style}`;
   return htmlResponse(
     documentOf(options.words ?? ENGLISH, head, body),
     options.status ?? 200,

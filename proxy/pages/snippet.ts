@@ -5,6 +5,7 @@
  * escaped here.
  */
 import { escapeHtml } from './page.js';
+import { pageWords } from './words/index.js';
 
 /** The colours a venue may set, as the widget's custom properties. */
 export const COLOUR_PROPERTIES = {
@@ -55,16 +56,32 @@ function attributesOf(settings: WidgetSettings, api: string): [string, string][]
 
 /**
  * The light-DOM fallback, shown where the script cannot run and under an error: the venue's own
- * booking page, else `bookingPage` (this proxy's `/book/<id>`), and its phone number.
+ * booking page, else `bookingPage` (this proxy's `/book/<id>`; null on that page itself, which
+ * must not send a guest back to where they are), its phone number and its email, in the widget's
+ * language (the WordPress plugin says the same words, pages/wordpress/wordpress.ts).
  */
-export function fallbackOf(settings: Pick<WidgetSettings, 'link' | 'phone'>, bookingPage: string | null): string {
+export function fallbackOf(
+  settings: Pick<WidgetSettings, 'link' | 'phone' | 'locale'> & { email?: string | null },
+  bookingPage: string | null,
+): string {
+  const words = pageWords(settings.locale).fallback;
   const page = settings.link ?? bookingPage;
-  const link = page ? `<a href="${escapeHtml(page)}">book on our booking page</a>` : '';
-  const phone = settings.phone
-    ? `call <a href="tel:${escapeHtml(settings.phone.replace(/[^+0-9]/g, ''))}">${escapeHtml(settings.phone)}</a>`
-    : '';
-  if (!link && !phone) return '<p>To book a table, please get in touch with us.</p>';
-  return `<p>Please ${[link, phone].filter(Boolean).join(' or ')}.</p>`;
+  /** `template`'s `%s` as a link to `href` saying `value`, the rest escaped. */
+  const linked = (template: string, value: string, href: string) =>
+    template
+      .split('%s')
+      .map(escapeHtml)
+      .join(`<a href="${escapeHtml(href)}">${escapeHtml(value)}</a>`);
+  const ways = [
+    page ? `<a href="${escapeHtml(page)}">${escapeHtml(words.page)}</a>` : '',
+    settings.phone ? linked(words.call, settings.phone, `tel:${settings.phone.replace(/[^+0-9]/g, '')}`) : '',
+    settings.email ? linked(words.email, settings.email, `mailto:${encodeURI(settings.email)}`) : '',
+  ].filter(Boolean);
+  if (!ways.length) return `<p>${escapeHtml(words.contact)}</p>`;
+  return `<p>${words.sentence
+    .split('%s')
+    .map(escapeHtml)
+    .join(ways.join(escapeHtml(words.or)))}</p>`;
 }
 
 /** The `<venue-booking>` element, with its fallback inside and `extra` attributes (already escaped). */

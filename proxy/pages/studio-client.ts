@@ -2,9 +2,10 @@
  * The embed studio's browser script, served at `/embed/studio.js` with the page's nonce. It only
  * improves the page, which works without it: it turns a colour picker on with its tick box, applies
  * the colours to the preview (the page's CSP allows styles set from script, not in markup), redraws
- * the preview, the snippet, the warnings and the venue's choices as the form changes (by asking
- * the page again, so every check stays the server's; no reload, so focus stays in the form), and
- * copies the snippet.
+ * the preview, the snippet, the warnings, the links (the QR code's and the plugin's downloads) and
+ * the venue's choices as the form changes (by asking the page again, so every check stays the
+ * server's; no reload, so focus stays in the form), and copies the snippet. A venue's "Save" takes
+ * the studio's address as it is now, to come back to.
  *
  * It is a TypeScript function, type-checked and linted with the rest, and served as its own
  * source (`studioScript()`): the proxy runs where there is no file system (an edge runtime), so the
@@ -70,16 +71,25 @@ export function studioClient(): void {
     // What is left empty is left out of the address, as the page reads it as unset anyway.
     const filled = [...new FormData(form)].filter((entry): entry is [string, string] => entry[1] !== '');
     const query = new URLSearchParams(filled).toString();
-    const response = await fetch(`${form.getAttribute('action')}?${query}`, { signal: inFlight.signal });
+    // The preview's journey is kept across redraws by its token (the page starts a new one at a load).
+    const token = /^preview-([0-9a-f]+)-/.exec(document.querySelector('#preview venue-booking')?.id ?? '')?.[1];
+    const response = await fetch(`${form.getAttribute('action')}?${query}${token ? `&preview=${token}` : ''}`, {
+      signal: inFlight.signal,
+    });
     if (!response.ok) return;
     const next = new DOMParser().parseFromString(await response.text(), 'text/html');
-    for (const id of ['problems', 'contrast', 'snippet-section', 'links', 'prefill']) replace(next, id);
+    for (const id of ['problems', 'contrast', 'snippet-section', 'links', 'steps', 'prefill']) replace(next, id);
     const element = next.querySelector('#preview venue-booking');
     const shown = document.querySelector('#preview venue-booking');
     if (element && shown && element.outerHTML !== previewSource) {
       previewSource = element.outerHTML;
       shown.replaceWith(document.importNode(element, true));
     }
+    // "Your venue" follows the venues chosen, and only them: what is typed there stays otherwise.
+    const profiles = next.getElementById('venue-profiles');
+    const current = byId('venue-profiles');
+    if (profiles && current && profiles.dataset.venues !== current.dataset.venues)
+      current.replaceWith(document.importNode(profiles, true));
     history.replaceState(null, '', `?${query}`);
     paint();
     wireCopy();
@@ -98,6 +108,11 @@ export function studioClient(): void {
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     redraw().catch(() => form.submit());
+  });
+  document.addEventListener('submit', (event) => {
+    const target = event.target as HTMLFormElement;
+    const studio = target.classList.contains('venue-profile') ? target.elements.namedItem('studio') : null;
+    if (studio instanceof HTMLInputElement) studio.value = location.search.slice(1);
   });
   document.documentElement.classList.add('scripted');
   paint();

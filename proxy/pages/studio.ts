@@ -28,18 +28,28 @@ import {
 } from './snippet.js';
 import { formOf, londonToday, studioChoices, type StudioOffer } from './studio-form.js';
 import { originsOf } from './studio-origins.js';
+import { profileSection, profileVenues, studioQuery, venuesNamed } from './studio-profile.js';
 import { stepsOf } from './studio-steps.js';
 import { venuesAndGroups, withPartySizes } from './venue-data.js';
+import { contactOf, profilesOf } from './venue-profile.js';
+import { pluginLink } from './wordpress/wordpress.js';
 
-/** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
-export function bookingLink(choices: WidgetSettings, base: string): string {
-  const id = choices.group ?? choices.venues[0] ?? '';
+/** The booking page's look and language in `choices`, as the query of its links (`?…`, or empty). */
+function lookQuery(choices: WidgetSettings): string {
   const query = new URLSearchParams();
   if (choices.locale !== 'en-GB') query.set('locale', choices.locale);
   if (choices.theme !== 'light') query.set('theme', choices.theme);
   for (const [name, value] of Object.entries(choices.colours)) query.set(name, value);
   const search = query.toString();
-  return `${base}${pathOf(PATHS.bookingPage, { id })}${search ? `?${search}` : ''}`;
+  return search ? `?${search}` : '';
+}
+
+/** The venue or group a booking page is for: the group, else the first venue ticked. */
+const pageId = (choices: WidgetSettings) => choices.group ?? choices.venues[0] ?? '';
+
+/** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
+export function bookingLink(choices: WidgetSettings, base: string): string {
+  return `${base}${pathOf(PATHS.bookingPage, { id: pageId(choices) })}${lookQuery(choices)}`;
 }
 
 /** The contrast warnings of `choices`, in plain words. */
@@ -53,13 +63,18 @@ function contrastOf(choices: WidgetSettings): string {
     .join('');
 }
 
-/** The booking page's link, its QR code, and the WordPress plugin's address for the same venue. */
+/**
+ * The booking page's link, its QR code, and the links to download the code: the files encode the
+ * same link as the code shown (look and language included), as PNG and SVG.
+ */
 function linksOf(choices: WidgetSettings, base: string): string {
   const link = bookingLink(choices, base);
   const several = !choices.group && choices.venues.length > 1;
+  const file = (path: string) => `${base}${pathOf(path, { id: pageId(choices) })}${lookQuery(choices)}`;
   return `<div id="links"><p>Guests can also book on your booking page, with no website needed: for your Instagram bio, your Google Business Profile’s booking button, newsletters, and a QR code on menus and table cards.</p>
 <p><a id="booking-link" href="${escapeHtml(link)}">${escapeHtml(link)}</a>${several ? ' <span class="note">(for the first venue ticked; choose a group to let guests pick)</span>' : ''}</p>
-<figure class="qr"><a id="qr-download" href="${escapeHtml(`${link.split('?')[0]}/qr.svg`)}" download="booking-qr-code.svg">${qrSvg(link)}</a><figcaption class="note">The QR code of this link. Download it (SVG, sharp at any size) for print.</figcaption></figure></div>`;
+<figure class="qr">${qrSvg(link)}<figcaption class="note">The QR code of this link: it opens your booking page in your colours and language.</figcaption></figure>
+<p><a id="qr-download-png" href="${escapeHtml(file(PATHS.bookingQrPng))}" download="booking-qr-code.png">Download QR code (PNG)</a> <a id="qr-download" href="${escapeHtml(file(PATHS.bookingQr))}" download="booking-qr-code.svg">Download QR code (SVG, sharp at any size for print)</a></p></div>`;
 }
 
 /** The studio page's HTML body. */
@@ -72,6 +87,8 @@ export function renderStudio(
     base: string;
     snippet: string;
     preview: string | null;
+    /** The "Your venue" part (pages/studio-profile.ts). */
+    profile: string;
   },
 ): string {
   const { choices, problems, offer, base } = parts;
@@ -79,7 +96,7 @@ export function renderStudio(
   const previewPart = parts.preview
     ? `<div id="preview" role="region" aria-label="Live preview">${parts.preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
     : '<div id="preview"><p class="problem">This server does not have the widget’s script, so there is nothing to preview here. Your web person can fix it: from a checkout, <code>npm run build</code>, then restart the booking service.</p></div>';
-  const plugin = `${base}${PATHS.wordpressPlugin}?venue=${encodeURIComponent(choices.group ?? choices.venues.join(','))}`;
+  const plugin = pluginLink(choices, base);
   const tryIt = ctx.config.practice
     ? 'try it in the preview (practice mode: nothing booked here is real)'
     : 'try it in the preview (it books for real: cancel a test booking afterwards)';
@@ -96,9 +113,34 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
 <textarea id="snippet" readonly spellcheck="false">${escapeHtml(parts.snippet)}</textarea>
 <p><button type="button" id="copy" class="secondary" hidden>Copy the snippet</button> <span id="copied" role="status"></span></p></div></section>
 <section aria-labelledby="link-title"><h2 id="link-title">Your booking page and its QR code</h2>${linksOf(choices, base)}</section>
-<section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2>${stepsOf(plugin, bookingLink(choices, base))}</section>
+<section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2><div id="steps">${stepsOf(plugin, bookingLink(choices, base))}</div></section>
+<section aria-labelledby="venue-title"><h2 id="venue-title">Your venue</h2>${parts.profile}</section>
 <section aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${originsOf(ctx)}</section>
 </main>`;
+}
+
+/** The query key of the preview's journey, which the studio's script sends with each redraw. */
+const PREVIEW_KEY = 'preview';
+const PREVIEW_TOKEN = /^[0-9a-f]{12}$/;
+/** The widget's query key naming the widget a return from the booking site belongs to (src/state/session.ts). */
+const RETURN_KEY = 'vb_return';
+
+/**
+ * The preview's `id`, which keys its journey in the tab's storage (README: each instance keeps its
+ * own journey): a token fresh at each load of the studio, so a reload starts a new test booking
+ * instead of resuming the last one, kept by the studio's redraws (its script sends it back) and by
+ * a return from the booking site (which names the id); then the venues, so another choice of venue
+ * is another journey. Guests' widgets are untouched: they have no such id.
+ */
+function previewId(query: URLSearchParams, choices: WidgetSettings): string {
+  const returned = /^preview-([0-9a-f]{12})-/.exec(query.get(RETURN_KEY) ?? '')?.[1];
+  const asked = query.get(PREVIEW_KEY) ?? '';
+  const token =
+    returned ??
+    (PREVIEW_TOKEN.test(asked)
+      ? asked
+      : [...crypto.getRandomValues(new Uint8Array(6))].map((byte) => byte.toString(16).padStart(2, '0')).join(''));
+  return `preview-${token}-${choices.group ?? choices.venues.join('-')}`;
 }
 
 /** `GET /embed`: the studio. */
@@ -106,15 +148,23 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   const url = urlOf(c.req.raw);
   const today = londonToday(ctx.config.now());
   const { venues, groups } = await venuesAndGroups(ctx);
-  const type = url.searchParams.get('type');
+  // The venue's saved look where the query says none (pages/studio-profile.ts).
+  const query = await studioQuery(ctx, url.searchParams, { venues, groups }, today);
+  const type = query.get('type');
   const offer = { venues: type ? await withPartySizes(ctx, venues, type, today) : venues, groups };
-  const { choices, problems } = studioChoices(url.searchParams, offer, today);
+  const { choices, problems } = studioChoices(query, offer, today);
   const base = pagesBase(ctx.config, url);
   const script = ctx.config.widgetScript;
   const integrity = script ? await integrityOf(script) : null;
   const nonce = newNonce();
   const bookingPage = bookingLink(choices, base);
-  const fallback = fallbackOf(choices, bookingPage);
+  const chosen = profileVenues(choices, groups);
+  // The phone typed here wins; else the venue's own phone and email, as the booking page gives them.
+  const contact = contactOf(await profilesOf(ctx, chosen));
+  const fallback = fallbackOf(
+    { link: choices.link, phone: choices.phone ?? contact.phone, email: contact.email, locale: choices.locale },
+    bookingPage,
+  );
   const style = styleRuleOf(choices.colours);
   const snippet = widgetSnippet(`${base}${PATHS.script}`, integrity, [
     ...(style ? [style] : []),
@@ -129,10 +179,13 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   // The preview talks to this proxy as the page reached it (a relative `api`), so it works under
   // whatever address the studio was opened at, and its colours are set by the studio's script.
   const preview = script
-    ? `${elementOf(choices, relativePath(API_PREFIX), fallback, ` data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
+    ? `${elementOf(choices, relativePath(API_PREFIX), fallback, ` id="${escapeHtml(previewId(url.searchParams, choices))}" data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
 <script type="module" src="${relativePath(PATHS.script)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : null;
-  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview })}
+  const kept = new URLSearchParams(url.searchParams);
+  kept.delete(PREVIEW_KEY);
+  const profile = await profileSection(ctx, venuesNamed(chosen, { venues, groups }), kept);
+  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview, profile })}
 <script type="module" src="${relativePath(PATHS.studioScript)}" nonce="${nonce}"></script>`;
   return pageResponse(body, {
     title: 'Your booking widget: choose, preview, copy',

@@ -154,6 +154,42 @@ describe('the embed studio', () => {
     expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
   });
 
+  it('starts the preview afresh after a reload, and keeps its journey through the form’s redraws', async () => {
+    const stack = await newStack({ proxy: { widget: true } });
+    const frame = await frameOf(`${stack.base}/embed`, 'embed studio');
+    const preview = (doc: Document) =>
+      until(
+        () =>
+          doc.querySelector<VenueBooking>('#preview venue-booking')?.shadowRoot?.querySelector('[part~="step"]') &&
+          new WidgetPage(doc.querySelector<VenueBooking>('#preview venue-booking')!),
+        'the preview',
+      );
+    const first = await (await preview(frame.contentDocument!)).step();
+    expect(first).to.equal('type');
+    await (
+      await preview(frame.contentDocument!)
+    ).choose('type', (button) => /^table\b/i.test(button.textContent!.trim()));
+    const later = await until(() => {
+      const step = new WidgetPage(
+        frame.contentDocument!.querySelector<VenueBooking>('#preview venue-booking')!,
+      ).currentStep();
+      return step && step !== 'type' && step;
+    }, 'the next step');
+    // A redraw that makes a new preview element (another language) keeps the test journey.
+    const doc = frame.contentDocument!;
+    await change(doc, doc.querySelector<HTMLSelectElement>('select[name="locale"]')!, 'fr');
+    await until(
+      () => doc.querySelector('#preview venue-booking')?.getAttribute('locale') === 'fr',
+      'the French preview',
+    );
+    expect(await (await preview(doc)).step()).to.equal(later);
+    // A reload is a new test: the preview starts at its first step.
+    const reloaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+    frame.contentWindow!.location.reload();
+    await reloaded;
+    expect(await (await preview(frame.contentDocument!)).step()).to.equal(first);
+  });
+
   it('is accessible: labelled controls, landmarks and contrast (axe-core), the preview included', async () => {
     const stack = await newStack({ proxy: { widget: true } });
     const doc = await openStudio(stack);
@@ -305,12 +341,13 @@ describe('the embed studio', () => {
     expect(doc.querySelector('#links svg[role="img"]')!.getAttribute('aria-label')).to.equal(`QR code of ${link.href}`);
     const qr = await fetch(doc.querySelector<HTMLAnchorElement>('#qr-download')!.href);
     expect(qr.headers.get('content-type')).to.equal('image/svg+xml; charset=utf-8');
+    // The plugin carries the studio's choices too: here the language.
     expect(doc.querySelector<HTMLAnchorElement>('#wordpress-plugin')!.href).to.equal(
-      `${location.origin}${stack.base}/embed/wordpress-plugin.zip?venue=${DEMO_VENUE}`,
+      `${location.origin}${stack.base}/embed/wordpress-plugin.zip?venue=${DEMO_VENUE}&locale=de`,
     );
-    // Without a booking page of the venue's own, the widget's fallback points to this one.
+    // Without a booking page of the venue's own, the widget's fallback points to this one, in German.
     expect(doc.querySelector<HTMLTextAreaElement>('#snippet')!.value).to.contain(
-      `<a href="${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de">book on our booking page</a>`,
+      `<p>Bitte <a href="${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de">buchen Sie auf unserer Buchungsseite</a>.</p>`,
     );
   });
 });

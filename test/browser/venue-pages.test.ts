@@ -1,7 +1,8 @@
 /**
  * The venue-facing pages in real browsers, served by the real proxy of a fresh stack with the
- * widget bundle: the booking page `/book/<id>` books a real table in the link's language, its 404
- * page, and axe-core on the booking page and the status page.
+ * widget bundle: the booking page `/book/<id>` books a real table in the link's language, and to
+ * the end under this machine's other name; its 404 page, and axe-core on the booking page and the
+ * status page.
  */
 import { expect } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
@@ -79,9 +80,39 @@ describe('the booking page', () => {
     expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
   });
 
-  it('is accessible (axe-core), the widget included', async () => {
-    const stack = await newStack({ proxy: { widget: true } });
+  it('books to the end opened under this machine’s other name (localhost for 127.0.0.1, or the reverse)', async () => {
+    // The stack names itself by the other name, as `npm start` names `localhost` while a guest
+    // types `127.0.0.1`: this page, at its own name, opens the booking page under the second one.
+    const stack = await newStack({ proxy: { widget: true, otherName: true } });
     const frame = await bookingPage(stack);
+    const doc = frame.contentDocument!;
+    const canonical = new URL(doc.querySelector<HTMLLinkElement>('link[rel="canonical"]')!.href);
+    expect(canonical.hostname).to.not.equal(location.hostname, 'the page is opened under a second name');
+    expect(['localhost', '127.0.0.1']).to.include(canonical.hostname);
+    const page = new WidgetPage(doc.querySelector<VenueBooking>('venue-booking')!);
+    await page.completeSteps({
+      type: (button) => /^table\b/i.test(button.textContent!.trim()),
+      num_people: (button) => button.dataset.value === '2',
+    });
+    const email = `second-name-${Date.now()}@example.com`;
+    await page.fillDetails({ first_name: 'Grace', last_name: 'Hopper', email, phone: '+44 7700 900456' });
+    page.submit();
+    const reference = await page.reference();
+    const stored = await storedBookings(stack, email);
+    expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
+  });
+
+  it('is accessible (axe-core), the widget and the venue’s address and contact included', async () => {
+    const profile = {
+      phone: '+44 20 7946 0000',
+      email: 'bookings@quayside.example',
+      address: '1 Quay Street\nBristol',
+    };
+    const stack = await newStack({ proxy: { widget: true, profiles: { [DEMO_VENUE]: profile } } });
+    const frame = await bookingPage(stack);
+    const contact = frame.contentDocument!.querySelector('.book-contact address')!;
+    expect(contact.querySelector('a[href="tel:+442079460000"]')!.textContent).to.equal('+44 20 7946 0000');
+    expect(contact.textContent).to.contain('1 Quay Street');
     const nonce = frame.contentDocument!.querySelector<HTMLScriptElement>('script[nonce]')!.nonce;
     expect(formatViolations(await axeViolations(frame, nonce))).to.equal('');
   });

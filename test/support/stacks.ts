@@ -64,10 +64,20 @@ export interface StackRequest {
     widget?: boolean;
     allowPages?: boolean;
     unlimited?: boolean;
-    /** Venue profiles the proxy starts with, by venue id (`profileSeed`: what `VENUE_BOOKING_PROFILES_FILE` holds). */
+    /**
+     * The stack's address names this machine by its other name (`127.0.0.1` for `localhost`, or
+     * the reverse), as `npm start` names one while a guest opens the other: the test page, at its
+     * own name, then opens the stack's pages under a second name, and can still reach into them.
+     */
+    otherName?: boolean;
+    /** Venue profiles to start with (venue id → profile), as `VENUE_BOOKING_PROFILES_FILE` gives them. */
     profiles?: Record<string, unknown>;
   };
 }
+
+/** A loopback `host` (and port) by this machine's other name. */
+const otherName = (host: string) =>
+  host.startsWith('localhost') ? host.replace('localhost', '127.0.0.1') : host.replace('127.0.0.1', 'localhost');
 
 /** The widget bundle as one module (its locale modules inlined), built once per run. */
 let widgetBundle: Promise<Uint8Array<ArrayBuffer>> | null = null;
@@ -127,7 +137,7 @@ export function stacksMiddleware() {
     const received: ClientRequest[] = [];
     const logged: LogEntry[] = [];
     const stack = createStack({
-      origin: `http://${request.headers.host}`,
+      origin: `http://${options.proxy?.otherName ? otherName(request.headers.host ?? '') : request.headers.host}`,
       basePath,
       sandbox: { ...options.sandbox, apps: [INSPECTOR] },
       proxy: {
@@ -143,9 +153,9 @@ export function stacksMiddleware() {
         ...(options.proxy?.returnBridge === false ? { returnBridge: false } : {}),
         ...(options.proxy?.widget ? { widgetScript: await widgetScript() } : {}),
         ...(options.proxy?.allowPages ? { origins: [await pagesOrigin()] } : {}),
+        ...(options.proxy?.profiles ? { profileSeed: options.proxy.profiles } : {}),
         // A walk through every path is one client making hundreds of reads: no per-client or budget limit.
         ...(options.proxy?.unlimited ? UNLIMITED : {}),
-        ...(options.proxy?.profiles ? { profileSeed: options.proxy.profiles } : {}),
         // The browser's own address, as the Node entry passes it: the operator pages open on loopback.
         peerAddress: (env) => (env as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.remoteAddress,
       },

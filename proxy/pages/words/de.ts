@@ -9,6 +9,17 @@ export const words: PageWords = {
     about: (venue) => `Reservieren Sie online einen Tisch bei ${venue}: Tag, Uhrzeit und Personenzahl wählen.`,
     missing: 'Hier gibt es keine Reservierungsseite',
     missingAbout: 'Prüfen Sie den Link, oder fragen Sie das Lokal nach seiner Reservierungsseite.',
+    contact: 'So finden Sie uns',
+    phone: 'Telefon',
+    email: 'E-Mail',
+  },
+  fallback: {
+    sentence: 'Bitte %s.',
+    page: 'buchen Sie auf unserer Buchungsseite',
+    call: 'rufen Sie uns unter %s an',
+    email: 'schreiben Sie an %s',
+    or: ' oder ',
+    contact: 'Um einen Tisch zu reservieren, nehmen Sie bitte Kontakt mit uns auf.',
   },
   returnPage: {
     confirmedTitle: 'Reservierung bestätigt',

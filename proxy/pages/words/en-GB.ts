@@ -16,6 +16,24 @@ export const enGB = {
     about: (venue: string) => `Book a table at ${venue} online: choose the day, the time and how many you are.`,
     missing: 'There is no booking page here',
     missingAbout: 'Check the link you followed, or ask the venue for its booking page.',
+    /** The venue's address and contact from its profile, above the widget. */
+    contact: 'Where to find us',
+    phone: 'Phone',
+    email: 'Email',
+  },
+  /**
+   * The widget's fallback (pages/snippet.ts `fallbackOf`), shown where its script cannot run: the
+   * ways to book, joined by \`or\` into \`sentence\`, else \`contact\`. Templates with \`%s\`, not
+   * functions, because the WordPress plugin gets the same words (its words.php, written into each
+   * download) and fills them with PHP's sprintf.
+   */
+  fallback: {
+    sentence: 'Please %s.',
+    page: 'book on our booking page',
+    call: 'call %s',
+    email: 'email %s',
+    or: ' or ',
+    contact: 'To book a table, please get in touch with us.',
   },
   /**
    * The return page (pages/return-page.ts), where a guest back from the booking site lands when

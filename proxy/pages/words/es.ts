@@ -9,6 +9,17 @@ export const words: PageWords = {
     about: (venue) => `Reserve mesa en ${venue} en línea: elija el día, la hora y cuántos son.`,
     missing: 'Aquí no hay ninguna página de reservas',
     missingAbout: 'Compruebe el enlace, o pida al local su página de reservas.',
+    contact: 'Dónde encontrarnos',
+    phone: 'Teléfono',
+    email: 'Correo electrónico',
+  },
+  fallback: {
+    sentence: 'Para reservar, %s.',
+    page: 'visite nuestra página de reservas',
+    call: 'llame al %s',
+    email: 'escriba a %s',
+    or: ' o ',
+    contact: 'Para reservar una mesa, póngase en contacto con nosotros.',
   },
   returnPage: {
     confirmedTitle: 'Reserva confirmada',

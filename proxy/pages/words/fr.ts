@@ -10,6 +10,17 @@ export const words: PageWords = {
       `Réservez une table chez ${venue} en ligne : choisissez le jour, l’heure et le nombre de personnes.`,
     missing: 'Il n’y a pas de page de réservation ici',
     missingAbout: 'Vérifiez le lien suivi, ou demandez sa page de réservation à l’établissement.',
+    contact: 'Où nous trouver',
+    phone: 'Téléphone',
+    email: 'E-mail',
+  },
+  fallback: {
+    sentence: 'Pour réserver, %s.',
+    page: 'rendez-vous sur notre page de réservation',
+    call: 'appelez le %s',
+    email: 'écrivez à %s',
+    or: ' ou ',
+    contact: 'Pour réserver une table, contactez-nous.',
   },
   returnPage: {
     confirmedTitle: 'Réservation confirmée',

@@ -9,6 +9,17 @@ export const words: PageWords = {
     about: (venue) => `Reserveer online een tafel bij ${venue}: kies de dag, de tijd en met hoeveel u bent.`,
     missing: 'Hier is geen reserveringspagina',
     missingAbout: 'Controleer de link, of vraag het restaurant om zijn reserveringspagina.',
+    contact: 'Waar u ons vindt',
+    phone: 'Telefoon',
+    email: 'E-mail',
+  },
+  fallback: {
+    sentence: 'Om te reserveren kunt u %s.',
+    page: 'onze reserveringspagina gebruiken',
+    call: '%s bellen',
+    email: 'mailen naar %s',
+    or: ' of ',
+    contact: 'Neem contact met ons op om een tafel te reserveren.',
   },
   returnPage: {
     confirmedTitle: 'Reservering bevestigd',
