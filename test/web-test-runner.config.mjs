@@ -218,7 +218,8 @@ export default {
       tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)),
     }),
     { name: 'stop-drivers', serverStop: () => stopOnServerStop.forEach((stop) => stop()) },
-    // The virtual screen reader's commands (test/support/screen-reader.ts): Chromium only.
+    // What a screen reader walks (Chromium's accessibility tree): the virtual screen reader's commands
+    // (test/support/screen-reader.ts) and the tests that check what a guest hears.
     accessibilityTreePlugin(),
   ],
   reporters: [defaultReporter(), countReporter(process.env.BROWSER_RESULTS_FILE)],

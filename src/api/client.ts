@@ -65,8 +65,9 @@ export interface ApiClientOptions {
 export type AvailabilityQuery = Choices & { getOffers?: boolean; fields?: string };
 
 /**
- * The client of one proxy: a GET's payload (`read`, its path under the proxy's base; the typed
- * reads below give each endpoint its path and shape) and the booking's POST.
+ * The client of one proxy: a GET's payload, or the body of the proxy's own JSON (`read`, its path
+ * under the proxy's base; the typed reads below give each endpoint its path and shape) and the
+ * booking's POST.
  */
 export interface ApiClient {
   read<T>(path: string, signal?: AbortSignal, query?: object): Promise<T>;
@@ -110,9 +111,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
 
+  // The service's envelope gives its payload; the proxy's own JSON (the venue profile) is its body.
   async function call<T>(run: () => Promise<Envelope<T>>): Promise<T> {
     try {
-      return (await run()).payload;
+      const body = await run();
+      return body.payload ?? (body as T);
     } catch (error) {
       throw await toApiError(error);
     }

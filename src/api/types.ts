@@ -168,3 +168,23 @@ export interface WireReturnBridge {
   methods?: unknown;
   handoff?: unknown;
 }
+
+/**
+ * The venue's profile as the proxy keeps it (`GET /api/venues/{id}/profile`, issue 35): the
+ * venue's own contact and rules, not the service's, answered as bare JSON (not in the service's
+ * envelope). Read defensively: a proxy that keeps no profile for the venue answers 404, and the
+ * widget then shows no contact.
+ */
+export interface WireProfile {
+  venue_id?: string;
+  phone?: string | null;
+  email?: string | null;
+  address?: string | null;
+  cancellation?: { online?: boolean; hours_before?: number | null } | null;
+  look?: {
+    theme?: 'light' | 'dark' | 'auto' | null;
+    colours?: Record<string, string>;
+    booking_type?: string | null;
+    locale?: string | null;
+  } | null;
+}

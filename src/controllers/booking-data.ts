@@ -31,7 +31,9 @@ import {
   type AvailabilityRead,
   type HeldAvailability,
   type Step,
+  validSuggestions,
 } from '../state/booking-flow.js';
+import type { PartyHelp } from '../state/party-help.js';
 import type { BookingState } from '../state/booking-state.js';
 import { sizeCondition, type PartyRange } from '../venue/offers.js';
 import { importPinned } from '../api/pinned-import.js';
@@ -76,6 +78,13 @@ interface BookingInputs {
   wantPreferences: boolean;
   /** The party step is in sight: its larger-party field and select are in the later steps chunk. */
   partyInSight: boolean;
+  /**
+   * A step with nothing to choose is in sight (`dead`): what it offers is read (`help`) and its
+   * template is in the later steps chunk; `people`: the party size when the booking type is what
+   * nothing takes (the type step after a party size), else 0.
+   */
+  dead: boolean;
+  people: number;
   /** Whether the venue's name is known without its record (create response, saved names). */
   titled: boolean;
   returnMethod: 'post' | 'get';
@@ -153,8 +162,10 @@ export class BookingData implements ReactiveController {
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   /** The return bridge's signed hand-off id ('' without one), else false: the proxy confirms only returns with it. */
   readonly bridge: Read<readonly [string, boolean], string | false>;
-  /** The later steps' code, a pinned on-demand chunk fetched once the party step or a booking is in sight. */
+  /** The later steps' code, a pinned on-demand chunk fetched once the party step, a dead end or a booking is in sight. */
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
+  /** What a dead end offers (`readPartyHelp`), read once one is in sight: never on a first load. */
+  readonly help: Read<readonly [string, string, number, boolean, LaterSteps | null], PartyHelp | null>;
   /** Each type's party sizes, read when an offer limits the size: a type's badge needs them before it is chosen. */
   readonly parties: Read<readonly [string, string, string, string], ReadonlyMap<string, PartyRange>>;
   /** The booking types the answers listed, and their venue (the party sizes are read for these). */
@@ -176,6 +187,7 @@ export class BookingData implements ReactiveController {
     this.record = this._recordRead(_host);
     this.bridge = this._bridgeRead(_host);
     this.laterSteps = this._laterStepsRead(_host);
+    this.help = this._helpRead(_host);
   }
 
   /** Venues that cannot be read keep what was known: the picker still lists them. */
@@ -297,10 +309,25 @@ export class BookingData implements ReactiveController {
       // after the element's view is decided), so that update's view already waits for the chunk;
       // and for good, so booking again keeps it.
       () => {
-        const { wantPreferences, confirmed, partyInSight } = this._inputs();
-        return [(this._wantLater ||= wantPreferences || confirmed || partyInSight)] as const;
+        const { wantPreferences, confirmed, partyInSight, dead } = this._inputs();
+        return [(this._wantLater ||= wantPreferences || confirmed || partyInSight || dead)] as const;
       },
       async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../parts/later-steps.js')) : null),
+    );
+  }
+
+  /** The venue's phone and email, and for a party that no type takes that day the types that take it and their days. */
+  private _helpRead(host: ReactiveControllerHost): BookingData['help'] {
+    return new Read(
+      host,
+      () => {
+        const { api, venue, dead, people } = this._inputs();
+        return [api, venue.current, people, dead, this.laterSteps.task.value ?? null] as const;
+      },
+      async ([api, venue, people, dead, later], signal) =>
+        dead && later && venue
+          ? later.readPartyHelp(this.clientFor(api), venue, people, normalizeAvailability, signal)
+          : null,
     );
   }
 
@@ -317,7 +344,8 @@ export class BookingData implements ReactiveController {
     const { state, wantPreferences } = this._progress();
     const { choices, confirmation, editing, pick } = state;
     const order = parseSteps(host.steps);
-    return {
+    const at = editing ?? nextStep(order, choices);
+    const inputs: BookingInputs = {
       api: host.api,
       attribute: host.venue,
       group: host.venueGroup,
@@ -327,16 +355,26 @@ export class BookingData implements ReactiveController {
       confirmed: Boolean(confirmation),
       hideOffers: host.hideOffers,
       wantPreferences,
-      partyInSight: (editing ?? nextStep(order, choices)) === 'num_people',
+      partyInSight: at === 'num_people',
       titled: Boolean(pick.title),
       returnMethod: host.returnMethod,
       today: venueToday(host.now ?? new Date()),
+      dead: false,
+      people: at === 'type' ? (choices.num_people ?? 0) : 0,
     };
+    // As the step shows it (`flow.ts`): a step other than the date's with no valid value in the answer for it.
+    const answer = at && at !== 'date' && at !== 'venue' ? this.current(inputs) : null;
+    inputs.dead = Boolean(answer) && !validSuggestions(answer, at as Step).length;
+    return inputs;
   }
 
   /** The reads as the view is decided on them (`viewFor`): a read about to start counts as pending. */
-  get viewReads(): Pick<ViewState, 'multi' | 'venues' | 'extrasPending' | 'laterPending' | 'laterFailed'> {
+  get viewReads(): Pick<
+    ViewState,
+    'multi' | 'venues' | 'extrasPending' | 'laterPending' | 'laterFailed' | 'helpPending'
+  > {
     return {
+      helpPending: this._inputs().dead && (this.help.pending || this.laterSteps.pending),
       multi: this.venue.multi,
       venues: this.venues.state,
       extrasPending: this.offers.pending || this.preferences.pending,
@@ -353,6 +391,7 @@ export class BookingData implements ReactiveController {
       parties: this.parties.task.value ?? (new Map() as ReadonlyMap<string, PartyRange>),
       preferences: this.preferences.task.value ?? [],
       later: this.laterSteps.task.value ?? null,
+      help: this.help.task.value ?? null,
     };
   }
 

@@ -34,6 +34,24 @@ export const strings: LocaleStrings = {
   choose: 'Auswählen',
   largerParty: (max) => `Mehr als ${max} Personen?`,
   findOptions: 'Möglichkeiten anzeigen',
+  // A larger party's way on (issue 35): a dead end's help, and a change of type said and confirmed.
+  noTypeTakes: (people) => `Online nimmt keine Buchungsart ${people} an.`,
+  fitDays: (name, range, days) => (range ? `${name} ist für ${range}, ${days}.` : `${name}: ${days}.`),
+  everyDay: 'jeden Tag',
+  dayRange: (first, last) => `${first} bis ${last}`,
+  enquireAs: (name) => `Anfrage für ${name} senden`,
+  bookAs: (name) => `${name} buchen`,
+  talkToVenue: 'Oder sprechen Sie mit dem Lokal:',
+  movedTitle: (people, to) => `Eine Gruppe von ${people} wird als ${to} gebucht`,
+  movedEnquiry: (to, from) =>
+    `${from} nimmt keine Gruppe dieser Größe an. ${to} ist eine Anfrage: Das Lokal bestätigt sie, und Bedingungen und Preis können abweichen.`,
+  movedTerms: (to, from) =>
+    `${from} nimmt keine Gruppe dieser Größe an, und Bedingungen und Preis von ${to} können abweichen.`,
+  durationLost: (to, lengths, duration) =>
+    `${to} dauert ${lengths}, daher kann Ihre Dauer von ${duration} nicht übernommen werden: Sie wählen sie als Nächstes.`,
+  durationKept: (duration) => `Ihre Dauer von ${duration} wird übernommen.`,
+  continueAs: (to) => `Weiter mit ${to}`,
+  changeParty: 'Personenzahl ändern',
   partyFor: (name, min, max) =>
     `${name ? `${name} ist` : 'Online-Reservierungen sind'} für ${max === null ? `${min} oder mehr` : min === max ? max : `${min} bis ${max}`} Gäste`,
   peopleRange: (min, max) =>

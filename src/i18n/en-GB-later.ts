@@ -1,9 +1,18 @@
 /**
  * The English (UK) words only the later steps use (the details form, the confirmation's body and
- * calendar links): they travel with those templates in the later steps chunk (`later-steps.ts`),
- * so the bundle does not carry them. Every other locale module has its own (`LocaleStrings`).
+ * calendar links, the party step, a larger party's way on): they travel with those templates in
+ * the later steps chunk (`later-steps.ts`), so the bundle does not carry them. Every other locale
+ * module has its own (`LocaleStrings`).
  */
 export const enGBLater = {
+  otherSize: 'Other party size',
+  choose: 'Choose',
+  findOptions: 'Find options',
+  largerParty: (max: number) => `More than ${max} people?`,
+  partyFor: (name: string | null, min: number, max: number | null) =>
+    `${name ? `${name} is` : 'Online bookings are'} for ${max === null ? `${min} or more` : min === max ? max : `${min} to ${max}`} guests`,
+  offerSizes: (names: string) => `Offer for the marked sizes: ${names}`,
+  offersTitle: 'Offers',
   noOffer: 'No offer',
   offerValid: (from: string | null, to: string | null) =>
     from && to ? `Valid ${from} to ${to}` : to ? `Valid until ${to}` : from ? `Valid from ${from}` : '',
@@ -31,6 +40,25 @@ export const enGBLater = {
   addToCalendar: 'Add to calendar (.ics)',
   googleCalendar: 'Add to Google Calendar',
   calendarTitle: (venue: string) => `Booking at ${venue}`,
+  // A larger party's way on (issue 35): a dead end's help, and a change of type said and confirmed.
+  noTypeTakes: (people: string) => `No booking here takes ${people} online.`,
+  fitDays: (name: string, range: string | null, days: string) =>
+    range ? `${name} takes ${range}, ${days}.` : `${name}: ${days}.`,
+  everyDay: 'every day',
+  dayRange: (first: string, last: string) => `${first} to ${last}`,
+  enquireAs: (name: string) => `Send an enquiry for ${name}`,
+  bookAs: (name: string) => `Book ${name}`,
+  talkToVenue: 'Or talk to the venue:',
+  movedTitle: (people: number, to: string) => `A party of ${people} is booked as ${to}`,
+  movedEnquiry: (to: string, from: string) =>
+    `${from} does not take a party this size. ${to} is an enquiry: the venue confirms it, and its terms and price may differ.`,
+  movedTerms: (to: string, from: string) =>
+    `${from} does not take a party this size, and the terms and price of ${to} may differ.`,
+  durationLost: (to: string, lengths: string, duration: string) =>
+    `${to} lasts ${lengths}, so your ${duration} cannot carry over: you choose its length next.`,
+  durationKept: (duration: string) => `Your ${duration} carries over.`,
+  continueAs: (to: string) => `Continue as ${to}`,
+  changeParty: 'Change the party size',
 };
 
 /** The words of the later steps, in one locale. */

@@ -36,12 +36,6 @@ export const enGB = {
   dayParts: { morning: 'Morning', lunch: 'Lunch', afternoon: 'Afternoon', evening: 'Evening', late: 'After midnight' },
   timesCount: (count: number) => (count === 1 ? '1 time' : `${count} times`),
   legend: 'Key',
-  otherSize: 'Other party size',
-  choose: 'Choose',
-  largerParty: (max: number) => `More than ${max} people?`,
-  findOptions: 'Find options',
-  partyFor: (name: string | null, min: number, max: number | null) =>
-    `${name ? `${name} is` : 'Online bookings are'} for ${max === null ? `${min} or more` : min === max ? max : `${min} to ${max}`} guests`,
   peopleRange: (min: number | null, max: number | null) =>
     min !== null && max !== null
       ? min === max
@@ -50,7 +44,6 @@ export const enGB = {
       : min !== null
         ? `${min}+ people`
         : `up to ${max} people`,
-  offerSizes: (names: string) => `Offer for the marked sizes: ${names}`,
   actions: {
     accept: 'Instant confirmation',
     enquire: 'Enquiry: the venue confirms',
@@ -62,7 +55,6 @@ export const enGB = {
   endsAt: (time: string) => `ends ${time}`,
   previousMonth: 'Previous month',
   nextMonth: 'Next month',
-  offersTitle: 'Offers',
   offersAt: 'Offers at',
   redirectTitle: 'Finish on the booking site',
   redirectNote:

@@ -34,6 +34,24 @@ export const strings: LocaleStrings = {
   choose: 'Elegir',
   largerParty: (max) => `¿Más de ${max} personas?`,
   findOptions: 'Ver opciones',
+  // A larger party's way on (issue 35): a dead end's help, and a change of type said and confirmed.
+  noTypeTakes: (people) => `Ninguna reserva en línea admite ${people}.`,
+  fitDays: (name, range, days) => (range ? `${name} admite ${range}, ${days}.` : `${name}: ${days}.`),
+  everyDay: 'todos los días',
+  dayRange: (first, last) => `de ${first} a ${last}`,
+  enquireAs: (name) => `Enviar una solicitud de ${name}`,
+  bookAs: (name) => `Reservar ${name}`,
+  talkToVenue: 'O hable con el local:',
+  movedTitle: (people, to) => `Un grupo de ${people} se reserva como ${to}`,
+  movedEnquiry: (to, from) =>
+    `${from} no admite un grupo de este tamaño. ${to} es una solicitud: el local la confirma, y sus condiciones y su precio pueden ser distintos.`,
+  movedTerms: (to, from) =>
+    `${from} no admite un grupo de este tamaño, y las condiciones y el precio de ${to} pueden ser distintos.`,
+  durationLost: (to, lengths, duration) =>
+    `${to} dura ${lengths}, así que su duración de ${duration} no se mantiene: elegirá la duración a continuación.`,
+  durationKept: (duration) => `Se mantiene su duración de ${duration}.`,
+  continueAs: (to) => `Continuar como ${to}`,
+  changeParty: 'Cambiar el número de personas',
   partyFor: (name, min, max) =>
     `${name ? `${name} es` : 'Las reservas en línea son'} para ${max === null ? `${min} o más` : min === max ? max : `${min} a ${max}`} personas`,
   peopleRange: (min, max) =>

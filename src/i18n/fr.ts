@@ -34,6 +34,24 @@ export const strings: LocaleStrings = {
   choose: 'Choisir',
   largerParty: (max) => `Plus de ${max} personnes ?`,
   findOptions: 'Voir les possibilités',
+  // A larger party's way on (issue 35): a dead end's help, and a change of type said and confirmed.
+  noTypeTakes: (people) => `Aucune réservation en ligne n’accueille ${people}.`,
+  fitDays: (name, range, days) => (range ? `${name} accueille ${range}, ${days}.` : `${name} : ${days}.`),
+  everyDay: 'tous les jours',
+  dayRange: (first, last) => `du ${first} au ${last}`,
+  enquireAs: (name) => `Envoyer une demande pour ${name}`,
+  bookAs: (name) => `Réserver ${name}`,
+  talkToVenue: 'Ou contactez l’établissement :',
+  movedTitle: (people, to) => `Un groupe de ${people} est réservé en ${to}`,
+  movedEnquiry: (to, from) =>
+    `${from} n’accueille pas un groupe de cette taille. ${to} est une demande : l’établissement la confirme, et ses conditions et son prix peuvent différer.`,
+  movedTerms: (to, from) =>
+    `${from} n’accueille pas un groupe de cette taille, et les conditions et le prix de ${to} peuvent différer.`,
+  durationLost: (to, lengths, duration) =>
+    `${to} dure ${lengths} : votre durée de ${duration} ne peut pas être reprise, vous choisirez la sienne ensuite.`,
+  durationKept: (duration) => `Votre durée de ${duration} est conservée.`,
+  continueAs: (to) => `Continuer avec ${to}`,
+  changeParty: 'Changer le nombre de personnes',
   partyFor: (name, min, max) =>
     `${name ? `${name} est` : 'Les réservations en ligne sont'} pour ${max === null ? `${min} personnes ou plus` : min === max ? `${max} personnes` : `${min} à ${max} personnes`}`,
   peopleRange: (min, max) =>

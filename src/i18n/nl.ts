@@ -34,6 +34,24 @@ export const strings: LocaleStrings = {
   choose: 'Kiezen',
   largerParty: (max) => `Meer dan ${max} personen?`,
   findOptions: 'Mogelijkheden tonen',
+  // A larger party's way on (issue 35): a dead end's help, and a change of type said and confirmed.
+  noTypeTakes: (people) => `Geen enkele reservering online is voor ${people}.`,
+  fitDays: (name, range, days) => (range ? `${name} is voor ${range}, ${days}.` : `${name}: ${days}.`),
+  everyDay: 'elke dag',
+  dayRange: (first, last) => `${first} t/m ${last}`,
+  enquireAs: (name) => `Aanvraag voor ${name} sturen`,
+  bookAs: (name) => `${name} reserveren`,
+  talkToVenue: 'Of neem contact op met de zaak:',
+  movedTitle: (people, to) => `Een groep van ${people} wordt geboekt als ${to}`,
+  movedEnquiry: (to, from) =>
+    `${from} is niet voor een groep van deze grootte. ${to} is een aanvraag: de zaak bevestigt die, en voorwaarden en prijs kunnen verschillen.`,
+  movedTerms: (to, from) =>
+    `${from} is niet voor een groep van deze grootte, en de voorwaarden en prijs van ${to} kunnen verschillen.`,
+  durationLost: (to, lengths, duration) =>
+    `${to} duurt ${lengths}, dus uw duur van ${duration} kan niet mee: u kiest straks de duur.`,
+  durationKept: (duration) => `Uw duur van ${duration} blijft staan.`,
+  continueAs: (to) => `Doorgaan als ${to}`,
+  changeParty: 'Aantal personen wijzigen',
   partyFor: (name, min, max) =>
     `${name ? `${name} is` : 'Online reserveringen zijn'} voor ${max === null ? `${min} of meer` : min === max ? max : `${min} tot ${max}`} gasten`,
   peopleRange: (min, max) =>

@@ -15,6 +15,7 @@ import type { LaterSteps } from '../controllers/booking-data.js';
 import { durationMinutes } from '../venue/format.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings, Strings } from '../i18n/en-GB.js';
+import type { PartyHelp } from '../state/party-help.js';
 import { eligibleOffers } from '../venue/offers.js';
 import * as present from '../state/presenter.js';
 import type { View } from '../state/view.js';
@@ -25,7 +26,8 @@ import { renderError } from './error.js';
 import { renderProblems, type AlternativesProps } from './problems.js';
 import { renderRedirect } from './redirect.js';
 import { renderReject } from './reject.js';
-import { renderChoices, renderParty, renderStep } from './step.js';
+import { renderChoices, renderStep } from './step.js';
+import { renderOption, renderOptions } from './options.js';
 import { renderSummary } from './summary.js';
 import { renderTimes } from './times.js';
 import { renderUnavailable } from './unavailable.js';
@@ -47,6 +49,8 @@ export interface Flow extends BookingState, present.OfferContext {
   /** The later steps' code (details form, confirmation, calendar links), once loaded (`BookingData.laterSteps`). */
   later: LaterSteps | null;
   preferences: WireMarketingPreference[];
+  /** What a dead end offers (`BookingData.help`), once read. */
+  help: PartyHelp | null;
   /** A guest's action. */
   send: (event: GuestEvent) => void;
   /** Says a text in the live region (a closed day's reason when it is activated). */
@@ -64,27 +68,43 @@ export interface Flow extends BookingState, present.OfferContext {
 /** A guest's choice of a value of a step. */
 const choose = (flow: Flow) => (field: Step, value: string | number) => flow.send({ type: 'choose', field, value });
 
-/** The party step: its sizes, why no others, the sizes offers apply to, a larger party's way on. */
+/**
+ * The party step: its sizes, why no others, the sizes offers apply to, a larger party's way on
+ * (`renderParty`, in the later steps chunk, which the step waits for). Without that chunk, the
+ * sizes it takes as chips, and the venue's own way to book (the fallback content) for a larger party.
+ */
 function renderPartyView(flow: Flow, availability: Availability) {
-  const { wording, choices } = flow;
+  const { wording, choices, later } = flow;
   const field = availability.fields.num_people;
+  const suggestions = field?.suggestions ?? [];
+  if (!later)
+    return html`${renderOptions(
+        suggestions.filter((item) => item.valid),
+        choices.num_people,
+        (item) => present.describe(wording, 'num_people', item, choices.time, null),
+        (item) => choose(flow)('num_people', item.value),
+        true,
+      )}<slot></slot>`;
   const offers = present.partyOffers(wording, flow, availability);
-  return renderParty({
-    strings: wording.strings,
-    suggestions: field?.suggestions ?? [],
-    chosen: choices.num_people,
-    min: field?.min ?? null,
-    max: field?.max ?? null,
-    typeName: choices.type ? present.typeName(wording, choices.type) : null,
-    asking: flow.ui.larger,
-    qualifies: offers.qualifies,
-    offerNames: offers.names,
-    onChoose: (size) => choose(flow)('num_people', size),
-    onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
-    onLarger: (people) => flow.send({ type: 'larger-party', people }),
-    more: flow.later,
-    largest: PARTY_SIZE.max,
-  });
+  return later.renderParty(
+    { html, nothing },
+    {
+      strings: wording.strings,
+      suggestions,
+      chosen: choices.num_people,
+      min: field?.min ?? null,
+      max: field?.max ?? null,
+      typeName: choices.type ? present.typeName(wording, choices.type) : null,
+      asking: flow.ui.larger,
+      qualifies: offers.qualifies,
+      offerNames: offers.names,
+      onChoose: (size) => choose(flow)('num_people', size),
+      onAsk: () => flow.onUi({ larger: true }, '#larger-size'),
+      onLarger: (people) => flow.send({ type: 'larger-party', people }),
+      option: renderOption,
+      largest: PARTY_SIZE.max,
+    },
+  );
 }
 
 function alternativesOf(flow: Flow): AlternativesProps {
@@ -95,8 +115,15 @@ function alternativesOf(flow: Flow): AlternativesProps {
   };
 }
 
+/** What a larger party's way on needs (`WayOn`: `party-more.ts`, in the later steps chunk). */
+const wayOn = (flow: Flow, answer: Availability) => ({
+  ...flow,
+  answer,
+  format: (field: Step, value: string | number) => present.format(flow.wording, field, value),
+});
+
 function renderStepView(flow: Flow, step: Step, availability: Availability) {
-  const { wording, choices, ui } = flow;
+  const { wording, choices, ui, later } = flow;
   const s = wording.strings;
   const field = availability.fields[step];
   const suggestions = field?.suggestions ?? [];
@@ -149,12 +176,13 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
                 ),
               onChoose: (item) => choose(flow)(step, item.value),
             });
-  // Nothing to choose here: say so, and show the venue's own way to book (the fallback content);
-  // the summary above goes back to any earlier choice.
+  // Nothing to choose here: say so, with what the venue offers instead (`renderPartyHelp`: the types
+  // that take the party and their days, the venue's phone and email), then the venue's own way to
+  // book (the fallback content); the summary above goes back to any earlier choice.
   const none =
     step !== 'date' && !suggestions.some((item) => item.valid)
       ? html`<p class="note" data-none>${s.noOptions}</p>
-          <slot></slot>`
+          ${later?.renderPartyHelp({ html, nothing }, wayOn(flow, availability))}<slot></slot>`
       : nothing;
   return renderStep(step, s.stepTitles[step], html`${body}${none}`);
 }
@@ -246,7 +274,10 @@ function renderBody(flow: Flow, view: View) {
     case 'empty':
       return nothing;
     case 'step':
-      return renderStepView(flow, view.step, view.availability);
+      // The service gave a larger party another type: said, and confirmed or undone by the guest.
+      return view.moved && flow.later
+        ? flow.later.renderMoved({ html, nothing }, wayOn(flow, view.availability))
+        : renderStepView(flow, view.step, view.availability);
     case 'details':
       return renderDetailsView(flow, view.availability);
     case 'redirect':

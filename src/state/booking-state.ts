@@ -21,6 +21,7 @@ import {
   type Step,
 } from './booking-flow.js';
 import type { bookingRequest } from './booking-request.js';
+import type { Replaced } from './party-help.js';
 import type { BookingConfirmation } from './element-types.js';
 import type { Strings } from '../i18n/en-GB.js';
 import { eligibleOffers } from '../venue/offers.js';
@@ -61,6 +62,11 @@ export interface BookingState {
   arrival: 'returned' | 'restored' | null;
   /** Booking type names by id, from the answers and the saved names, so that no summary shows an id. */
   typeNames: ReadonlyMap<string, string>;
+  /**
+   * The type and duration a larger party replaced, until the guest settles the type for it: when
+   * the service gives the party another type, the guest is told and confirms it (`view.ts`).
+   */
+  replaced: Replaced | null;
   ui: StepUi;
 }
 
@@ -74,6 +80,11 @@ export type GuestEvent =
   | { type: 'edit'; field: Step | 'venue' }
   /** A party larger than the party step lists: how many people. */
   | { type: 'larger-party'; people: number }
+  /**
+   * The guest settles the type of a larger party (`party-help.ts` builds the choices): moves to a
+   * type that takes it, continues as the type the service gave it, or goes back to change the party.
+   */
+  | { type: 'retype'; choices: Choices }
   /** Book again, after a confirmation. */
   | { type: 'again' };
 
@@ -109,6 +120,7 @@ export function initialState(): BookingState {
     confirmation: null,
     arrival: null,
     typeNames: new Map(),
+    replaced: null,
     ui: { focusDate: null, dayParts: {}, larger: false },
   };
 }
@@ -128,13 +140,15 @@ const CHANGES: {
       if (event.value === state.pick.id) return { ...chosen, pick };
       // Booking types, durations and offers belong to one venue; date, time and party size carry over.
       const { type: _type, duration: _duration, ...kept } = state.choices;
-      return { ...chosen, pick, choices: kept, offer: null };
+      return { ...chosen, pick, choices: kept, offer: null, replaced: null };
     }
     const { field, value } = event;
     // Later choices are kept: the next answer says whether they still hold (`reconcile`).
     const choices = { ...state.choices, [field]: value };
     const ui = { ...state.ui, larger: false, ...(field === 'time' ? {} : { dayParts: {} }) };
-    return { ...chosen, choices, ui };
+    // A type or a party size the guest chose settles a larger party's type.
+    const replaced = field === 'type' || field === 'num_people' ? null : state.replaced;
+    return { ...chosen, choices, ui, replaced };
   },
   edit: (state, { field }) => ({
     editing: field,
@@ -142,19 +156,30 @@ const CHANGES: {
   }),
   // A party larger than the type takes: the size is chosen and the type (with its durations) is
   // asked again, so the service says which type takes that many people (typically an enquiry-only
-  // one, such as private hire). The date and time stay while the next answer accepts them.
+  // one, such as private hire). The date and time stay while the next answer accepts them; the
+  // type and duration are kept aside, so a change of type is said and confirmed, and undone.
   'larger-party': (state, { people }) => {
-    const { type: _type, duration: _duration, ...kept } = state.choices;
+    const { type, duration, ...kept } = state.choices;
     return {
       problems: [],
       choices: { ...kept, num_people: people },
       editing: null,
       offer: null,
+      replaced: state.replaced ?? { type, duration },
       ui: { ...state.ui, larger: false },
     };
   },
+  retype: (_state, { choices }) => ({ choices, replaced: null, problems: [], editing: null, offer: null }),
   // The venue and the names seen stay (and the guest's details, in the form: `GuestForm.reset`).
-  again: () => ({ confirmation: null, arrival: null, choices: {}, offer: null, problems: [], editing: null }),
+  again: () => ({
+    confirmation: null,
+    arrival: null,
+    choices: {},
+    offer: null,
+    problems: [],
+    editing: null,
+    replaced: null,
+  }),
   ui: (state, { ui }) => ({ ui: { ...state.ui, ...ui } }),
   // Before the first render a restored booking wins; after it, a changed attribute does.
   prefill: (state, { choices, over }) =>

@@ -39,6 +39,10 @@ export interface ViewState {
   venues: ReadState<readonly unknown[]>;
   /** Whether the details form's offers or preferences are still on their way. */
   extrasPending: boolean;
+  /** What a dead end offers is on its way (`BookingData.help`): the step waits for it. */
+  helpPending?: boolean;
+  /** The type a larger party replaced (`BookingState.replaced`). */
+  replaced?: { type?: string } | null;
 }
 
 /** What is rendered around a view: nothing, the summary, or the summary and the problems. */
@@ -51,7 +55,8 @@ export type View =
   | { kind: 'busy'; step: null; frame: Frame }
   | { kind: 'error'; step: null; frame: Frame; during: 'venues' | 'availability'; error: unknown }
   | { kind: 'empty'; step: null; frame: 'none' }
-  | { kind: 'step'; step: Step; frame: 'flow'; availability: Availability }
+  /** `moved`: the service gave a larger party another type, which the type step says and the guest confirms. */
+  | { kind: 'step'; step: Step; frame: 'flow'; availability: Availability; moved?: boolean }
   | { kind: 'details'; step: 'details'; frame: 'flow'; availability: Availability }
   | { kind: 'redirect'; step: 'redirect'; frame: 'flow'; deposit: boolean }
   | { kind: 'unavailable'; step: 'unavailable'; frame: 'flow' }
@@ -82,11 +87,15 @@ export function viewFor(state: ViewState, availability: ReadState<Availability |
   if (!answer) return { kind: 'empty', step: null, frame: 'none' };
   const editing =
     state.editing && state.editing !== 'venue' && state.editing !== 'details' ? (state.editing as Step) : null;
-  const step = editing ?? nextStep(state.order, state.choices);
+  // The service gave a larger party another type: the type step says so until the guest confirms it.
+  const { replaced, choices } = state;
+  const moved = !editing && !!replaced?.type && !!choices.type && choices.type !== replaced.type;
+  const step = editing ?? (moved ? 'type' : nextStep(state.order, choices));
   if (step) {
+    if (state.helpPending) return { kind: 'busy', step: null, frame: 'flow' };
     // The party step's larger-party field and select come with the later steps: it waits for them.
     if (step === 'num_people' && state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };
-    return { kind: 'step', step, frame: 'flow', availability: answer };
+    return { kind: 'step', step, frame: 'flow', availability: answer, moved };
   }
   // The form waits for its offers and preferences, so they do not push the fields down once shown.
   if (state.extrasPending || state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };

@@ -62,7 +62,7 @@ const summary = (page: WidgetPage) =>
 describe('a larger party always has a way on', () => {
   afterEach(() => sessionStorage.clear());
 
-  it('a party of 20 from Table on a Sunday at 19:00 is offered Private Hire, keeps its date and time, and sends an enquiry', async () => {
+  it('a party of 20 from Table on a Sunday at 19:00 is offered Private Hire, confirms it, keeps its date and time, and sends an enquiry', async () => {
     const stack = await newStack({ sandbox: { now: NOW } });
     const page = await widget(stack);
     await upTo(page, TYPES.table, SUNDAY, '19:00');
@@ -70,7 +70,10 @@ describe('a larger party always has a way on', () => {
     expect(page.partySizes()).to.deep.equal([2, 3, 4, 5, 6, 7, 8]);
     expect(page.partyRule()).to.equal('Table is for 2 to 8 guests');
     await page.largerParty(20);
-    // The only type that takes 20 that evening is chosen, with the date, time and party kept.
+    // The only type that takes 20 that evening is given, said, and confirmed by the guest.
+    expect((await page.typeChange()).title).to.equal('A party of 20 is booked as Private Hire');
+    await page.answerTypeChange('continue');
+    // With the date, time and party kept.
     await until(() => /Private Hire/.test(summary(page)), 'Private Hire in the summary');
     // The date as this engine's Intl words it ("Sun 22 Mar", "Sun, 22 Mar").
     const sunday = new Intl.DateTimeFormat('en-GB', {

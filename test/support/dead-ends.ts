@@ -39,7 +39,13 @@ async function check(page: WidgetPage, report: WalkReport, where: string, on = f
   const forward = step === 'details' || page.stepControls().length > 0 || page.fallbackShown();
   if (!forward && (on || !back))
     report.deadEnds.push(`${where}: ${step} offers no way ${on ? 'on' : 'forward or back'}`);
-  if (!ENDS.includes(step) && step !== 'date' && choices(page).length === 0 && !page.root.querySelector('[data-none]'))
+  // A change of booking type for a larger party (`data-moved`) says why in its heading, and is confirmed there.
+  if (
+    !ENDS.includes(step) &&
+    step !== 'date' &&
+    choices(page).length === 0 &&
+    !page.root.querySelector('[data-none], [data-moved]')
+  )
     report.deadEnds.push(`${where}: ${step} lists nothing and says not why`);
   return step;
 }

@@ -466,6 +466,28 @@ export class WidgetPage {
     return this.root.querySelector<HTMLButtonElement>(`[part~="day"][data-date="${date}"]`);
   }
 
+  /** The change of booking type a larger party was given, once shown: its heading and what it says changes. */
+  async typeChange(): Promise<{ title: string; detail: string }> {
+    const step = await until(
+      () => this.root.querySelector<HTMLElement>('[part~="step"][data-moved]'),
+      `the change of booking type (showing ${this.currentStep()})`,
+    );
+    const text = (selector: string) => step.querySelector(selector)!.textContent!.replace(/\s+/g, ' ').trim();
+    return { title: text('#step-title'), detail: text('#moved-detail') };
+  }
+
+  /** Answers the change of booking type: continue as the new type, or go back to change the party. */
+  async answerTypeChange(answer: 'continue' | 'change-party'): Promise<void> {
+    await this.typeChange();
+    this.root.querySelector<HTMLButtonElement>(`[data-moved] [data-${answer}]`)!.click();
+    await until(() => !this.root.querySelector('[data-moved]') && this.currentStep(), 'the step after the change');
+  }
+
+  /** What a dead end offers (the types that take the party, the venue's contact), once shown. */
+  async partyHelp(): Promise<HTMLElement> {
+    return until(() => this.root.querySelector<HTMLElement>('[data-party-help]'), 'what the dead end offers');
+  }
+
   /** Presses a key on the focused element of the widget (a real keydown event). */
   async press(key: string, shiftKey = false): Promise<void> {
     const target = this.focused() ?? this.element;

@@ -76,6 +76,22 @@ describe('viewFor: which view shows', () => {
     assert.equal(viewFor(state(), { ...pending, value: types.value }).kind, 'busy');
   });
 
+  it('keeps the type step, saying so, while the service gave a larger party another type than it replaced', () => {
+    const moved = { type: 'ph', date: all.date, time: all.time, num_people: 12 };
+    const view = viewFor(state({ choices: moved, replaced: { type: 't' } }), types);
+    assert.deepEqual(view.kind === 'step' && [view.step, view.moved], ['type', true]);
+    // The same type, no type kept aside, or the guest gone back to another step: the flow goes on.
+    assert.deepEqual(viewFor(state({ choices: moved, replaced: { type: 'ph' } }), types).step, 'duration');
+    assert.deepEqual(viewFor(state({ choices: moved, replaced: {} }), types).step, 'duration');
+    const back = viewFor(state({ choices: moved, replaced: { type: 't' }, editing: 'date' }), types);
+    assert.deepEqual(back.kind === 'step' && [back.step, back.moved], ['date', false]);
+  });
+
+  it('holds a dead end behind the placeholder while what it offers is on its way', () => {
+    const view = viewFor(state({ choices: { num_people: 12 }, helpPending: true }), types);
+    assert.deepEqual([view.kind, view.frame], ['busy', 'flow']);
+  });
+
   it('shows a failed read with the summary, to retry the availability', () => {
     const view = viewFor(state(), { status: 'error', value: undefined, error: 'down' });
     assert.deepEqual(view, { kind: 'error', step: null, frame: 'summary', during: 'availability', error: 'down' });
