@@ -31,6 +31,14 @@ export function newNonce(): string {
   return btoa(binary);
 }
 
+/**
+ * A page's referrer policy: `no-referrer`, or `same-origin` for a page that posts forms to this
+ * proxy (the studio): under `no-referrer` a browser sends a form's POST with `Origin: null`, which
+ * the same-origin check of those forms (pages/operator.ts `operatorForm`) must refuse; under
+ * `same-origin` it names the page's origin, and other sites still get no referrer.
+ */
+export type Referrer = 'no-referrer' | 'same-origin';
+
 /** Options of a page. */
 export interface PageOptions {
   title: string;
@@ -48,6 +56,8 @@ export interface PageOptions {
   style?: string;
   /** The stylesheet's address, relative to the page, so a proxy under a path works (default the operator pages'). */
   stylesheet?: string;
+  /** The page's referrer policy (default `no-referrer`). */
+  referrer?: Referrer;
 }
 
 /** Options of a sealed page: one that loads nothing at all, its one stylesheet inline. */
@@ -60,18 +70,18 @@ export interface SealedPageOptions {
 }
 
 /** The document around `body`; `head` is what the page adds after the common `<meta>` elements. */
-function documentOf(words: PageWords, head: string, body: string): string {
-  return `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="no-referrer">${head}</head><body>${body}</body></html>`;
+function documentOf(words: PageWords, head: string, body: string, referrer: Referrer = 'no-referrer'): string {
+  return `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="referrer" content="${referrer}">${head}</head><body>${body}</body></html>`;
 }
 
-/** The answer of a page: HTML, not stored, no referrer, under `csp`. */
-function htmlResponse(html: string, status: number, csp: string): Response {
+/** The answer of a page: HTML, not stored, under `csp`, with no referrer unless the page needs its own. */
+function htmlResponse(html: string, status: number, csp: string, referrer: Referrer = 'no-referrer'): Response {
   return new Response(html, {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      'referrer-policy': referrer,
       'content-security-policy': csp,
     },
   });
@@ -100,9 +110,10 @@ export function pageResponse(body: string, options: PageOptions): Response {
   const style = options.style ? `<style nonce="${styleNonce}">${options.style}</style>` : '';
   const head = `<meta name="description" content="${escapeHtml(options.description)}"><link rel="icon" href="data:,">${refresh}<title>${escapeHtml(options.title)}</title><link rel="stylesheet" href="${escapeHtml(options.stylesheet ?? relativePath(PATHS.pagesCss))}">${style}`;
   return htmlResponse(
-    documentOf(options.words ?? ENGLISH, head, body),
+    documentOf(options.words ?? ENGLISH, head, body, options.referrer),
     options.status ?? 200,
     pageCsp(options.nonce, styleNonce),
+    options.referrer,
   );
 }
 
