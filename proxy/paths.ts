@@ -23,6 +23,8 @@ export const PATHS = {
   status: '/status',
   studio: '/embed',
   studioScript: '/embed/studio.js',
+  /** The studio's "Allow this site" and "Remove" (POST): one segment below the studio, which its answer redirects back to. */
+  studioSites: '/embed/sites',
   pagesCss: '/embed/pages.css',
   wordpressPlugin: '/embed/wordpress-plugin.zip',
   siteCheck: '/site-check',

@@ -72,6 +72,8 @@ export function renderStudio(
     base: string;
     snippet: string;
     preview: string | null;
+    /** The sites section (pages/studio-origins.ts), read from the lists before the page is drawn. */
+    sites: string;
   },
 ): string {
   const { choices, problems, offer, base } = parts;
@@ -97,7 +99,7 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
 <p><button type="button" id="copy" class="secondary" hidden>Copy the snippet</button> <span id="copied" role="status"></span></p></div></section>
 <section aria-labelledby="link-title"><h2 id="link-title">Your booking page and its QR code</h2>${linksOf(choices, base)}</section>
 <section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2>${stepsOf(plugin, bookingLink(choices, base))}</section>
-<section aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${originsOf(ctx)}</section>
+<section id="sites" aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${parts.sites}</section>
 </main>`;
 }
 
@@ -132,12 +134,15 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
     ? `${elementOf(choices, relativePath(API_PREFIX), fallback, ` data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
 <script type="module" src="${relativePath(PATHS.script)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : null;
-  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview })}
+  const sites = await originsOf(ctx, url.searchParams);
+  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview, sites })}
 <script type="module" src="${relativePath(PATHS.studioScript)}" nonce="${nonce}"></script>`;
   return pageResponse(body, {
     title: 'Your booking widget: choose, preview, copy',
     description:
       'Put the booking widget on your venue’s website: choose its look, try it, copy the snippet or share your booking page.',
     nonce,
+    // Its forms post here (pages/studio-sites.ts), which needs the page's origin named.
+    referrer: 'same-origin',
   });
 }
