@@ -170,7 +170,7 @@ h2 { font-size: 1.2rem; margin: 1.75rem 0 0.5rem; }
 nav a { margin-right: 1rem; }
 a { color: #0b57a4; }
 .lead { color: #454c54; margin-top: 0; }
-.grid { display: grid; gap: 1.5rem; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); align-items: start; }
+.grid { display: grid; gap: 1.5rem; grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); align-items: start; }
 .card { background: #fff; border: 1px solid #c9ced4; border-radius: 8px; padding: 1rem 1.25rem; }
 .figure { font-size: 1.75rem; font-weight: 600; margin: 0; }
 .note { color: #454c54; font-size: 0.9rem; }
@@ -205,4 +205,22 @@ summary { cursor: pointer; color: #0b57a4; }
 .qr svg { inline-size: 10rem; block-size: 10rem; background: #fff; }
 .book-page { max-width: 40rem; }
 @media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
+/* Long addresses (the booking link, a site, a setting line) wrap rather than widen a phone's page. */
+a, code { overflow-wrap: anywhere; }
+/* In a table as wide as it likes (not a phone's), a site's address keeps its column wide enough. */
+.stacked th code { overflow-wrap: normal; }
+caption { text-align: start; }
+.done { color: #1a6b2f; font-weight: 600; }
+.sites { padding-inline-start: 1.25rem; }
+.site-form { display: inline-block; margin: 0.25rem 0; }
+.site-form button { padding: 0.3rem 0.7rem; }
+/* A table of class stacked becomes one block per row on a phone, each value with its column's name. */
+@media (max-width: 40rem) {
+  .stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  .stacked, .stacked caption, .stacked tbody, .stacked tr, .stacked th, .stacked td { display: block; }
+  .stacked tr { border-bottom: 1px solid #dde1e5; padding: 0.5rem 0; }
+  .stacked th, .stacked td { border: 0; padding: 0.1rem 0.5rem; }
+  .stacked th code { overflow-wrap: anywhere; }
+  .stacked td[data-label]::before { content: attr(data-label) ': '; font-weight: 600; color: #1b1f23; }
+}
 `;
