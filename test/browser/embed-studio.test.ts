@@ -2,7 +2,7 @@
  * The embed studio in real Chromium, served by the real proxy of a fresh stack with the widget
  * bundle: its preview is the real widget and books a real table; the snippet it gives, pasted into
  * a plain page on another origin, renders the widget there; and a page on an origin the proxy
- * refuses shows up in the studio as refused, with the setting that fixes it.
+ * refuses shows up in the studio as refused, with "Allow this site" and the setting that fixes it.
  */
 import { expect } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
@@ -204,7 +204,7 @@ describe('the embed studio', () => {
     expect(originRow(again, origin)).to.deep.equal({ status: 'Shows the widget', fix: '' });
   });
 
-  it('shows a page on a refused origin as refused, with the setting that lets it in', async () => {
+  it('shows a page on a refused origin as refused, with the button and the setting that let it in', async () => {
     const stack = await newStack({ proxy: { widget: true } });
     const snippet = (await openStudio(stack)).querySelector<HTMLTextAreaElement>('#snippet')!.value;
     const { url, origin } = await postPage(stack, snippet);
@@ -215,7 +215,8 @@ describe('the embed studio', () => {
     const doc = await openStudio(stack);
     const row = originRow(doc, origin)!;
     expect(row.status).to.equal('Blocked');
-    expect(row.fix).to.contain('Ask your web person to allow this site.');
+    // The manager allows it here (test/browser/studio-sites.test.ts), or the web person in the settings.
+    expect(row.fix).to.contain('Allow this site');
     // The exact setting, folded away for the web person.
     expect(row.fix).to.contain(`VENUE_BOOKING_ORIGINS=${origin}`);
     expect(row.fix).to.contain('restart the booking service');

@@ -170,7 +170,7 @@ describe('the contrast check', () => {
       [
         ['light', 'text', '1.98'],
         ['dark', 'text', '1.98'],
-        ['dark', 'accent', '1.96'],
+        ['dark', 'main', '1.96'],
       ],
     );
   });
@@ -247,7 +247,7 @@ describe('GET /embed', () => {
     assert.doesNotMatch(html, /books for real|bookings made there are real/);
     assert.match(
       html,
-      /<div id="contrast" role="status"><p class="warning">Hard to read in the dark theme: the accent against the background \(focus ring, chosen day\) has a contrast of 1\.96:1/,
+      /<div id="contrast" role="status"><p class="warning">Hard to read in the dark theme: the main colour against the background \(the outline that shows where the keyboard is, the chosen day\) has a contrast of 1\.96:1/,
     );
     const fine = await (await local(`/embed?venue=${VENUE}&theme=light&accent=%238b1f3a`)).text();
     assert.match(fine, /<div id="contrast" role="status"><\/div>/);
@@ -303,6 +303,39 @@ describe('GET /embed', () => {
     ]);
     assert.match(table, /VENUE_BOOKING_ORIGINS=https:\/\/venue\.example,https:\/\/new-site\.example/);
     assert.doesNotMatch(html, /<img src=x>/);
+  });
+
+  test('speaks plain words: the engineering terms only under “For your web person”', async () => {
+    const { local } = studioProxy(venueScript);
+    await local(`/api/venues/${VENUE}/offers`, { headers: { origin: 'https://new-site.example' } });
+    await local(`/api/venues/${VENUE}/offers`, { headers: { origin: 'http://insecure.example' } });
+    const html = await (await local(`/embed?venue=${VENUE}&theme=dark&accent=%238b1f3a&accent-text=%230b1a26`)).text();
+    const folded = [...html.matchAll(/<details><summary>For your web person<\/summary>[\s\S]*?<\/details>/g)];
+    assert.ok(folded.length >= 3, 'the snippet, the setting and the insecure site’s setting are folded away');
+    assert.match(folded.map((match) => match[0]).join(''), /HTML snippet[\s\S]*VENUE_BOOKING_ORIGINS=/);
+    // What a manager reads: the page's text, without the folded parts, the code itself and the script.
+    const read = html
+      .replace(/<details>[\s\S]*?<\/details>/g, ' ')
+      .replace(/<(textarea|script)\b[\s\S]*?<\/\1>/g, ' ')
+      .replace(/<[^>]+>/g, ' ')
+      // Addresses are not words (the booking link's query names the colours).
+      .replace(/https?:\/\/\S+/g, ' ');
+    for (const word of [
+      /snippet/i,
+      /proxy/i,
+      /accent/i,
+      /focus ring/i,
+      /chosen values/i,
+      /container/i,
+      /\.ics/i,
+      /claim/i,
+    ])
+      assert.doesNotMatch(read, word);
+    assert.match(read, /The code to paste into your site/);
+    assert.match(read, /the outline that shows where the keyboard is/);
+    // WordPress Authors cannot create pages: the step says what each role can do.
+    assert.doesNotMatch(read, /On any page/);
+    assert.match(read, /Authors can do this in their own posts; a new page needs an Editor or an Administrator/);
   });
 
   test('keeps a bounded list, the most recent first', () => {
