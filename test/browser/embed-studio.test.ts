@@ -6,7 +6,7 @@
  */
 import { expect } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
-import { formatViolations, type AxeViolation } from '../support/demo-frame.js';
+import { formatViolations, operatorPageViolations } from '../support/demo-frame.js';
 import {
   DEMO_VENUE,
   newStack,
@@ -34,24 +34,6 @@ async function frameOf(url: string, title: string): Promise<HTMLIFrameElement> {
   frames.push(frame);
   await loaded;
   return frame;
-}
-
-/**
- * axe-core's violations for a page in a frame. The operator pages let scripts run only with their
- * answer's nonce, so axe is loaded with the nonce of the page's own script.
- */
-async function axeViolations(doc: Document): Promise<AxeViolation[]> {
-  const win = doc.defaultView as Window & { axe?: { run(context: Document): Promise<{ violations: AxeViolation[] }> } };
-  const script = doc.createElement('script');
-  script.src = '/node_modules/axe-core/axe.min.js';
-  script.nonce = doc.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
-  const ready = new Promise((resolve, reject) => {
-    script.onload = resolve;
-    script.onerror = () => reject(new Error('axe-core did not load'));
-  });
-  doc.head.append(script);
-  await ready;
-  return (await win.axe!.run(doc)).violations;
 }
 
 /** The studio of a stack, opened as the operator would (from this machine: no token). */
@@ -161,7 +143,7 @@ describe('the embed studio', () => {
       () => doc.querySelector('#preview venue-booking')?.shadowRoot?.querySelector('[part~="step"]'),
       'the preview',
     );
-    expect(formatViolations(await axeViolations(doc))).to.equal('');
+    expect(formatViolations(await operatorPageViolations(doc))).to.equal('');
     // Every control of the form has a label a screen reader reads.
     for (const control of doc.querySelectorAll<HTMLInputElement>('#studio-form input, #studio-form select'))
       expect(control.labels?.length ?? 0, control.name).to.be.greaterThan(0);

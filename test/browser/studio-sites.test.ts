@@ -9,6 +9,7 @@
  * posts what the widget showed.
  */
 import { expect } from '@open-wc/testing';
+import { formatViolations, operatorPageViolations } from '../support/demo-frame.js';
 import { DEMO_VENUE, newStack, storedBookings, until, type TestStack } from '../support/widget-page.js';
 
 const frames: HTMLIFrameElement[] = [];
@@ -189,6 +190,7 @@ describe('"Allow this site" in the studio', () => {
     expect(after.defaultView!.location.search).to.contain(`venue=${DEMO_VENUE}`);
     expect([...after.querySelectorAll('#sites ul.sites code')].map((code) => code.textContent)).to.include(origin);
     expect(allowButton(after, origin), 'no button once allowed').to.equal(undefined);
+    expect(formatViolations(await operatorPageViolations(after)), 'axe, with the lists filled').to.equal('');
 
     const booked = await visit(url);
     expect(booked.stuck ?? booked.alert, 'the widget books').to.equal(undefined);
@@ -227,5 +229,7 @@ describe('the studio on a 360 px phone', () => {
     unfold(allowed);
     expect(allowed.querySelector('#site-change')!.textContent).to.contain('may now show');
     expect(sideways(allowed), 'with a site allowed').to.equal('');
+    // The rows stacked on a phone read as well as the table (axe-core).
+    expect(formatViolations(await operatorPageViolations(allowed))).to.equal('');
   });
 });
