@@ -1,12 +1,14 @@
 /**
  * "Allow this site" as the manager meets it, in a real browser through the real proxy: the widget
  * pasted on a page of another origin is refused; the manager clicks "Allow this site" on that
- * site's row in the studio; after a reload, the widget there books to the end. And the studio fits
+ * site's row in the studio; after a reload, the widget there books to the end, through a second
+ * instance of the same deployment too. And the studio fits
  * a 360 px phone: no sideways scroll, before and after a site has asked for the widget.
  *
  * The venue's page is on another origin than this test page, so the test cannot reach into it: a
  * small script of the page's own (`driveBooking`, sent as its source) books as a guest would and
- * posts what the widget showed.
+ * posts what the widget showed. Two stacks of one shared name (test/support/stacks.ts) are two
+ * instances of one deployment on one Redis.
  */
 import { expect } from '@open-wc/testing';
 import { formatViolations, operatorPageViolations } from '../support/demo-frame.js';
@@ -204,6 +206,37 @@ describe('"Allow this site" in the studio', () => {
     const removed = await post(frame, removeButton);
     expect(removed.querySelector('#site-change')!.textContent).to.contain('may no longer show your booking widget');
     expect((await visit(url)).alert).to.contain('Online booking is not available on this site yet');
+  });
+});
+
+describe('"Allow this site" on two instances of one deployment (sharing Redis)', () => {
+  it('a site allowed in the studio of one instance books to the end through the other', async () => {
+    const name = `allow-${Date.now()}`;
+    const one = await newStack({ proxy: { widget: true, shared: name } });
+    const two = await newStack({ proxy: { widget: true, shared: name } });
+    const email = `second-${Date.now()}@example.com`;
+    const snippetOf = async (stack: TestStack) =>
+      (await studio(stack)).contentDocument!.querySelector<HTMLTextAreaElement>('#snippet')!.value;
+    // The same site, its widget reaching the first instance, then the second (as a load balancer may send it).
+    const first = await venuePage(one, await snippetOf(one), email);
+    const second = await venuePage(two, await snippetOf(two), email);
+    expect(first.origin).to.equal(second.origin);
+    expect((await visit(first.url)).alert).to.contain('not available on this site yet');
+    expect((await visit(second.url)).alert).to.contain('not available on this site yet');
+
+    const frame = await studio(one);
+    const after = await post(frame, allowButton(frame.contentDocument!, first.origin)!);
+    expect(after.querySelector('#site-change')!.textContent).to.contain('may now show your booking widget');
+    // Every instance takes the list again once a second: the page is reloaded until its widget is let in.
+    const allowedAt = Date.now();
+    let booked = await visit(second.url);
+    while (booked.alert && Date.now() - allowedAt < 5_000) booked = await visit(second.url);
+    expect(
+      booked.stuck ?? booked.alert,
+      `the widget books through the other instance (${Date.now() - allowedAt} ms)`,
+    ).to.equal(undefined);
+    const stored = await storedBookings(one, email);
+    expect(stored.map((booking) => booking.reference)).to.deep.equal([booked.reference]);
   });
 });
 
