@@ -13,6 +13,7 @@
  * post again) whose query names what happened (`site-change`, `site`), which the studio says in
  * plain words (pages/studio-origins.ts `changeSaid`).
  */
+import { ProxyError } from '../core/envelope.js';
 import { canonicalOrigin } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { isLoopback } from '../guards/validate.js';
@@ -53,7 +54,10 @@ export function allowableSite(
 /** What one posted change comes to, applied. */
 async function applied(ctx: ProxyContext, form: URLSearchParams): Promise<{ change: SiteChange; site?: string }> {
   const given = form.get(SITE_FIELDS.site) ?? '';
-  const remove = form.get(SITE_FIELDS.change) === 'remove';
+  const kind = form.get(SITE_FIELDS.change);
+  // Only a form that was not the studio's asks for neither: refused in the envelope, not redirected.
+  if (kind !== 'allow' && kind !== 'remove') throw new ProxyError(400, 'Ask to allow or to remove a site');
+  const remove = kind === 'remove';
   const checked: { origin?: string | null; problem?: SiteChange } = remove
     ? { origin: canonicalOrigin(given.trim()) }
     : allowableSite(given);

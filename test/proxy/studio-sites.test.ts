@@ -94,6 +94,9 @@ describe('"Allow this site" from the studio', () => {
     }
     const json = await post(fields, { 'content-type': 'application/json' });
     assert.equal(json.status, 415);
+    const neither = await post({ site: NEW_SITE, change: 'delete-everything' });
+    assert.equal(neither.status, 400);
+    assert.match(await neither.text(), /Ask to allow or to remove a site/);
     assert.equal((await fromSite(NEW_SITE)).status, 403, 'nothing was allowed');
   });
 
