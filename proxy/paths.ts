@@ -31,6 +31,7 @@ export const PATHS = {
   bookingCss: '/book/style.css',
   bookingPage: '/book/:id',
   bookingQr: '/book/:id/qr.svg',
+  bookingQrPng: '/book/:id/qr.png',
 } as const;
 
 /** Where the API is mounted: the guards, CORS and the per-client limits of the API apply below it. */

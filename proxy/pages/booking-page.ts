@@ -1,7 +1,7 @@
 /**
  * The booking page at `GET /book/<id>`, for each venue and group this proxy serves: one link for a
  * venue's guests where no website can hold the widget (an Instagram bio, a Google Business
- * Profile's booking button, a newsletter, a QR code on a menu: `GET /book/<id>/qr.svg`). The widget
+ * Profile's booking button, a newsletter, a QR code on a menu: `GET /book/<id>/qr.svg` or `qr.png`). The widget
  * inline, in the venue's name, language and colours (the link's query, as the studio writes it:
  * `locale`, `theme`, `accent`, `accent-text`, `background`, `text`), on a page that is small and
  * fast: one stylesheet, the widget's script preloaded, nothing else. An unknown id gets a 404 page.
@@ -9,15 +9,16 @@
  * Open to anyone (it is for guests), like the widget's files; the venue's name is read through the
  * cache as the widget reads it.
  */
-import { API_PREFIX, PATHS, pathOf } from '../paths.js';
+import { API_PREFIX, PATHS } from '../paths.js';
 import type { Context } from 'hono';
 import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { escapeHtml, newNonce, PAGES_CSS, pageResponse, pagesBase, practiceBanner } from './page.js';
-import { qrSvg } from './qr.js';
+import { qrFile } from './qr.js';
 import { integrityOf } from '../core/encoding.js';
 import { COLOUR_PROPERTIES, elementOf, fallbackOf, type WidgetSettings } from './snippet.js';
 import { groupName, londonToday, studioChoices, type StudioOffer } from './studio-form.js';
+import { bookingLink } from './studio.js';
 import { groupInfo, named, venueInfo } from './venue-data.js';
 import { pageWords, type PageWords } from './words/index.js';
 
@@ -83,7 +84,7 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     settings.colours.text ? `:root { color: ${settings.colours.text}; }` : '',
     declarations.length ? `venue-booking { ${declarations.join(' ')} }` : '',
   ].join('');
-  const fallback = fallbackOf({ link: null, phone: null }, null);
+  const fallback = fallbackOf({ link: null, phone: null, locale: settings.locale }, null);
   const widget = script
     ? `${elementOf(settings, `${base}${API_PREFIX}`, fallback)}<script type="module" src="${escapeHtml(`${base}${PATHS.script}`)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : fallback;
@@ -99,21 +100,42 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
   });
 }
 
-/** `GET /book/:id/qr.svg`: the QR code of the booking page's link (its query kept), to print. */
-export async function bookingQr(ctx: ProxyContext, c: Context): Promise<Response> {
-  const url = urlOf(c.req.raw);
-  const id = c.req.param('id') ?? '';
-  if (!ctx.config.venues.includes(id) && !ctx.config.venueGroups.includes(id)) {
-    return new Response('No booking page here', {
-      status: 404,
-      headers: { 'content-type': 'text/plain; charset=utf-8' },
+/** The longest link a QR code is drawn for: a booking link with every look chosen is under 200 characters. */
+export const QR_LINK_MAX = 400;
+
+/** A plain-text refusal of the QR routes. */
+const plain = (status: number, text: string) =>
+  new Response(text, { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+
+/**
+ * `GET /book/:id/qr.svg` and `/qr.png`: the QR code of the booking page's link with the look and
+ * language its query asks for, to print. The link is rebuilt from the page's checked settings
+ * (`bookingLink`, as the studio shows it), never copied from the query: what is not a setting, or
+ * not allowed, is left out, so a long query cannot make a large code. The id alone stands for the
+ * venue or group: the look needs no read of the venue.
+ */
+function bookingQr(format: 'svg' | 'png') {
+  return (ctx: ProxyContext, c: Context): Response => {
+    const url = urlOf(c.req.raw);
+    const id = c.req.param('id') ?? '';
+    const isGroup = ctx.config.venueGroups.includes(id);
+    if (!isGroup && !ctx.config.venues.includes(id)) return plain(404, 'No booking page here');
+    const offer: StudioOffer = isGroup
+      ? { venues: [], groups: [{ id, venues: [] }] }
+      : { venues: [{ id, title: null, types: [] }], groups: [] };
+    const settings = settingsOf(url, id, offer, londonToday(ctx.config.now()), isGroup);
+    const link = bookingLink(settings, pagesBase(ctx.config, url));
+    if (link.length > QR_LINK_MAX) return plain(400, 'This address is too long for a QR code');
+    const { body, type } = qrFile(link, format);
+    return new Response(body, {
+      status: 200,
+      headers: {
+        'content-type': type,
+        'content-disposition': `attachment; filename="booking-qr-code.${format}"`,
+        'cache-control': 'no-cache',
+      },
     });
-  }
-  const link = `${pagesBase(ctx.config, url)}${pathOf(PATHS.bookingPage, { id })}${url.search}`;
-  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n${qrSvg(link)}`, {
-    status: 200,
-    headers: { 'content-type': 'image/svg+xml; charset=utf-8', 'cache-control': 'no-cache' },
-  });
+  };
 }
 
 /** The booking pages' stylesheet, open to anyone (the operator pages' own is behind their guard). */
@@ -130,5 +152,6 @@ export const BOOKING_ROUTES = [
       }),
   },
   { path: PATHS.bookingPage, answer: bookingPage },
-  { path: PATHS.bookingQr, answer: bookingQr },
+  { path: PATHS.bookingQr, answer: bookingQr('svg') },
+  { path: PATHS.bookingQrPng, answer: bookingQr('png') },
 ] as const;

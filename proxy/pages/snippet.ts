@@ -5,6 +5,7 @@
  * escaped here.
  */
 import { escapeHtml } from './page.js';
+import { pageWords } from './words/index.js';
 
 /** The colours a venue may set, as the widget's custom properties. */
 export const COLOUR_PROPERTIES = {
@@ -55,16 +56,25 @@ function attributesOf(settings: WidgetSettings, api: string): [string, string][]
 
 /**
  * The light-DOM fallback, shown where the script cannot run and under an error: the venue's own
- * booking page, else `bookingPage` (this proxy's `/book/<id>`), and its phone number.
+ * booking page, else `bookingPage` (this proxy's `/book/<id>`), and its phone number, in the
+ * widget's language (the WordPress plugin says the same words, pages/wordpress/wordpress.ts).
  */
-export function fallbackOf(settings: Pick<WidgetSettings, 'link' | 'phone'>, bookingPage: string | null): string {
+export function fallbackOf(
+  settings: Pick<WidgetSettings, 'link' | 'phone' | 'locale'>,
+  bookingPage: string | null,
+): string {
+  const words = pageWords(settings.locale).fallback;
   const page = settings.link ?? bookingPage;
-  const link = page ? `<a href="${escapeHtml(page)}">book on our booking page</a>` : '';
+  const link = page ? `<a href="${escapeHtml(page)}">${escapeHtml(words.page)}</a>` : '';
   const phone = settings.phone
-    ? `call <a href="tel:${escapeHtml(settings.phone.replace(/[^+0-9]/g, ''))}">${escapeHtml(settings.phone)}</a>`
+    ? words.call
+        .split('%s')
+        .map(escapeHtml)
+        .join(`<a href="tel:${escapeHtml(settings.phone.replace(/[^+0-9]/g, ''))}">${escapeHtml(settings.phone)}</a>`)
     : '';
-  if (!link && !phone) return '<p>To book a table, please get in touch with us.</p>';
-  return `<p>Please ${[link, phone].filter(Boolean).join(' or ')}.</p>`;
+  if (!link && !phone) return `<p>${escapeHtml(words.contact)}</p>`;
+  const ways = [link, phone].filter(Boolean).join(escapeHtml(words.or));
+  return `<p>${words.sentence.split('%s').map(escapeHtml).join(ways)}</p>`;
 }
 
 /** The `<venue-booking>` element, with its fallback inside and `extra` attributes (already escaped). */

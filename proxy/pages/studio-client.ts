@@ -2,9 +2,10 @@
  * The embed studio's browser script, served at `/embed/studio.js` with the page's nonce. It only
  * improves the page, which works without it: it turns a colour picker on with its tick box, applies
  * the colours to the preview (the page's CSP allows styles set from script, not in markup), redraws
- * the preview, the snippet, the warnings and the venue's choices as the form changes (by asking
- * the page again, so every check stays the server's; no reload, so focus stays in the form), keeps
- * the sites' forms returning to the choices made, and copies the code to paste.
+ * the preview, the code to paste, the warnings, the links (the QR code's and the plugin's
+ * downloads) and the venue's choices as the form changes (by asking the page again, so every check
+ * stays the server's; no reload, so focus stays in the form), keeps the sites' forms returning to
+ * the choices made, and copies the code to paste.
  *
  * It is a TypeScript function, type-checked and linted with the rest, and served as its own
  * source (`studioScript()`): the proxy runs where there is no file system (an edge runtime), so the
@@ -73,7 +74,7 @@ export function studioClient(): void {
     const response = await fetch(`${form.getAttribute('action')}?${query}`, { signal: inFlight.signal });
     if (!response.ok) return;
     const next = new DOMParser().parseFromString(await response.text(), 'text/html');
-    for (const id of ['problems', 'contrast', 'snippet-section', 'links', 'prefill']) replace(next, id);
+    for (const id of ['problems', 'contrast', 'snippet-section', 'links', 'steps', 'prefill']) replace(next, id);
     const element = next.querySelector('#preview venue-booking');
     const shown = document.querySelector('#preview venue-booking');
     if (element && shown && element.outerHTML !== previewSource) {

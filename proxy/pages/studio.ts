@@ -30,16 +30,24 @@ import { formOf, londonToday, studioChoices, type StudioOffer } from './studio-f
 import { originsOf } from './studio-origins.js';
 import { stepsOf } from './studio-steps.js';
 import { venuesAndGroups, withPartySizes } from './venue-data.js';
+import { pluginLink } from './wordpress/wordpress.js';
 
-/** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
-export function bookingLink(choices: WidgetSettings, base: string): string {
-  const id = choices.group ?? choices.venues[0] ?? '';
+/** The booking page's look and language in `choices`, as the query of its links (`?…`, or empty). */
+function lookQuery(choices: WidgetSettings): string {
   const query = new URLSearchParams();
   if (choices.locale !== 'en-GB') query.set('locale', choices.locale);
   if (choices.theme !== 'light') query.set('theme', choices.theme);
   for (const [name, value] of Object.entries(choices.colours)) query.set(name, value);
   const search = query.toString();
-  return `${base}${pathOf(PATHS.bookingPage, { id })}${search ? `?${search}` : ''}`;
+  return search ? `?${search}` : '';
+}
+
+/** The venue or group a booking page is for: the group, else the first venue ticked. */
+const pageId = (choices: WidgetSettings) => choices.group ?? choices.venues[0] ?? '';
+
+/** The booking page's link for `choices`: its venue or group, with the look and language chosen. */
+export function bookingLink(choices: WidgetSettings, base: string): string {
+  return `${base}${pathOf(PATHS.bookingPage, { id: pageId(choices) })}${lookQuery(choices)}`;
 }
 
 /** The contrast warnings of `choices`, in plain words. */
@@ -53,13 +61,18 @@ function contrastOf(choices: WidgetSettings): string {
     .join('');
 }
 
-/** The booking page's link, its QR code, and the WordPress plugin's address for the same venue. */
+/**
+ * The booking page's link, its QR code, and the links to download the code: the files encode the
+ * same link as the code shown (look and language included), as PNG and SVG.
+ */
 function linksOf(choices: WidgetSettings, base: string): string {
   const link = bookingLink(choices, base);
   const several = !choices.group && choices.venues.length > 1;
+  const file = (path: string) => `${base}${pathOf(path, { id: pageId(choices) })}${lookQuery(choices)}`;
   return `<div id="links"><p>Guests can also book on your booking page, with no website needed: for your Instagram bio, your Google Business Profile’s booking button, newsletters, and a QR code on menus and table cards.</p>
 <p><a id="booking-link" href="${escapeHtml(link)}">${escapeHtml(link)}</a>${several ? ' <span class="note">(for the first venue ticked; choose a group to let guests pick)</span>' : ''}</p>
-<figure class="qr"><a id="qr-download" href="${escapeHtml(`${link.split('?')[0]}/qr.svg`)}" download="booking-qr-code.svg">${qrSvg(link)}</a><figcaption class="note">The QR code of this link. Download it (SVG, sharp at any size) for print.</figcaption></figure></div>`;
+<figure class="qr">${qrSvg(link)}<figcaption class="note">The QR code of this link: it opens your booking page in your colours and language.</figcaption></figure>
+<p><a id="qr-download-png" href="${escapeHtml(file(PATHS.bookingQrPng))}" download="booking-qr-code.png">Download QR code (PNG)</a> <a id="qr-download" href="${escapeHtml(file(PATHS.bookingQr))}" download="booking-qr-code.svg">Download QR code (SVG, sharp at any size for print)</a></p></div>`;
 }
 
 /** The studio page's HTML body. */
@@ -81,7 +94,7 @@ export function renderStudio(
   const previewPart = parts.preview
     ? `<div id="preview" role="region" aria-label="Live preview">${parts.preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
     : '<div id="preview"><p class="problem">This booking service does not have the booking widget yet, so there is nothing to preview here. Your web person can fix it.</p><details><summary>For your web person</summary><p>The proxy serves no widget bundle: from a checkout, <code>npm run build</code>, then restart the proxy.</p></details></div>';
-  const plugin = `${base}${PATHS.wordpressPlugin}?venue=${encodeURIComponent(choices.group ?? choices.venues.join(','))}`;
+  const plugin = pluginLink(choices, base);
   const tryIt = ctx.config.practice
     ? 'try it in the preview (practice mode: nothing booked here is real)'
     : 'try it in the preview (it books for real: cancel a test booking afterwards)';
@@ -99,7 +112,7 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
 <p><button type="button" id="copy" class="secondary" hidden>Copy the code</button> <span id="copied" role="status"></span></p>
 <details><summary>For your web person</summary><p>The HTML snippet to put on the venue’s pages: a <code>preconnect</code> to this proxy, a <code>modulepreload</code> and the module script, both with their Subresource Integrity hash, then the <code>&lt;venue-booking&gt;</code> element (and a <code>&lt;style&gt;</code> rule for the colours chosen). The site’s origin must be allowed (below) for the widget to book there.</p></details></div></section>
 <section aria-labelledby="link-title"><h2 id="link-title">Your booking page and its QR code</h2>${linksOf(choices, base)}</section>
-<section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2>${stepsOf(plugin, bookingLink(choices, base))}</section>
+<section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2><div id="steps">${stepsOf(plugin, bookingLink(choices, base))}</div></section>
 <section id="sites" aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${parts.sites}</section>
 </main>`;
 }

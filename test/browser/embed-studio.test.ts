@@ -288,12 +288,13 @@ describe('the embed studio', () => {
     expect(doc.querySelector('#links svg[role="img"]')!.getAttribute('aria-label')).to.equal(`QR code of ${link.href}`);
     const qr = await fetch(doc.querySelector<HTMLAnchorElement>('#qr-download')!.href);
     expect(qr.headers.get('content-type')).to.equal('image/svg+xml; charset=utf-8');
+    // The plugin carries the studio's choices too: here the language.
     expect(doc.querySelector<HTMLAnchorElement>('#wordpress-plugin')!.href).to.equal(
-      `${location.origin}${stack.base}/embed/wordpress-plugin.zip?venue=${DEMO_VENUE}`,
+      `${location.origin}${stack.base}/embed/wordpress-plugin.zip?venue=${DEMO_VENUE}&locale=de`,
     );
-    // Without a booking page of the venue's own, the widget's fallback points to this one.
+    // Without a booking page of the venue's own, the widget's fallback points to this one, in German.
     expect(doc.querySelector<HTMLTextAreaElement>('#snippet')!.value).to.contain(
-      `<a href="${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de">book on our booking page</a>`,
+      `<p>Bitte <a href="${location.origin}${stack.base}/book/${DEMO_VENUE}?locale=de">buchen Sie auf unserer Buchungsseite</a>.</p>`,
     );
   });
 });

@@ -145,8 +145,32 @@ describe('the studio’s choices', () => {
     );
     // Without a page of the venue's own, the fallback points to its booking page here.
     assert.equal(
-      fallbackOf({ link: null, phone: null }, `${base}/book/${VENUE}`),
+      fallbackOf({ link: null, phone: null, locale: 'en-GB' }, `${base}/book/${VENUE}`),
       `<p>Please <a href="${base}/book/${VENUE}">book on our booking page</a>.</p>`,
+    );
+  });
+
+  test('says the fallback in the widget’s language: the snippet’s, the booking page’s', async () => {
+    const page = 'https://book.example.com/book/x';
+    assert.equal(
+      fallbackOf({ link: null, phone: '+44 20 7946 0000', locale: 'fr' }, page),
+      `<p>Pour réserver, <a href="${page}">rendez-vous sur notre page de réservation</a> ou appelez le <a href="tel:+442079460000">+44 20 7946 0000</a>.</p>`,
+    );
+    assert.equal(
+      fallbackOf({ link: null, phone: '030 1234 5678', locale: 'de' }, null),
+      '<p>Bitte rufen Sie uns unter <a href="tel:03012345678">030 1234 5678</a> an.</p>',
+    );
+    assert.equal(
+      fallbackOf({ link: null, phone: null, locale: 'nl' }, null),
+      '<p>Neem contact met ons op om een tafel te reserveren.</p>',
+    );
+    const { local } = studioProxy(venueScript);
+    const html = await (await local(`/embed?venue=${VENUE}&locale=es&phone=%2B34%20912%20345%20678`)).text();
+    assert.ok(
+      html.includes(
+        '&lt;p&gt;Para reservar, &lt;a href=&quot;http://localhost:8080/book/64a1f0c2e4b0a1b2c3d4e501?locale=es&quot;&gt;visite nuestra página de reservas&lt;/a&gt; o llame al &lt;a href=&quot;tel:+34912345678&quot;&gt;+34 912 345 678&lt;/a&gt;.&lt;/p&gt;',
+      ),
+      'the snippet’s fallback in Spanish',
     );
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The WordPress plugin as the proxy hands it out (`/embed/wordpress-plugin.zip`): the plugin's
- * sources zipped by fflate, `defaults.php` pre-filled with this proxy's address, the chosen venue or
- * group and the script's integrity hash; a bad choice refused in the service's envelope; behind the
- * studio's door. And `/site-check`, which the plugin's settings page asks. The plugin itself runs
- * on a real WordPress in test/wordpress/.
+ * sources zipped by fflate, `defaults.php` pre-filled with this proxy's address, the chosen venues
+ * or group, the script's integrity hash, the studio's look, language, booking type and fallback, and
+ * the venues' names; `words.php` with the fallback's words of every language; a bad choice refused
+ * in the service's envelope; behind the studio's door. And `/site-check`, which the plugin's
+ * settings page asks. The plugin itself runs on a real WordPress in test/wordpress/.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,20 +12,47 @@ import { describe, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { integrityOf } from '../../proxy/core/encoding.js';
 import { defaultsFile, phpString } from '../../proxy/pages/wordpress/wordpress.js';
+import { PAGE_LANGUAGES } from '../../proxy/pages/words/index.js';
 import { MODULE, moduleText, sourceFiles } from '../../scripts/wordpress-files.js';
-import { GROUP, ORIGIN, OTHER_VENUE, recordingProxy, VENUE } from './support.js';
+import { until } from '../support/redis.js';
+import {
+  GROUP,
+  okScript,
+  ORIGIN,
+  OTHER_VENUE,
+  recordingProxy,
+  TYPE,
+  upstreamJson,
+  VENUE,
+  type Script,
+} from './support.js';
 
 const SCRIPT = new TextEncoder().encode('customElements.define("venue-booking", class {});') as Uint8Array<ArrayBuffer>;
 
+/** The venue records and the group's list the upstream gives: names, and a booking type each. */
+const venueScript: Script = (request, body) => {
+  const url = new URL(request.url);
+  const venue = (id: string, title: string, type: string, name: string) =>
+    upstreamJson({ venue: { _id: id, title, booking_types: [{ id: type, name }] } });
+  if (url.pathname === `/v4/venues/${VENUE}`) return venue(VENUE, 'Harbour & Vine Quayside', TYPE, 'Table');
+  if (url.pathname === `/v4/venues/${OTHER_VENUE}`) return venue(OTHER_VENUE, "The Cellar's Bar", 'cellar', 'Party');
+  if (url.pathname === '/v4/venues' && url.searchParams.get('venue_group') === GROUP)
+    return upstreamJson({ pages: [{ _id: VENUE, title: 'Harbour & Vine Quayside' }], total: 1 });
+  return okScript(request, body);
+};
+
 /** A proxy serving the widget, with no public URL, asked from `peer` (this machine by default). */
 function pluginProxy(overrides: Parameters<typeof recordingProxy>[0] = {}, peer = '127.0.0.1') {
-  const { proxy, calls } = recordingProxy({
-    widgetScript: SCRIPT,
-    venueGroups: [GROUP],
-    peerAddress: () => peer,
-    publicUrl: undefined,
-    ...overrides,
-  });
+  const { proxy, calls } = recordingProxy(
+    {
+      widgetScript: SCRIPT,
+      venueGroups: [GROUP],
+      peerAddress: () => peer,
+      publicUrl: undefined,
+      ...overrides,
+    },
+    venueScript,
+  );
   const get = (path: string, headers: Record<string, string> = {}) =>
     proxy.fetch(new Request(`http://127.0.0.1:8080${path}`, { headers }));
   return { get, calls };
@@ -53,13 +81,91 @@ describe('the WordPress plugin download', () => {
     assert.ok(Object.keys(files).every((path) => path.startsWith('venue-booking/')));
     assert.ok(files['venue-booking/venue-booking.php']!.includes('Plugin Name:       Venue Booking'));
     for (const [path, text] of Object.entries(sources))
-      if (path !== 'venue-booking/defaults.php') assert.equal(files[path], text, path);
+      if (path !== 'venue-booking/defaults.php' && path !== 'venue-booking/words.php')
+        assert.equal(files[path], text, path);
     const defaults = files['venue-booking/defaults.php']!;
     assert.match(defaults, /'proxy' => 'http:\/\/127\.0\.0\.1:8080',/);
     assert.match(defaults, new RegExp(`'venues' => '${VENUE}',`));
     assert.match(defaults, /'group' => '',/);
     assert.ok(defaults.includes(`'integrity' => '${await integrityOf(SCRIPT)}',`));
-    assert.equal(calls.length, 0, 'a configured venue costs no upstream call');
+    assert.match(defaults, /'theme' => 'light',\n\t'locale' => '',\n\t'type' => '',\n\t'accent' => '',/);
+    assert.ok(
+      defaults.includes(
+        `'names' => array(\n\t\t'${VENUE}' => 'Harbour & Vine Quayside',\n\t\t'${OTHER_VENUE}' => 'The Cellar\\'s Bar',\n\t),`,
+      ),
+      'every venue of this proxy by name, so the settings offer them by name',
+    );
+    assert.ok(defaults.includes(`'types' => array(\n\t\t'${TYPE}' => 'Table',\n\t),`));
+    const venueReads = calls.filter((call) => /\/v4\/venues\/\w+$/.test(new URL(call.url).pathname));
+    assert.equal(venueReads.length, 2, 'the names are read through the cache, once a venue');
+    const first = calls.length;
+    await get(`/embed/wordpress-plugin.zip?venue=${VENUE}`);
+    assert.equal(calls.length, first, 'a second download reads the cache');
+  });
+
+  test('carries the studio’s choices: every venue ticked, the look, language, type and fallback', async () => {
+    const { get } = pluginProxy();
+    const studio = await (
+      await get(
+        `/embed?venue=${VENUE}&venue=${OTHER_VENUE}&theme=dark&locale=fr&accent=%238B1F3A&background=%23101010&type=${TYPE}&link=https://venue.example/book&phone=%2B44%2020%207946%200000`,
+      )
+    ).text();
+    const href = /<a id="wordpress-plugin" href="([^"]+)"/.exec(studio)![1]!.replace(/&amp;/g, '&');
+    assert.equal(
+      href,
+      `http://127.0.0.1:8080/embed/wordpress-plugin.zip?venue=${VENUE}%2C${OTHER_VENUE}&theme=dark&locale=fr&accent=%238b1f3a&background=%23101010&type=${TYPE}&link=https%3A%2F%2Fvenue.example%2Fbook&phone=%2B44+20+7946+0000`,
+    );
+    const defaults = (await unzipped(await get(href.replace('http://127.0.0.1:8080', ''))))[
+      'venue-booking/defaults.php'
+    ]!;
+    for (const [name, value] of [
+      ['venues', `${VENUE},${OTHER_VENUE}`],
+      ['theme', 'dark'],
+      ['locale', 'fr'],
+      ['type', TYPE],
+      ['accent', '#8b1f3a'],
+      ['accent_text', ''],
+      ['background', '#101010'],
+      ['link', 'https://venue.example/book'],
+      ['phone', '+44 20 7946 0000'],
+    ])
+      assert.ok(defaults.includes(`\t'${name}' => '${value}',\n`), `${name} => ${value}`);
+    assert.ok(
+      defaults.includes(
+        `'types' => array(\n\t\t'${TYPE}' => 'Table (Harbour & Vine Quayside)',\n\t\t'cellar' => 'Party (The Cellar\\'s Bar)',\n\t),`,
+      ),
+      'the types of every venue ticked, named with their venue',
+    );
+  });
+
+  test('starts from the venue profile where the studio’s link chose nothing', async () => {
+    const { get } = pluginProxy({
+      profileSeed: {
+        [VENUE]: { phone: '+44 20 7946 1234', look: { theme: 'dark', colours: { accent: '#7a1f2b' }, locale: 'de' } },
+      },
+    });
+    // The seed is kept in the background at start: wait until the profile is served.
+    await until(async () => (await get(`/api/venues/${VENUE}/profile`)).status === 200, 'the seeded profile');
+    const defaults = (await unzipped(await get(`/embed/wordpress-plugin.zip?venue=${VENUE}&background=%23101010`)))[
+      'venue-booking/defaults.php'
+    ]!;
+    for (const [name, value] of [
+      ['theme', 'dark'],
+      ['locale', 'de'],
+      ['accent', '#7a1f2b'],
+      ['background', '#101010'],
+      ['phone', '+44 20 7946 1234'],
+    ])
+      assert.ok(defaults.includes(`\t'${name}' => '${value}',\n`), `${name} => ${value}`);
+  });
+
+  test('writes the fallback’s words of every language the widget speaks into words.php', async () => {
+    const { get } = pluginProxy();
+    const words = (await unzipped(await get(`/embed/wordpress-plugin.zip?venue=${VENUE}`)))['venue-booking/words.php']!;
+    assert.ok(words.startsWith('<?php') && words.includes("defined( 'ABSPATH' ) || exit;"));
+    for (const [language, page] of PAGE_LANGUAGES)
+      for (const [name, text] of Object.entries(page.fallback))
+        assert.ok(words.includes(`\t\t${phpString(name)} => ${phpString(text)},\n`), `${language} ${name}`);
   });
 
   test('names several venues, or a group, and the configured public address (or the loopback one opened)', async () => {
@@ -81,19 +187,29 @@ describe('the WordPress plugin download', () => {
 
   test('refuses a venue or group this proxy does not serve, none, or both, in the service’s envelope', async () => {
     const { get } = pluginProxy();
-    const cases: [string, number, string][] = [
+    const cases: [string, number, string, string?][] = [
       ['venue=64a1f0c2e4b0a1b2c3d4e599', 404, 'unknown_venue'],
       [`venue=${VENUE}&venue=x'%3B%20phpinfo()%3B%20'`, 404, 'unknown_venue'],
       ['group=64a1f0c2e4b0a1b2c3d4e5ff', 404, 'unknown_venue_group'],
       ['', 400, 'missing_parameter'],
       [`venue=${VENUE}&group=${GROUP}`, 400, 'invalid_parameter'],
+      [`venue=${VENUE}&theme=neon`, 400, 'invalid_parameter', 'theme'],
+      [`venue=${VENUE}&accent=red&locale=xx`, 400, 'invalid_parameter', 'locale,accent'],
+      [`venue=${VENUE}&type=cellar`, 400, 'invalid_parameter', 'type'],
+      [`venue=${VENUE}&link=javascript:alert(1)&phone=call%20me`, 400, 'invalid_parameter', 'link,phone'],
     ];
-    for (const [query, status, code] of cases) {
+    for (const [query, status, code, fields] of cases) {
       const response = await get(`/embed/wordpress-plugin.zip?${query}`);
       assert.equal(response.status, status, query);
       const body = await response.json();
       assert.equal(body.status, status, query);
       assert.equal(body.payload.errors[0].code, code, query);
+      if (fields)
+        assert.equal(
+          body.payload.errors.map((error: { fields: string[] }) => error.fields[0]).join(','),
+          fields,
+          query,
+        );
     }
   });
 
@@ -106,8 +222,9 @@ describe('the WordPress plugin download', () => {
 
   test('writes values into PHP strings that cannot end them', () => {
     assert.equal(phpString(`a'b\\c`), `'a\\'b\\\\c'`);
-    const file = defaultsFile({ proxy: `https://x.example/'.die()`, venues: 'v', group: '', integrity: '' });
+    const file = defaultsFile({ proxy: `https://x.example/'.die()`, names: { "a'": "b\\'" } });
     assert.ok(file.includes(`'proxy' => 'https://x.example/\\'.die()',`));
+    assert.ok(file.includes(`'a\\'' => 'b\\\\\\'',`));
     assert.ok(file.startsWith('<?php') && file.includes("defined( 'ABSPATH' ) || exit;"));
   });
 });

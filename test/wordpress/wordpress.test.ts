@@ -3,12 +3,18 @@
  * server, over a MariaDB of the test's own (a temporary data folder, a socket, no network), with the
  * real proxy bin on its embedded sandbox allowing the site, and Chromium as the visitor.
  *
- * The plugin is the zip the proxy hands out; `php -l` passes on each of its PHP files. An
- * Administrator uploads and activates it, and the settings page's "Check this site" asks the proxy.
+ * The plugin is the zip the embed studio links to after choosing two venues, the dark theme and a
+ * colour; `php -l` passes on each of its PHP files. An Administrator uploads and activates it,
+ * opens its settings from the "Settings" link on its row, and finds the studio's choices there: both
+ * venues by name, the theme, the colour, and the studio's own contrast warning in its words, worked
+ * out by the plugin on the values WordPress holds (saved, and redrawn as they change). "Check this
+ * site" asks the proxy; for a site it does not let in, it names the studio's "Allow this site".
  * An Author (no `unfiltered_html`: the site sets DISALLOW_UNFILTERED_HTML, as a multisite network
  * does for everyone but super admins) publishes a post with the shortcode and one with the block,
  * and a guest books a table on each; the studio's raw snippet, published by the same Author, loses
- * its tags (what the plugin is for). An Editor changes only a title and the widget stays. Attribute
+ * its tags (what the plugin is for). The fallback speaks the widget's language. With one venue in
+ * the settings, the block offers its booking types by name. An Editor changes only a title and the
+ * widget stays. Attribute
  * values that try to end their quotes stay text. Deleting the plugin removes its settings.
  *
  * Skipped, saying why, where PHP, MariaDB, WordPress or Chromium are not installed (`.ci/run`
@@ -290,6 +296,30 @@ function elementsOn(page: Page): Promise<{ attributes: Record<string, string>[];
   }));
 }
 
+/** The studio's choices the plugin is downloaded with: two venues, dark, the issue's red. */
+const STUDIO_CHOICES = `venue=${VENUE}&venue=${OTHER_VENUE}&theme=dark&accent=%238b1f3a`;
+
+/** The embed studio's contrast warnings for a query: the words WordPress must say too. */
+async function studioWarnings(query: string): Promise<string[]> {
+  const html = await (await fetch(`${proxyUrl}/embed?${query}`)).text();
+  const part = /<div id="contrast" role="status">([\s\S]*?)<\/div>/.exec(html)![1]!;
+  return [...part.matchAll(/<p class="warning">([^<]*)<\/p>/g)].map((match) =>
+    match[1]!.replace(/&amp;/g, '&').replace(/&#39;/g, "'").trim(),
+  );
+}
+
+/** The contrast warnings of the settings page as WordPress sends it (before any script runs). */
+async function contrastOnPage(page: Page): Promise<string[]> {
+  const html = await (await page.request.get(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`)).text();
+  const part = /<div id="venue-booking-contrast"[^>]*>([\s\S]*?)<\/div>/.exec(html)![1]!;
+  return [...part.matchAll(/<p>([^<]*)<\/p>/g)].map((match) =>
+    match[1]!
+      .replace(/&amp;/g, '&')
+      .replace(/&#039;/g, "'")
+      .trim(),
+  );
+}
+
 describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 }, () => {
   const posts: Record<string, number> = {};
   let zip: Uint8Array;
@@ -330,13 +360,15 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('the zip comes from the proxy, and php -l passes on each of its PHP files', async () => {
-    const response = await fetch(`${proxyUrl}/embed/wordpress-plugin.zip?venue=${VENUE}`);
+  test('the zip comes from the studio’s link after choosing two venues, dark and a colour; php -l passes on its PHP files', async () => {
+    const studio = await (await fetch(`${proxyUrl}/embed?${STUDIO_CHOICES}`)).text();
+    const link = /<a id="wordpress-plugin" href="([^"]+)"/.exec(studio)![1]!.replace(/&amp;/g, '&');
+    const response = await fetch(link);
     assert.equal(response.status, 200);
     zip = new Uint8Array(await response.arrayBuffer());
     writeFileSync(join(work, 'venue-booking.zip'), zip);
     const files = Object.entries(unzipSync(zip)).filter(([path]) => path.endsWith('.php'));
-    assert.ok(files.length >= 6, `PHP files: ${files.map(([path]) => path).join(', ')}`);
+    assert.ok(files.length >= 7, `PHP files: ${files.map(([path]) => path).join(', ')}`);
     for (const [path, bytes] of files) {
       const file = join(work, 'lint', path);
       mkdirSync(dirname(file), { recursive: true });
@@ -346,7 +378,7 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     assert.match(run('php', ['-l', join(root, 'test/wordpress/wp.php')]), /No syntax errors detected/);
   });
 
-  test('an Administrator uploads and activates it; "Check this site" says the proxy lets the site in', async () => {
+  test('an Administrator uploads and activates it; its row’s "Settings" link opens the studio’s choices by name', async () => {
     const page = await browser.newPage();
     await logIn(page, 'admin');
     await page.goto(`${wpUrl}/wp-admin/plugin-install.php?tab=upload`);
@@ -355,44 +387,77 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     assert.match((await page.textContent('body')) ?? '', /Plugin installed successfully/);
     await Promise.all([page.waitForURL(/plugins\.php/), page.click('a.button-primary:has-text("Activate Plugin")')]);
     assert.match((await page.textContent('#message')) ?? '', /Plugin activated/);
-    await page.goto(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
+    const settings = page.locator('tr[data-plugin="venue-booking/venue-booking.php"] .row-actions a', {
+      hasText: /^Settings$/,
+    });
+    assert.equal(await settings.getAttribute('href'), `${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
+    await Promise.all([page.waitForURL(/page=venue-booking/), settings.click()]);
     assert.equal(await page.inputValue('#venue-booking-proxy'), proxyUrl);
-    assert.equal(await page.inputValue('#venue-booking-venues'), VENUE);
     assert.match(await page.inputValue('#venue-booking-integrity'), /^sha384-/);
+    const venues = await page.$$eval('#venue-booking-venues label', (labels) =>
+      labels.map((label) => [label.textContent!.trim(), label.querySelector('input')!.checked]),
+    );
+    // Every venue the proxy books for, by name; the two the studio ticked, ticked.
+    assert.deepEqual(venues, [
+      ['Harbour & Vine Quayside', true],
+      ['The Vine Cellar', true],
+      ['Harbour Kitchen', false],
+    ]);
+    assert.doesNotMatch((await page.textContent('.wrap')) ?? '', new RegExp(VENUE), 'no venue by its id');
+    assert.equal(await page.inputValue('#venue-booking-theme'), 'dark');
+    assert.equal(await page.inputValue('#venue-booking-accent'), '#8b1f3a');
+    // The studio's own words for the same choices, shown by WordPress on the values it holds.
+    assert.deepEqual(await contrastOnPage(page), await studioWarnings(STUDIO_CHOICES));
+    assert.match((await contrastOnPage(page)).join(), /dark theme: the accent against the background .* 1\.96:1/);
     await page.click('#venue-booking-check');
     await page.waitForFunction(() =>
       /Good|Not yet|did not answer/.test(document.querySelector('#venue-booking-check-result')!.textContent!),
     );
     assert.match((await page.textContent('#venue-booking-check-result')) ?? '', new RegExp(`Good: .*\\(${wpUrl}\\)`));
+    // A site the proxy does not let in is sent to the studio's "Allow this site", not to a setting.
+    await page.evaluate(() =>
+      (window as any).jQuery('#venue-booking-check').data('origin', 'https://not-allowed.example'),
+    );
+    await page.click('#venue-booking-check');
+    await page.waitForFunction(() =>
+      /Not yet/.test(document.querySelector('#venue-booking-check-result')!.textContent!),
+    );
+    const notYet = (await page.textContent('#venue-booking-check-result'))!;
+    assert.match(notYet, /press “Allow this site” beside this address/);
+    assert.doesNotMatch(notYet, /VENUE_BOOKING_ORIGINS|restart/);
+    assert.equal(await page.getAttribute('#venue-booking-check-result a', 'href'), `${proxyUrl}/embed`);
     await page.close();
   });
 
-  test('the settings warn where text on the accent is unreadable (dark #8b1f3a with its #0b1a26: 1.98:1)', async () => {
+  test('the settings run the studio’s contrast check on the colours WordPress holds, saved and as they change', async () => {
     const page = await browser.newPage();
     await logIn(page, 'admin');
     await page.goto(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
-    const save = async (accent: string, text: string) => {
-      await page.evaluate(
-        ([accent, text]) => {
-          (document.querySelector('#venue-booking-accent') as HTMLInputElement).value = accent!;
-          (document.querySelector('#venue-booking-accent_text') as HTMLInputElement).value = text!;
-        },
-        [accent, text],
-      );
-      await Promise.all([page.waitForURL(/settings-updated=true/), page.click('#submit')]);
-    };
-    await save('#8b1f3a', '#0b1a26');
-    const warnings = await page.locator('.notice-warning').allTextContents();
-    assert.ok(
-      warnings.some((text) => /dark theme.*#0b1a26 on #8b1f3a.*1\.98:1/.test(text)),
-      warnings.join('\n'),
+    const fill = (values: Record<string, string>) =>
+      page.evaluate((values) => {
+        for (const [name, value] of Object.entries(values))
+          (document.querySelector(`#venue-booking-${name}`) as HTMLInputElement).value = value;
+      }, values);
+    await fill({ theme: 'auto', accent: '#8b1f3a', accent_text: '#0b1a26' });
+    await Promise.all([page.waitForURL(/settings-updated=true/), page.click('#submit')]);
+    const saved = await studioWarnings(`venue=${VENUE}&theme=auto&accent=%238b1f3a&accent-text=%230b1a26`);
+    assert.equal(saved.length, 3, saved.join('\n'));
+    assert.deepEqual(await contrastOnPage(page), saved, 'as the server renders it');
+    assert.ok(saved.some((text) => /dark theme: the text on the booking button .* 1\.98:1/.test(text)));
+    // The theme changed in the form, not saved: the script redraws the same words.
+    await page.selectOption('#venue-booking-theme', 'light');
+    await page.waitForFunction(() => document.querySelectorAll('#venue-booking-contrast p').length === 1);
+    assert.deepEqual(
+      await page.$$eval('#venue-booking-contrast p', (lines) => lines.map((line) => line.textContent!.trim())),
+      await studioWarnings(`venue=${VENUE}&theme=light&accent=%238b1f3a&accent-text=%230b1a26`),
     );
-    assert.ok(
-      warnings.some((text) => /light theme.*1\.98:1/.test(text)),
-      'the same pair in the light theme',
+    await fill({ theme: 'light', accent: '#8b1f3a', accent_text: '' });
+    await Promise.all([page.waitForURL(/settings-updated=true/), page.click('#submit')]);
+    assert.deepEqual(await contrastOnPage(page), [], 'white is chosen on the red, readable in the light theme');
+    const venues = await page.$$eval('#venue-booking-venues input', (boxes) =>
+      boxes.map((box) => (box as HTMLInputElement).checked),
     );
-    await save('#8b1f3a', '');
-    assert.deepEqual(await page.locator('.notice-warning').allTextContents(), [], 'white is chosen on the red');
+    assert.deepEqual(venues, [true, true, false], 'saving keeps the venues ticked');
     await page.close();
   });
 
@@ -435,7 +500,31 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     });
   }
 
-  test('an Author places the block in the editor, choosing the venue and the booking type by name', async () => {
+  test('the fallback speaks the widget’s language and keeps the settings’ look', async () => {
+    const post = publish(
+      'author',
+      'En français',
+      `<!-- wp:shortcode -->[venue_booking locale="fr"]<!-- /wp:shortcode -->`,
+    );
+    const html = await (await fetch(`${wpUrl}/?p=${post.id}`)).text();
+    const element = /<venue-booking [^>]*>([\s\S]*?)<\/venue-booking>/.exec(html)!;
+    assert.match(element[0], /locale="fr"/);
+    assert.match(
+      element[1]!,
+      new RegExp(
+        `^<p>Pour réserver, <a href="${proxyUrl}/book/${VENUE}\\?locale=fr&#038;accent=%238b1f3a">rendez-vous sur notre page de réservation</a>\\.</p>$`,
+      ),
+    );
+  });
+
+  test('an Author places the block with one venue in the settings: the booking type is offered by name', async () => {
+    const admin = await browser.newPage();
+    await logIn(admin, 'admin');
+    await admin.goto(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
+    await admin.uncheck('#venue-booking-venues input[value="' + OTHER_VENUE + '"]');
+    await Promise.all([admin.waitForURL(/settings-updated=true/), admin.click('#submit')]);
+    await admin.close();
+
     const page = await browser.newPage();
     const failures: string[] = [];
     page.on('pageerror', (error) => failures.push(error.message));
@@ -449,19 +538,27 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     });
     await page.keyboard.press('Escape');
     const venue = page.locator('.block-editor-block-inspector select').first();
+    const type = page.locator('.block-editor-block-inspector select').nth(1);
+    const attributes = () =>
+      page.evaluate(() => (window as any).wp.data.select('core/block-editor').getBlocks()[0].attributes);
+    // "As in the settings", the one venue there: its types, by name.
     await page.waitForFunction(() =>
-      [...document.querySelectorAll('.block-editor-block-inspector option')].some((option) =>
-        option.textContent!.includes('Harbour & Vine Quayside'),
+      [...document.querySelectorAll('.block-editor-block-inspector option')].some(
+        (option) => option.textContent === 'Table',
       ),
     );
-    await venue.selectOption({ label: 'Harbour & Vine Quayside' });
-    const type = page.locator('.block-editor-block-inspector select').nth(1);
+    assert.equal(await venue.inputValue(), '');
+    assert.equal(await type.isDisabled(), false);
     await type.selectOption({ label: 'Table' });
-    const attributes = await page.evaluate(
-      () => (window as any).wp.data.select('core/block-editor').getBlocks()[0].attributes,
-    );
-    assert.equal(attributes.venue, VENUE);
-    assert.equal(attributes.type, '64a1f0c2e4b0a1b2c3d4e601');
+    assert.deepEqual([(await attributes()).venue, (await attributes()).type], ['', '64a1f0c2e4b0a1b2c3d4e601']);
+    await page
+      .locator(`.wp-block-venue-booking-widget venue-booking[venue="${VENUE}"][type="64a1f0c2e4b0a1b2c3d4e601"]`)
+      .waitFor();
+    // A venue chosen by name, then its type.
+    await venue.selectOption({ label: 'Harbour & Vine Quayside' });
+    await type.selectOption({ label: 'Table' });
+    assert.equal((await attributes()).venue, VENUE);
+    assert.equal((await attributes()).type, '64a1f0c2e4b0a1b2c3d4e601');
     // The preview is the server's rendering, with the widget's script loaded in the editor.
     await page.locator('.wp-block-venue-booking-widget venue-booking[type="64a1f0c2e4b0a1b2c3d4e601"]').waitFor();
     assert.deepEqual(failures, []);

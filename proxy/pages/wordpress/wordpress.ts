@@ -1,10 +1,14 @@
 /**
  * The WordPress plugin, handed out by the embed studio: `GET /embed/wordpress-plugin.zip?venue=<id>`
- * (or `?group=<id>`), behind the same door as `/embed` (pages/operator.ts). The zip holds the folder
- * `venue-booking/` of proxy/pages/wordpress/ (through the generated wordpress-files.ts), with its
- * `defaults.php` pre-filled: this proxy's public address (`publicAddress`), the chosen venue or
- * group, and the integrity hash of the widget script served now. Zipped by fflate, which runs
- * alike in Node and an edge runtime.
+ * (several, or `?group=<id>`) with the studio's other choices in the same query (`pluginLink`),
+ * behind the same door as `/embed` (pages/operator.ts). The zip holds the folder `venue-booking/` of
+ * proxy/pages/wordpress/ (through the generated wordpress-files.ts), with two files written for the
+ * download: `defaults.php`, pre-filled with this proxy's public address (`publicAddress`), the
+ * chosen venues or group, the integrity hash of the widget script served now, the studio's look,
+ * language, booking type and fallback, and the names of the venues and types (so WordPress shows
+ * names, not ids); and `words.php`, the fallback's words in each of the widget's languages, from
+ * proxy/pages/words/ (the snippet says the same). Zipped by fflate, which runs alike in Node and an
+ * edge runtime.
  *
  * And `GET /site-check?origin=<origin>`, which the plugin's "Check this site" button asks from the
  * site's own admin page: whether the origin rule lets that site call the API. Public and read-only:
@@ -19,6 +23,11 @@ import { requestSite, siteRule } from '../../guards/request-site.js';
 import { ID_RE, isLoopback } from '../../guards/validate.js';
 import type { ProxyContext } from '../../context.js';
 import { integrityOf } from '../../core/encoding.js';
+import { PATHS } from '../../paths.js';
+import { COLOUR_PROPERTIES, type ColourName, type WidgetSettings } from '../snippet.js';
+import { londonToday, studioChoices, typesOf, type StudioOffer } from '../studio-form.js';
+import { venuesAndGroups } from '../venue-data.js';
+import { PAGE_LANGUAGES } from '../words/index.js';
 import { WORDPRESS_FILES } from './wordpress-files.js';
 
 /** The zip's entries' time: fixed, so one choice always gives the same bytes. */
@@ -29,13 +38,122 @@ export function phpString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
+/** A value of the plugin's defaults: a string, or strings by name (venue names by id). */
+export type PhpValue = string | Readonly<Record<string, string>>;
+
+/** `value` as a PHP literal: a string, or an array of strings by key. */
+function phpValue(value: PhpValue, indent = '\t'): string {
+  if (typeof value === 'string') return phpString(value);
+  const entries = Object.entries(value).map(([key, item]) => `${indent}\t${phpString(key)} => ${phpString(item)},`);
+  return entries.length ? `array(\n${entries.join('\n')}\n${indent})` : 'array()';
+}
+
+/** `file`'s `return array( … );` with `values` in its place. */
+function withValues(file: string, values: Readonly<Record<string, PhpValue>>): string {
+  const lines = Object.entries(values).map(([name, value]) => `\t${phpString(name)} => ${phpValue(value)},`);
+  return file.replace(/return array\([\s\S]*?\n\);/, `return array(\n${lines.join('\n')}\n);`);
+}
+
 /** The plugin's `defaults.php` for these values. */
-export function defaultsFile(values: { proxy: string; venues: string; group: string; integrity: string }): string {
-  const lines = Object.entries(values).map(([name, value]) => `\t${phpString(name)} => ${phpString(value)},`);
-  return WORDPRESS_FILES['venue-booking/defaults.php']!.replace(
-    /return array\([\s\S]*?\);/,
-    `return array(\n${lines.join('\n')}\n);`,
-  );
+export function defaultsFile(values: Readonly<Record<string, PhpValue>>): string {
+  return withValues(WORDPRESS_FILES['venue-booking/defaults.php']!, values);
+}
+
+/** The plugin's `words.php`: the fallback's words (pages/words/) by the language's primary tag. */
+export function wordsFile(): string {
+  const words = Object.fromEntries([...PAGE_LANGUAGES].map(([language, page]) => [language, page.fallback]));
+  return withValues(WORDPRESS_FILES['venue-booking/words.php']!, words);
+}
+
+/**
+ * The plugin's address for the studio's `choices`: the venues or group, and what the plugin keeps
+ * of the rest (look, language, booking type, fallback), as the studio's own link would carry them.
+ */
+export function pluginLink(choices: WidgetSettings, base: string): string {
+  const query = new URLSearchParams();
+  if (choices.group) query.set('group', choices.group);
+  else query.set('venue', choices.venues.join(','));
+  if (choices.theme !== 'light') query.set('theme', choices.theme);
+  if (choices.locale !== 'en-GB') query.set('locale', choices.locale);
+  for (const [name, value] of Object.entries(choices.colours)) query.set(name, value);
+  if (choices.type) query.set('type', choices.type);
+  if (choices.link) query.set('link', choices.link);
+  if (choices.phone) query.set('phone', choices.phone);
+  return `${base}${PATHS.wordpressPlugin}?${query}`;
+}
+
+/**
+ * Defaults a venue profile gives where the studio's link chose nothing: its `phone` and its `look`
+ * (state/venue-profiles.ts `VenueProfile`, mapped to the studio's names).
+ */
+export type ProfileDefaults = Partial<Pick<WidgetSettings, 'theme' | 'locale' | 'type' | 'link' | 'phone' | 'colours'>>;
+
+/** The defaults of the first venue's profile (a group's download takes none: its venues differ). */
+async function profileDefaults(ctx: ProxyContext, venues: string): Promise<ProfileDefaults> {
+  const first = venues.split(',')[0];
+  const profile = first ? await ctx.profiles.get(first) : null;
+  if (!profile) return {};
+  const { look } = profile;
+  return {
+    ...(look.theme ? { theme: look.theme } : {}),
+    ...(look.locale ? { locale: look.locale } : {}),
+    ...(look.booking_type ? { type: look.booking_type } : {}),
+    ...(profile.phone ? { phone: profile.phone } : {}),
+    colours: look.colours,
+  };
+}
+
+/** The query's names the plugin keeps beside the venues, and whether the checked `choices` kept the value asked. */
+const KEPT: Record<string, (choices: WidgetSettings, asked: string) => boolean> = {
+  theme: (choices, asked) => choices.theme === asked,
+  locale: (choices, asked) => choices.locale === asked,
+  type: (choices, asked) => choices.type === asked,
+  link: (choices) => choices.link !== null,
+  phone: (choices) => choices.phone !== null,
+  ...Object.fromEntries(
+    (Object.keys(COLOUR_PROPERTIES) as ColourName[]).map((name) => [
+      name,
+      (choices: WidgetSettings, asked: string) => choices.colours[name] === asked.toLowerCase(),
+    ]),
+  ),
+};
+
+/**
+ * The plugin's look, language, booking type and fallback: the studio's choices as the studio
+ * checks them (a value it would leave out is refused here, naming its parameter), over `profile`
+ * where the query names nothing.
+ */
+function lookOf(
+  query: URLSearchParams,
+  offer: StudioOffer,
+  today: string,
+  profile: ProfileDefaults = {},
+): Record<string, string> {
+  const { choices } = studioChoices(query, offer, today);
+  const refusedNames = Object.keys(KEPT).filter((name) => {
+    const asked = query.get(name)?.trim();
+    return asked && !KEPT[name]!(choices, asked);
+  });
+  if (refusedNames.length) {
+    const message = 'Not one of the studio’s choices';
+    throw new ProxyError(400, message, {
+      errors: refusedNames.map((name) => ({ code: 'invalid_parameter', message, fields: [name] })),
+    });
+  }
+  const named = (name: string) => Boolean(query.get(name)?.trim());
+  const colour = (name: ColourName) => choices.colours[name] ?? profile.colours?.[name] ?? '';
+  return {
+    theme: named('theme') ? choices.theme : (profile.theme ?? choices.theme),
+    // Unasked (the studio's English leaves it out of its links): the site's language (widget.php).
+    locale: named('locale') ? choices.locale : (profile.locale ?? ''),
+    type: choices.type ?? profile.type ?? '',
+    accent: colour('accent'),
+    accent_text: colour('accent-text'),
+    background: colour('background'),
+    text: colour('text'),
+    link: choices.link ?? profile.link ?? '',
+    phone: choices.phone ?? profile.phone ?? '',
+  };
 }
 
 /** A 400 or 404 in the service's envelope, naming the query parameter. */
@@ -74,22 +192,35 @@ function publicAddress(configured: string | null, url: URL): string {
   return configured;
 }
 
-/** `GET /embed/wordpress-plugin.zip`: the plugin, pre-filled for the chosen venues or group. */
+/** `GET /embed/wordpress-plugin.zip`: the plugin, pre-filled with the studio's choices for the chosen venues or group. */
 export async function wordpressPlugin(ctx: ProxyContext, c: Context): Promise<Response> {
   const url = urlOf(c.req.raw);
   const { venues, group } = await chosen(ctx, url.searchParams);
+  const offer = await venuesAndGroups(ctx);
+  const look = lookOf(url.searchParams, offer, londonToday(ctx.config.now()), await profileDefaults(ctx, venues));
+  // Every venue this proxy books for by name, so the settings can offer them by name; a group's too.
+  const names: Record<string, string> = {};
+  for (const venue of [...offer.venues, ...(offer.groups.find((item) => item.id === group)?.venues ?? [])])
+    if (venue.title) names[venue.id] = venue.title;
+  const types = Object.fromEntries(
+    typesOf(offer, venues ? venues.split(',') : [], group || null).map((type) => [type.id, type.label]),
+  );
   const script = ctx.config.widgetScript;
   const defaults = defaultsFile({
     proxy: publicAddress(ctx.config.publicBase, url),
     venues,
     group,
     integrity: script ? await integrityOf(script) : '',
+    ...look,
+    names,
+    types,
   });
   const entries = Object.fromEntries(
-    Object.entries({ ...WORDPRESS_FILES, 'venue-booking/defaults.php': defaults }).map(([path, text]) => [
-      path,
-      strToU8(text),
-    ]),
+    Object.entries({
+      ...WORDPRESS_FILES,
+      'venue-booking/defaults.php': defaults,
+      'venue-booking/words.php': wordsFile(),
+    }).map(([path, text]) => [path, strToU8(text)]),
   );
   const zip = zipSync(entries, { level: 6, mtime: ZIP_TIME });
   return new Response(zip, {

@@ -10,6 +10,13 @@ export const words: PageWords = {
     missing: 'Hier gibt es keine Reservierungsseite',
     missingAbout: 'Prüfen Sie den Link, oder fragen Sie das Lokal nach seiner Reservierungsseite.',
   },
+  fallback: {
+    sentence: 'Bitte %s.',
+    page: 'buchen Sie auf unserer Buchungsseite',
+    call: 'rufen Sie uns unter %s an',
+    or: ' oder ',
+    contact: 'Um einen Tisch zu reservieren, nehmen Sie bitte Kontakt mit uns auf.',
+  },
   returnPage: {
     confirmedTitle: 'Reservierung bestätigt',
     enquiryTitle: 'Anfrage erhalten',

@@ -18,6 +18,19 @@ export const enGB = {
     missingAbout: 'Check the link you followed, or ask the venue for its booking page.',
   },
   /**
+   * The widget's fallback (pages/snippet.ts `fallbackOf`), shown where its script cannot run: the
+   * ways to book, joined by \`or\` into \`sentence\`, else \`contact\`. Templates with \`%s\`, not
+   * functions, because the WordPress plugin gets the same words (its words.php, written into each
+   * download) and fills them with PHP's sprintf.
+   */
+  fallback: {
+    sentence: 'Please %s.',
+    page: 'book on our booking page',
+    call: 'call %s',
+    or: ' or ',
+    contact: 'To book a table, please get in touch with us.',
+  },
+  /**
    * The return page (pages/return-page.ts), where a guest back from the booking site lands when
    * the bridge cannot take them to the venue's page. Its titles and `reference` are the widget's
    * own (test/proxy/return-bridge.test.ts keeps them identical).

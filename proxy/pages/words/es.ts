@@ -10,6 +10,13 @@ export const words: PageWords = {
     missing: 'Aquí no hay ninguna página de reservas',
     missingAbout: 'Compruebe el enlace, o pida al local su página de reservas.',
   },
+  fallback: {
+    sentence: 'Para reservar, %s.',
+    page: 'visite nuestra página de reservas',
+    call: 'llame al %s',
+    or: ' o ',
+    contact: 'Para reservar una mesa, póngase en contacto con nosotros.',
+  },
   returnPage: {
     confirmedTitle: 'Reserva confirmada',
     enquiryTitle: 'Solicitud recibida',

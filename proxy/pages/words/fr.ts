@@ -11,6 +11,13 @@ export const words: PageWords = {
     missing: 'Il n’y a pas de page de réservation ici',
     missingAbout: 'Vérifiez le lien suivi, ou demandez sa page de réservation à l’établissement.',
   },
+  fallback: {
+    sentence: 'Pour réserver, %s.',
+    page: 'rendez-vous sur notre page de réservation',
+    call: 'appelez le %s',
+    or: ' ou ',
+    contact: 'Pour réserver une table, contactez-nous.',
+  },
   returnPage: {
     confirmedTitle: 'Réservation confirmée',
     enquiryTitle: 'Demande reçue',

@@ -10,6 +10,13 @@ export const words: PageWords = {
     missing: 'Hier is geen reserveringspagina',
     missingAbout: 'Controleer de link, of vraag het restaurant om zijn reserveringspagina.',
   },
+  fallback: {
+    sentence: 'Om te reserveren kunt u %s.',
+    page: 'onze reserveringspagina gebruiken',
+    call: '%s bellen',
+    or: ' of ',
+    contact: 'Neem contact met ons op om een tafel te reserveren.',
+  },
   returnPage: {
     confirmedTitle: 'Reservering bevestigd',
     enquiryTitle: 'Aanvraag ontvangen',

@@ -1,8 +1,10 @@
 <?php
 /**
- * The settings this copy of the plugin starts with: the booking proxy it was downloaded from, the
- * venue or group chosen there, and the integrity hash of the widget script the proxy served then.
- * The proxy writes this file into each download; the settings page overrides every value.
+ * The settings this copy of the plugin starts with, as the embed studio chose them: the booking
+ * proxy it was downloaded from, the venues or group, the integrity hash of the widget script the
+ * proxy served then, the look, language, booking type and fallback; and the names of the proxy's
+ * venues and of their booking types by id, which the settings page and the block show. The proxy
+ * writes this file into each download; the settings page overrides every value but the names.
  *
  * @package venue-booking
  */
@@ -10,8 +12,19 @@
 defined( 'ABSPATH' ) || exit;
 
 return array(
-	'proxy'     => '',
-	'venues'    => '',
-	'group'     => '',
-	'integrity' => '',
+	'proxy'       => '',
+	'venues'      => '',
+	'group'       => '',
+	'integrity'   => '',
+	'theme'       => 'light',
+	'locale'      => '',
+	'type'        => '',
+	'accent'      => '',
+	'accent_text' => '',
+	'background'  => '',
+	'text'        => '',
+	'link'        => '',
+	'phone'       => '',
+	'names'       => array(),
+	'types'       => array(),
 );

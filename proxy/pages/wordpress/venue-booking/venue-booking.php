@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       Venue Booking
  * Description:       Lets guests book a table on your site: a [venue_booking] shortcode and a Venue booking block that show the booking widget, served by your booking proxy.
- * Version:           0.1.0
+ * Version:           0.2.0
  * Requires at least: 6.1
  * Requires PHP:      7.4
  * Author:            venue-booking
@@ -20,7 +20,9 @@
 
 defined( 'ABSPATH' ) || exit;
 
-define( 'VENUE_BOOKING_VERSION', '0.1.0' );
+define( 'VENUE_BOOKING_VERSION', '0.2.0' );
+/** This file: WordPress names the plugin by it (its row's links). */
+define( 'VENUE_BOOKING_FILE', __FILE__ );
 
 require_once __DIR__ . '/widget.php';
 if ( is_admin() ) {

@@ -36,32 +36,73 @@ const VENUE_BOOKING_ATTRIBUTES = array(
 /** Attributes that are on when present: written without a value, and left out when off. */
 const VENUE_BOOKING_SWITCHES = array( 'hide-offers', 'analytics' );
 
-/** The widget's text colour on the accent by theme, when the settings name none. */
-const VENUE_BOOKING_ACCENT_TEXT = array(
-	'light' => '#ffffff',
-	'dark'  => '#0b1a26',
+/**
+ * The widget's own colours by theme (src/element/styles.ts, as proxy/pages/colours.ts names them):
+ * what the contrast check assumes where the settings name no colour.
+ */
+const VENUE_BOOKING_THEME_DEFAULTS = array(
+	'light' => array(
+		'accent'      => '#1f5f8b',
+		'accent_text' => '#ffffff',
+		'background'  => '#ffffff',
+	),
+	'dark'  => array(
+		'accent'      => '#8cc4ec',
+		'accent_text' => '#0b1a26',
+		'background'  => '#161a1f',
+	),
+);
+
+/** The colour settings by the widget's custom property they set. */
+const VENUE_BOOKING_COLOURS = array(
+	'accent'      => '--vb-accent',
+	'accent_text' => '--vb-accent-text',
+	'background'  => '--vb-background',
+	'text'        => '--vb-text',
 );
 
 /**
- * The settings: the saved option over the defaults this download came with.
+ * The settings: the saved option over the defaults this download came with. The venues' and
+ * types' names come from the download only.
  *
- * @return array{proxy:string,venues:string,group:string,integrity:string,accent:string,accent_text:string}
+ * @return array{proxy:string,venues:string,group:string,integrity:string,theme:string,locale:string,type:string,accent:string,accent_text:string,background:string,text:string,link:string,phone:string,names:array,types:array}
  */
 function venue_booking_settings() {
-	$defaults = include __DIR__ . '/defaults.php';
-	$defaults = array_merge(
+	$downloaded = include __DIR__ . '/defaults.php';
+	$defaults   = array_merge(
 		array(
 			'proxy'       => '',
 			'venues'      => '',
 			'group'       => '',
 			'integrity'   => '',
+			'theme'       => 'light',
+			'locale'      => '',
+			'type'        => '',
 			'accent'      => '',
 			'accent_text' => '',
+			'background'  => '',
+			'text'        => '',
+			'link'        => '',
+			'phone'       => '',
+			'names'       => array(),
+			'types'       => array(),
 		),
-		is_array( $defaults ) ? $defaults : array()
+		is_array( $downloaded ) ? $downloaded : array()
 	);
 	$saved = get_option( 'venue_booking', array() );
-	return array_merge( $defaults, is_array( $saved ) ? array_intersect_key( $saved, $defaults ) : array() );
+	$saved = is_array( $saved ) ? array_diff_key( array_intersect_key( $saved, $defaults ), array_flip( array( 'names', 'types' ) ) ) : array();
+	return array_merge( $defaults, $saved );
+}
+
+/**
+ * A venue's name for people: the name the download gave, else its id.
+ *
+ * @param string $id       A venue's id.
+ * @param array  $settings The settings.
+ * @return string The name.
+ */
+function venue_booking_venue_name( $id, $settings ) {
+	return isset( $settings['names'][ $id ] ) && is_string( $settings['names'][ $id ] ) ? $settings['names'][ $id ] : $id;
 }
 
 /**
@@ -86,16 +127,25 @@ function venue_booking_attributes( $given ) {
 			$attributes[ $name ] = $value;
 		}
 	}
+	$settings = venue_booking_settings();
 	if ( empty( $attributes['venue'] ) && empty( $attributes['venue-group'] ) ) {
-		$settings = venue_booking_settings();
 		if ( '' !== $settings['group'] ) {
 			$attributes['venue-group'] = $settings['group'];
 		} elseif ( '' !== $settings['venues'] ) {
 			$attributes['venue'] = $settings['venues'];
 		}
+		// The settings' booking type is one of the settings' venues: it goes with them only.
+		if ( empty( $attributes['type'] ) && '' !== $settings['type'] ) {
+			$attributes['type'] = $settings['type'];
+		}
+	}
+	if ( empty( $attributes['theme'] ) && 'light' !== $settings['theme'] ) {
+		$attributes['theme'] = $settings['theme'];
 	}
 	$language = substr( get_locale(), 0, 2 );
-	if ( empty( $attributes['locale'] ) && in_array( $language, array( 'fr', 'de', 'es', 'nl' ), true ) ) {
+	if ( empty( $attributes['locale'] ) && '' !== $settings['locale'] ) {
+		$attributes['locale'] = $settings['locale'];
+	} elseif ( empty( $attributes['locale'] ) && in_array( $language, array( 'fr', 'de', 'es', 'nl' ), true ) ) {
 		$attributes['locale'] = $language;
 	}
 	foreach ( VENUE_BOOKING_SWITCHES as $name ) {
@@ -129,10 +179,46 @@ function venue_booking_element( $given, $wrapper = ' class="venue-booking"' ) {
 			? ' ' . esc_attr( $name )
 			: ' ' . esc_attr( $name ) . '="' . ( 'return-url' === $name ? esc_url( $value ) : esc_attr( $value ) ) . '"';
 	}
-	$venue = $attributes['venue-group'] ?? explode( ',', $attributes['venue'] ?? '' )[0];
-	$page  = $settings['proxy'] . '/book/' . rawurlencode( $venue );
-	return '<div' . $wrapper . '><venue-booking' . $markup . '><p><a href="' . esc_url( $page ) . '">'
-		. esc_html__( 'Book a table online', 'venue-booking' ) . '</a></p></venue-booking></div>';
+	return '<div' . $wrapper . '><venue-booking' . $markup . '>' . venue_booking_fallback( $attributes, $settings ) . '</venue-booking></div>';
+}
+
+/**
+ * The widget's fallback, shown where its script cannot run and under an error, in the widget's
+ * language (words.php, the words of the studio's snippet): the venue's own booking page, else its
+ * page on the booking proxy (the group's, or the first venue's, in the same look), and its phone.
+ *
+ * @param array $attributes The element's attributes.
+ * @param array $settings   The settings.
+ * @return string The fallback's markup, escaped.
+ */
+function venue_booking_fallback( $attributes, $settings ) {
+	$all      = include __DIR__ . '/words.php';
+	$language = strtolower( substr( $attributes['locale'] ?? 'en', 0, 2 ) );
+	$words    = $all[ $language ] ?? $all['en'];
+	$page     = $settings['link'];
+	if ( '' === $page ) {
+		$venue = $attributes['venue-group'] ?? explode( ',', $attributes['venue'] ?? '' )[0];
+		$look  = array_filter(
+			array(
+				'locale' => $attributes['locale'] ?? '',
+				'theme'  => 'light' === ( $attributes['theme'] ?? 'light' ) ? '' : $attributes['theme'],
+			)
+		);
+		foreach ( VENUE_BOOKING_COLOURS as $name => $property ) {
+			if ( '' !== $settings[ $name ] ) {
+				$look[ str_replace( '_', '-', $name ) ] = $settings[ $name ];
+			}
+		}
+		$page = $settings['proxy'] . '/book/' . rawurlencode( $venue ) . ( $look ? '?' . http_build_query( $look, '', '&', PHP_QUERY_RFC3986 ) : '' );
+	}
+	$ways = array( '<a href="' . esc_url( $page ) . '">' . esc_html( $words['page'] ) . '</a>' );
+	if ( '' !== $settings['phone'] ) {
+		$ways[] = implode(
+			'<a href="' . esc_url( 'tel:' . preg_replace( '/[^+0-9]/', '', $settings['phone'] ), array( 'tel' ) ) . '">' . esc_html( $settings['phone'] ) . '</a>',
+			array_map( 'esc_html', explode( '%s', $words['call'] ) )
+		);
+	}
+	return '<p>' . implode( implode( esc_html( $words['or'] ), $ways ), array_map( 'esc_html', explode( '%s', $words['sentence'] ) ) ) . '</p>';
 }
 
 /**
@@ -176,6 +262,8 @@ function venue_booking_register() {
 				'proxy'  => $settings['proxy'],
 				'venues' => $settings['venues'],
 				'group'  => $settings['group'],
+				'names'  => (object) $settings['names'],
+				'types'  => (object) $settings['types'],
 			)
 		) . ';',
 		'before'
@@ -214,52 +302,18 @@ function venue_booking_script_tag( $tag, $handle ) {
 }
 
 /**
- * The colours the settings set, as the widget's custom properties. With an accent but no text
- * colour, the text is the one of the widget's two (white, or its dark blue) that reads better on it.
+ * The colours the settings set, as the widget's custom properties. Without a text colour on the
+ * accent the widget picks white or black itself, as it does for the studio's snippet.
  *
  * @param array $settings The settings.
  * @return array<string,string> Colours by custom property.
  */
 function venue_booking_colours( $settings ) {
 	$colours = array();
-	if ( '' !== $settings['accent'] ) {
-		$colours['--vb-accent'] = $settings['accent'];
-	}
-	$text = $settings['accent_text'];
-	if ( '' === $text && '' !== $settings['accent'] ) {
-		$text = venue_booking_contrast( '#ffffff', $settings['accent'] ) >= venue_booking_contrast( '#0b1a26', $settings['accent'] )
-			? '#ffffff'
-			: '#0b1a26';
-	}
-	if ( '' !== $text ) {
-		$colours['--vb-accent-text'] = $text;
+	foreach ( VENUE_BOOKING_COLOURS as $name => $property ) {
+		if ( '' !== $settings[ $name ] ) {
+			$colours[ $property ] = $settings[ $name ];
+		}
 	}
 	return $colours;
-}
-
-/**
- * The contrast ratio of two colours (`#rgb` or `#rrggbb`), as WCAG 2 defines it: from 1 to 21.
- *
- * @param string $first  A colour.
- * @param string $second Another.
- * @return float The ratio.
- */
-function venue_booking_contrast( $first, $second ) {
-	$luminance = static function ( $colour ) {
-		$hex = ltrim( $colour, '#' );
-		if ( 3 === strlen( $hex ) ) {
-			$hex = $hex[0] . $hex[0] . $hex[1] . $hex[1] . $hex[2] . $hex[2];
-		}
-		$linear = array_map(
-			static function ( $pair ) {
-				$value = hexdec( $pair ) / 255;
-				return $value <= 0.04045 ? $value / 12.92 : pow( ( $value + 0.055 ) / 1.055, 2.4 );
-			},
-			str_split( $hex, 2 )
-		);
-		return 0.2126 * $linear[0] + 0.7152 * $linear[1] + 0.0722 * $linear[2];
-	};
-	$lighter = max( $luminance( $first ), $luminance( $second ) );
-	$darker  = min( $luminance( $first ), $luminance( $second ) );
-	return ( $lighter + 0.05 ) / ( $darker + 0.05 );
 }

@@ -1,13 +1,11 @@
 /**
- * The settings page: colour pickers with a live contrast warning (WCAG AA asks 4.5:1 for text on
- * the accent, in the light and the dark theme), and "Check this site", which asks the proxy at the
- * address typed whether it lets this site show the widget (`GET /site-check`, read-only).
+ * The settings page: the colour pickers redraw the contrast warning as the colours or the theme
+ * change, with the rules and the words of the settings page's own check (settings.php
+ * `venue_booking_contrast_warnings`, the embed studio's); and "Check this site", which asks the
+ * proxy at the address typed whether it lets this site show the widget (`GET /site-check`,
+ * read-only). Until a colour changes, the warnings shown are the server's, on the saved values.
  */
-( function ( $, __, sprintf ) {
-	const THEMES = {
-		light: { accent: '#1f5f8b', text: '#ffffff', name: __( 'light', 'venue-booking' ) },
-		dark: { accent: '#8cc4ec', text: '#0b1a26', name: __( 'dark', 'venue-booking' ) },
-	};
+( function ( $, __, sprintf, themes ) {
 	const luminance = ( colour ) => {
 		let hex = colour.replace( '#', '' );
 		if ( hex.length === 3 ) hex = hex.replace( /./g, '$&$&' );
@@ -22,44 +20,77 @@
 		return ( lighter + 0.05 ) / ( darker + 0.05 );
 	};
 	const valid = ( colour ) => /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.test( colour || '' );
+	const colour = ( name ) => {
+		const value = String( $( '#venue-booking-' + name ).val() || '' );
+		return valid( value ) ? value : '';
+	};
 
-	/** The warnings for the colours in the form, as the plugin will apply them (widget.php). */
+	/** The warnings for the colours and theme in the form, as settings.php words them. */
 	const warn = () => {
-		const accent = $( '#venue-booking-accent' ).val();
-		let text = $( '#venue-booking-accent_text' ).val();
-		if ( ! valid( text ) && valid( accent ) ) {
-			text = contrast( '#ffffff', accent ) >= contrast( '#0b1a26', accent ) ? '#ffffff' : '#0b1a26';
-		}
-		const lines = Object.values( THEMES ).flatMap( ( theme ) => {
-			const pair = [ valid( text ) ? text : theme.text, valid( accent ) ? accent : theme.accent ];
-			const ratio = contrast( pair[ 0 ], pair[ 1 ] );
-			return ratio >= 4.5
-				? []
-				: [
-						sprintf(
-							/* translators: 1: light or dark, 2: text colour, 3: accent colour, 4: contrast ratio. */
-							__(
-								'In the %1$s theme, the text on the accent (%2$s on %3$s) has a contrast of %4$s:1, below the 4.5:1 that guests need to read it (WCAG AA).',
-								'venue-booking'
-							),
-							theme.name,
-							pair[ 0 ],
-							pair[ 1 ],
-							Math.min( Math.round( ratio * 100 ) / 100, 4.49 ).toFixed( 2 )
+		const theme = $( '#venue-booking-theme' ).val();
+		const shown = theme === 'auto' ? [ 'light', 'dark' ] : [ theme === 'dark' ? 'dark' : 'light' ];
+		const lines = shown.flatMap( ( name ) => {
+			const defaults = themes[ name ];
+			const accent = colour( 'accent' ) || defaults.accent;
+			let text = colour( 'accent_text' );
+			if ( ! text ) {
+				text = ! colour( 'accent' )
+					? defaults.accent_text
+					: contrast( accent, '#ffffff' ) >= contrast( accent, '#000000' )
+					? '#ffffff'
+					: '#000000';
+			}
+			const surface = colour( 'background' ) || defaults.background;
+			const dark = name === 'dark';
+			const checks = [
+				[
+					__( 'the text on the booking button and chosen values', 'venue-booking' ),
+					contrast( text, accent ),
+					4.5,
+					dark
+						? __( 'Choose a lighter main colour or another text colour.', 'venue-booking' )
+						: __( 'Choose a darker main colour or another text colour.', 'venue-booking' ),
+				],
+				[
+					__( 'the accent against the background (focus ring, chosen day)', 'venue-booking' ),
+					contrast( accent, surface ),
+					3,
+					dark
+						? __( 'Choose a lighter main colour.', 'venue-booking' )
+						: __( 'Choose a darker main colour.', 'venue-booking' ),
+				],
+			];
+			return checks
+				.filter( ( [ , ratio, needed ] ) => ratio < needed )
+				.map( ( [ what, ratio, needed, advice ] ) =>
+					sprintf(
+						/* translators: 1: light or dark, 2: what is hard to see, 3: its contrast ratio, 4: the least it needs, 5: what to do. */
+						__(
+							'Hard to read in the %1$s theme: %2$s has a contrast of %3$s:1, and needs at least %4$s:1. %5$s',
+							'venue-booking'
 						),
-				  ];
+						dark ? __( 'dark', 'venue-booking' ) : __( 'light', 'venue-booking' ),
+						what,
+						ratio.toFixed( 2 ),
+						String( needed ),
+						advice
+					)
+				);
 		} );
-		$( '#venue-booking-contrast' ).text( lines.join( ' ' ) ).toggleClass( 'notice notice-warning', lines.length > 0 );
+		$( '#venue-booking-contrast' )
+			.empty()
+			.append( lines.map( ( line ) => $( '<p>' ).text( line ) ) )
+			.attr( 'class', lines.length ? 'notice notice-warning inline' : '' );
 	};
 	$( '[data-colour]' ).wpColorPicker( { change: () => setTimeout( warn ), clear: () => setTimeout( warn ) } );
 	$( '[data-colour]' ).on( 'input', warn );
-	warn();
+	$( '#venue-booking-theme' ).on( 'change', warn );
 
-	const say = ( text ) => $( '#venue-booking-check-result' ).text( text );
+	const result = $( '#venue-booking-check-result' );
 	$( '#venue-booking-check' ).on( 'click', async function () {
 		const origin = $( this ).data( 'origin' );
 		const proxy = String( $( '#venue-booking-proxy' ).val() ).replace( /\/+$/, '' );
-		say( __( 'Asking the booking proxy…', 'venue-booking' ) );
+		result.text( __( 'Asking the booking proxy…', 'venue-booking' ) );
 		let answer;
 		try {
 			const response = await fetch( proxy + '/site-check?origin=' + encodeURIComponent( origin ), {
@@ -70,7 +101,7 @@
 			if ( ! response.ok || typeof answer.allowed !== 'boolean' ) throw new Error( String( response.status ) );
 		} catch {
 			/* translators: %s: the proxy's address. */
-			say( sprintf( __( 'The booking proxy at %s did not answer: check its address above.', 'venue-booking' ), proxy ) );
+			result.text( sprintf( __( 'The booking proxy at %s did not answer: check its address above.', 'venue-booking' ), proxy ) );
 			return;
 		}
 		const lines = [
@@ -80,7 +111,7 @@
 				: /* translators: %s: this site's address. */
 				  sprintf(
 						__(
-							'Not yet: the booking proxy does not let this site (%s) show the widget, so guests would see only the link. Ask whoever runs your booking proxy to add this address to the sites allowed to show your booking widget (their setting VENUE_BOOKING_ORIGINS), then check again.',
+							'Not yet: the booking proxy does not let this site (%s) show the widget, so guests would see only the link. Open the embed studio, and under “Sites allowed to show your booking widget” press “Allow this site” beside this address (it is listed once a page of this site has shown the widget); then check again.',
 							'venue-booking'
 						),
 						origin
@@ -96,6 +127,16 @@
 			);
 			pinned.val( answer.integrity );
 		}
-		say( lines.join( ' ' ) );
+		result.text( lines.join( ' ' ) );
+		if ( ! answer.allowed ) {
+			result.append(
+				' ',
+				$( '<a>' )
+					.attr( 'href', proxy + '/embed' )
+					.attr( 'target', '_blank' )
+					.attr( 'rel', 'noopener' )
+					.text( __( 'Open the embed studio', 'venue-booking' ) )
+			);
+		}
 	} );
-} )( window.jQuery, window.wp.i18n.__, window.wp.i18n.sprintf );
+} )( window.jQuery, window.wp.i18n.__, window.wp.i18n.sprintf, window.venueBookingThemes );

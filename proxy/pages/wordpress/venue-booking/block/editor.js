@@ -1,7 +1,10 @@
 /**
  * The Venue booking block in the editor: its settings in the sidebar (venue or group, booking type
  * by name, theme, inline or popup, language) and a preview rendered by the server, as the page will
- * show it. Plain JavaScript on WordPress's globals, so the plugin needs no build step.
+ * show it. Venues are named as the plugin's download named them, at once; their booking types are
+ * read from the proxy. "As in the settings" offers the settings' venues' types too, so one venue in
+ * the settings is enough to choose a type. Plain JavaScript on WordPress's globals, so the plugin
+ * needs no build step.
  */
 ( function ( wp, settings ) {
 	const el = wp.element.createElement;
@@ -12,6 +15,7 @@
 	const ServerSideRender = wp.serverSideRender;
 	const proxy = settings.proxy;
 	const configured = settings.venues ? settings.venues.split( ',' ) : [];
+	const names = settings.names || {};
 
 	/** A read of the proxy's API (this site's address must be allowed there), within 10 seconds. */
 	const read = ( path ) =>
@@ -34,7 +38,7 @@
 					ids.map( ( id ) =>
 						read( 'venues/' + encodeURIComponent( id ) + '?fields=booking_types' ).then( ( answer ) => ( {
 							id,
-							title: answer.payload.venue.title || id,
+							title: names[ id ] || answer.payload.venue.title || id,
 							types: answer.payload.venue.booking_types || [],
 						} ) )
 					)
@@ -44,7 +48,7 @@
 	};
 
 	const LANGUAGES = [
-		[ '', __( 'The site’s language', 'venue-booking' ) ],
+		[ '', __( 'As in the settings (else the site’s language)', 'venue-booking' ) ],
 		[ 'en-GB', 'English' ],
 		[ 'fr', 'Français' ],
 		[ 'de', 'Deutsch' ],
@@ -54,7 +58,10 @@
 	const options = ( pairs ) => pairs.map( ( [ value, label ] ) => ( { value, label } ) );
 
 	function Edit( { attributes, setAttributes } ) {
-		const [ venues, setVenues ] = useState( [] );
+		// The settings' venues by name while the proxy is asked for their booking types.
+		const [ venues, setVenues ] = useState(
+			configured.map( ( id ) => ( { id, title: names[ id ] || id, types: [] } ) )
+		);
 		const [ problem, setProblem ] = useState( '' );
 		useEffect( () => {
 			readVenues().then( setVenues, () =>
@@ -72,9 +79,20 @@
 			places.push( [ 'group:' + settings.group, __( 'Every venue of the group', 'venue-booking' ) ] );
 		}
 		venues.forEach( ( venue ) => places.push( [ venue.id, venue.title ] ) );
-		const chosen = venues.find( ( venue ) => venue.id === attributes.venue );
+		// The venues a type is chosen among: the block's one venue, else the settings' (a group's too).
+		const chosen = attributes.venue
+			? venues.filter( ( venue ) => venue.id === attributes.venue )
+			: venues.filter( ( venue ) => settings.group || configured.includes( venue.id ) );
+		const seen = new Set();
 		const types = [ [ '', __( 'Guests choose', 'venue-booking' ) ] ].concat(
-			chosen ? chosen.types.map( ( type ) => [ type.id, type.name || type.id ] ) : []
+			chosen.flatMap( ( venue ) =>
+				venue.types
+					.filter( ( type ) => ! seen.has( type.id ) && seen.add( type.id ) )
+					.map( ( type ) => [
+						type.id,
+						chosen.length > 1 ? ( type.name || type.id ) + ' (' + venue.title + ')' : type.name || type.id,
+					] )
+			)
 		);
 		const controls = el(
 			InspectorControls,
@@ -96,10 +114,10 @@
 				} ),
 				el( SelectControl, {
 					label: __( 'Booking type', 'venue-booking' ),
-					help: chosen ? '' : __( 'Choose one venue to offer one booking type only.', 'venue-booking' ),
+					help: chosen.length ? '' : __( 'Choose a venue to offer one booking type only.', 'venue-booking' ),
 					value: attributes.type,
 					options: options( types ),
-					disabled: ! chosen,
+					disabled: ! chosen.length,
 					onChange: ( type ) => setAttributes( { type } ),
 				} )
 			),
@@ -119,6 +137,7 @@
 					label: __( 'Theme', 'venue-booking' ),
 					value: attributes.theme,
 					options: options( [
+						[ '', __( 'As in the settings', 'venue-booking' ) ],
 						[ 'light', __( 'Light', 'venue-booking' ) ],
 						[ 'dark', __( 'Dark', 'venue-booking' ) ],
 						[ 'auto', __( 'Follows the visitor’s setting', 'venue-booking' ) ],
