@@ -24,6 +24,8 @@ export const PATHS = {
   studio: '/embed',
   studioScript: '/embed/studio.js',
   studioProfile: '/embed/profile',
+  /** The studio's "Allow this site" and "Remove" (POST): one segment below the studio, which its answer redirects back to. */
+  studioSites: '/embed/sites',
   pagesCss: '/embed/pages.css',
   wordpressPlugin: '/embed/wordpress-plugin.zip',
   siteCheck: '/site-check',

@@ -69,8 +69,12 @@ export function contrastWarnings(colours: VenueColours, theme: 'light' | 'dark' 
     const check = (what: string, ratio: number, needed: number) => {
       if (ratio < needed) warnings.push({ theme: name, what, ratio, needed });
     };
-    check('the text on the booking button and chosen values', contrastRatio(text, accent), AA_TEXT);
-    check('the accent against the background (focus ring, chosen day)', contrastRatio(accent, surface), AA_NON_TEXT);
+    check('the text on the booking button and on what the guest has chosen', contrastRatio(text, accent), AA_TEXT);
+    check(
+      'the main colour against the background (the outline that shows where the keyboard is, the chosen day)',
+      contrastRatio(accent, surface),
+      AA_NON_TEXT,
+    );
   }
   return warnings;
 }

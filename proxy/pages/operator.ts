@@ -1,7 +1,7 @@
 /**
  * The operator's routes beside the API: `/metrics` (the Prometheus text of the Node entry's
- * registry), `/status`, the embed studio `/embed`, their two files, and the WordPress plugin the
- * studio hands out (pages/wordpress/wordpress.ts). Who may open them is the guard list's to say
+ * registry), `/status`, the embed studio `/embed`, their two files, the studio's "Allow this site"
+ * (`POST /embed/sites`, pages/studio-sites.ts), and the WordPress plugin the studio hands out (pages/wordpress/wordpress.ts). Who may open them is the guard list's to say
  * (guards/request.ts `operatorGuard`); which are served is the config's (`operatorPages`).
  */
 import type { Context } from 'hono';
@@ -16,6 +16,7 @@ import { statusPage } from './status.js';
 import { studioPage } from './studio.js';
 import { studioScript } from './studio-client.js';
 import { studioProfileSave } from './studio-profile.js';
+import { changeSite } from './studio-sites.js';
 import { wordpressPlugin } from './wordpress/wordpress.js';
 
 /** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
@@ -85,6 +86,11 @@ export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): O
       path: PATHS.studioProfile,
       method: 'POST',
       answer: async (ctx, c) => studioProfileSave(ctx, await operatorForm(ctx, c)),
+    });
+    routes.push({
+      path: PATHS.studioSites,
+      method: 'POST',
+      answer: async (ctx, c) => changeSite(ctx, await operatorForm(ctx, c)),
     });
     routes.push({ path: PATHS.wordpressPlugin, answer: wordpressPlugin });
   }

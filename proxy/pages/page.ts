@@ -31,6 +31,14 @@ export function newNonce(): string {
   return btoa(binary);
 }
 
+/**
+ * A page's referrer policy: `no-referrer`, or `same-origin` for a page that posts forms to this
+ * proxy (the studio): under `no-referrer` a browser sends a form's POST with `Origin: null`, which
+ * the same-origin check of those forms (pages/operator.ts `operatorForm`) must refuse; under
+ * `same-origin` it names the page's origin, and other sites still get no referrer.
+ */
+export type Referrer = 'no-referrer' | 'same-origin';
+
 /** Options of a page. */
 export interface PageOptions {
   title: string;
@@ -57,7 +65,8 @@ export interface PageOptions {
   /**
    * `same-origin`: the page's address goes with its requests to this proxy (and nowhere else), so
    * the booking page's bookings are told from the preview's and its QR code's from its link's
-   * (api/booking-source.ts). Default: no referrer at all.
+   * (api/booking-source.ts), and the studio's forms name their origin (Chromium sends `Origin: null`
+   * under `no-referrer`). Default: no referrer at all.
    */
   referrer?: Referrer;
 }
@@ -71,9 +80,6 @@ function previewTags(url: string, title: string, description: string): string {
     '<meta name="twitter:card" content="summary">',
   ].join('');
 }
-
-/** The referrer policies of the pages: none, or the page's address to its own origin only. */
-export type Referrer = 'no-referrer' | 'same-origin';
 
 /** Options of a sealed page: one that loads nothing at all, its one stylesheet inline. */
 export interface SealedPageOptions {
@@ -185,7 +191,7 @@ h2 { font-size: 1.2rem; margin: 1.75rem 0 0.5rem; }
 nav a { margin-right: 1rem; }
 a { color: #0b57a4; }
 .lead { color: #454c54; margin-top: 0; }
-.grid { display: grid; gap: 1.5rem; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); align-items: start; }
+.grid { display: grid; gap: 1.5rem; grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); align-items: start; }
 .card { background: #fff; border: 1px solid #c9ced4; border-radius: 8px; padding: 1rem 1.25rem; }
 .figure { font-size: 1.75rem; font-weight: 600; margin: 0; }
 .note { color: #454c54; font-size: 0.9rem; }
@@ -239,4 +245,22 @@ summary { cursor: pointer; color: #0b57a4; }
 .web-person { margin-top: 2rem; }
 .web-person .card h3 { font-size: 1rem; margin: 0 0 0.25rem; }
 @media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
+/* Long addresses (the booking link, a site, a setting line) wrap rather than widen a phone's page. */
+a, code { overflow-wrap: anywhere; }
+/* In a table as wide as it likes (not a phone's), a site's address keeps its column wide enough. */
+.stacked th code { overflow-wrap: normal; }
+caption { text-align: start; }
+.done { color: #1a6b2f; font-weight: 600; }
+.sites { padding-inline-start: 1.25rem; }
+.site-form { display: inline-block; margin: 0.25rem 0; }
+.site-form button { padding: 0.3rem 0.7rem; }
+/* A table of class stacked becomes one block per row on a phone, each value with its column's name. */
+@media (max-width: 40rem) {
+  .stacked thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  .stacked, .stacked caption, .stacked tbody, .stacked tr, .stacked th, .stacked td { display: block; }
+  .stacked tr { border-bottom: 1px solid #dde1e5; padding: 0.5rem 0; }
+  .stacked th, .stacked td { border: 0; padding: 0.1rem 0.5rem; }
+  .stacked th code { overflow-wrap: anywhere; }
+  .stacked td[data-label]::before { content: attr(data-label) ': '; font-weight: 600; color: #1b1f23; }
+}
 `;

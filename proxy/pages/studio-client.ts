@@ -2,10 +2,11 @@
  * The embed studio's browser script, served at `/embed/studio.js` with the page's nonce. It only
  * improves the page, which works without it: it turns a colour picker on with its tick box, applies
  * the colours to the preview (the page's CSP allows styles set from script, not in markup), redraws
- * the preview, the snippet, the warnings, the links (the QR code's and the plugin's downloads) and
- * the venue's choices as the form changes (by asking the page again, so every check stays the
- * server's; no reload, so focus stays in the form), and copies the snippet. A venue's "Save" takes
- * the studio's address as it is now, to come back to.
+ * the preview, the code to paste, the warnings, the links (the QR code's and the plugin's
+ * downloads) and the venue's choices as the form changes (by asking the page again, so every check
+ * stays the server's; no reload, so focus stays in the form), keeps the sites' forms returning to
+ * the choices made, and copies the code to paste. A venue's "Save" takes the studio's address as
+ * it is now, to come back to.
  *
  * It is a TypeScript function, type-checked and linted with the rest, and served as its own
  * source (`studioScript()`): the proxy runs where there is no file system (an edge runtime), so the
@@ -91,6 +92,8 @@ export function studioClient(): void {
     if (profiles && current && profiles.dataset.venues !== current.dataset.venues)
       current.replaceWith(document.importNode(profiles, true));
     history.replaceState(null, '', `?${query}`);
+    // The sites' forms send the manager back to these choices.
+    for (const back of document.querySelectorAll<HTMLInputElement>('.site-form input[name="back"]')) back.value = query;
     paint();
     wireCopy();
     document.body.dataset.drawn = query;

@@ -17,7 +17,7 @@ export interface StudioOffer {
 
 /** The colour pickers, in plain words, with the widget's light default as the picker's start. */
 export const COLOURS: Record<ColourName, { label: string; start: string }> = {
-  accent: { label: 'Main colour (the booking button, chosen values)', start: '#1f5f8b' },
+  accent: { label: 'Main colour (the booking button and what the guest has chosen)', start: '#1f5f8b' },
   'accent-text': { label: 'Text on the main colour', start: '#ffffff' },
   background: { label: 'Background', start: '#ffffff' },
   text: { label: 'Text', start: '#1b1f23' },

@@ -90,13 +90,15 @@ export function renderStudio(
     preview: string | null;
     /** The "Your venue" part (pages/studio-profile.ts). */
     profile: string;
+    /** The sites section (pages/studio-origins.ts), read from the lists before the page is drawn. */
+    sites: string;
   },
 ): string {
   const { choices, problems, offer, base } = parts;
   const today = londonToday(ctx.config.now());
   const previewPart = parts.preview
     ? `<div id="preview" role="region" aria-label="Live preview">${parts.preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
-    : '<div id="preview"><p class="problem">This server does not have the widget’s script, so there is nothing to preview here. Your web person can fix it: from a checkout, <code>npm run build</code>, then restart the booking service.</p></div>';
+    : '<div id="preview"><p class="problem">This booking service does not have the booking widget yet, so there is nothing to preview here. Your web person can fix it.</p><details><summary>For your web person</summary><p>The proxy serves no widget bundle: from a checkout, <code>npm run build</code>, then restart the proxy.</p></details></div>';
   const plugin = pluginLink(choices, base);
   const tryIt = ctx.config.practice
     ? 'try it in the preview (practice mode: nothing booked here is real)'
@@ -104,19 +106,20 @@ export function renderStudio(
   return `<header>${venueNav('studio')}
 ${practiceBanner(ctx.config.practice, 'Practice mode: bookings here are not real. This booking service is not connected to your live bookings yet.')}
 <h1>Put the booking widget on your site</h1>
-<p class="lead">Choose how it looks, ${tryIt}, then copy the snippet into your site, or share your booking page’s link.</p></header>
+<p class="lead">Choose how it looks, ${tryIt}, then copy the code to paste into your site, or share your booking page’s link.</p></header>
 <main><div class="grid studio">
 <section aria-labelledby="choose"><h2 id="choose">Choose</h2>
 <div id="problems" role="alert">${problems.length ? `<p class="problem">Left out: ${problems.map(escapeHtml).join('; ')}.</p>` : ''}</div>
 ${formOf(choices, offer, today, contrastOf(choices))}</section>
 <section class="studio-preview" aria-labelledby="preview-title"><h2 id="preview-title">Preview</h2>${previewPart}</section></div>
-<section aria-labelledby="snippet-title"><div id="snippet-section"><h2 id="snippet-title"><label for="snippet">Your snippet</label></h2>
+<section aria-labelledby="snippet-title"><div id="snippet-section"><h2 id="snippet-title"><label for="snippet">The code to paste into your site</label></h2>
 <textarea id="snippet" readonly spellcheck="false">${escapeHtml(parts.snippet)}</textarea>
-<p><button type="button" id="copy" class="secondary" hidden>Copy the snippet</button> <span id="copied" role="status"></span></p></div></section>
+<p><button type="button" id="copy" class="secondary" hidden>Copy the code</button> <span id="copied" role="status"></span></p>
+<details><summary>For your web person</summary><p>The HTML snippet to put on the venue’s pages: a <code>preconnect</code> to this proxy, a <code>modulepreload</code> and the module script, both with their Subresource Integrity hash, then the <code>&lt;venue-booking&gt;</code> element (and a <code>&lt;style&gt;</code> rule for the colours chosen). The site’s origin must be allowed (below) for the widget to book there.</p></details></div></section>
 <section aria-labelledby="link-title"><h2 id="link-title">Your booking page and its QR code</h2>${linksOf(choices, base)}</section>
 <section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2><div id="steps">${stepsOf(plugin, bookingLink(choices, base))}</div></section>
 <section aria-labelledby="venue-title"><h2 id="venue-title">Your venue</h2>${parts.profile}</section>
-<section aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${originsOf(ctx)}</section>
+<section id="sites" aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${parts.sites}</section>
 </main>`;
 }
 
@@ -186,12 +189,15 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   const kept = new URLSearchParams(url.searchParams);
   kept.delete(PREVIEW_KEY);
   const profile = await profileSection(ctx, venuesNamed(chosen, { venues, groups }), kept);
-  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview, profile })}
+  const sites = await originsOf(ctx, kept);
+  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview, profile, sites })}
 <script type="module" src="${relativePath(PATHS.studioScript)}" nonce="${nonce}"></script>`;
   return pageResponse(body, {
     title: 'Your booking widget: choose, preview, copy',
     description:
-      'Put the booking widget on your venue’s website: choose its look, try it, copy the snippet or share your booking page.',
+      'Put the booking widget on your venue’s website: choose its look, try it, copy the code to paste or share your booking page.',
     nonce,
+    // Its forms post here (pages/studio-sites.ts), which needs the page's origin named.
+    referrer: 'same-origin',
   });
 }

@@ -194,7 +194,7 @@ describe('the contrast check', () => {
       [
         ['light', 'text', '1.98'],
         ['dark', 'text', '1.98'],
-        ['dark', 'accent', '1.96'],
+        ['dark', 'main', '1.96'],
       ],
     );
   });
@@ -271,7 +271,7 @@ describe('GET /embed', () => {
     assert.doesNotMatch(html, /books for real|bookings made there are real/);
     assert.match(
       html,
-      /<div id="contrast" role="status"><p class="warning">Hard to read in the dark theme: the accent against the background \(focus ring, chosen day\) has a contrast of 1\.96:1/,
+      /<div id="contrast" role="status"><p class="warning">Hard to read in the dark theme: the main colour against the background \(the outline that shows where the keyboard is, the chosen day\) has a contrast of 1\.96:1/,
     );
     const fine = await (await local(`/embed?venue=${VENUE}&theme=light&accent=%238b1f3a`)).text();
     assert.match(fine, /<div id="contrast" role="status"><\/div>/);
@@ -318,9 +318,11 @@ describe('GET /embed', () => {
     assert.equal((await local(`/api/venues/${VENUE}`, { headers: { origin: ORIGIN } })).status, 200);
     await local('/api/bookings', postJson({}, { origin: '<img src=x>' }));
     const html = await (await local('/embed')).text();
-    const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
+    const table = /<table id="origins-table"[^>]*>[\s\S]*?<\/table>/.exec(html)![0];
     const rows = [
-      ...table.matchAll(/<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)">[^<]+<\/td><td>(\d+)<\/td>/g),
+      ...table.matchAll(
+        /<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)" data-label="Widget">[^<]+<\/td><td data-label="Visits">(\d+)<\/td>/g,
+      ),
     ].map((match) => [match[1], match[2], Number(match[3])]);
     assert.deepEqual(rows, [
       [ORIGIN, 'allowed', 1],
@@ -329,6 +331,39 @@ describe('GET /embed', () => {
     assert.match(table, /<th scope="col">Page views<\/th>/);
     assert.match(table, /VENUE_BOOKING_ORIGINS=https:\/\/venue\.example,https:\/\/new-site\.example/);
     assert.doesNotMatch(html, /<img src=x>/);
+  });
+
+  test('speaks plain words: the engineering terms only under “For your web person”', async () => {
+    const { local } = studioProxy(venueScript);
+    await local(`/api/venues/${VENUE}/offers`, { headers: { origin: 'https://new-site.example' } });
+    await local(`/api/venues/${VENUE}/offers`, { headers: { origin: 'http://insecure.example' } });
+    const html = await (await local(`/embed?venue=${VENUE}&theme=dark&accent=%238b1f3a&accent-text=%230b1a26`)).text();
+    const folded = [...html.matchAll(/<details><summary>For your web person<\/summary>[\s\S]*?<\/details>/g)];
+    assert.ok(folded.length >= 3, 'the snippet, the setting and the insecure site’s setting are folded away');
+    assert.match(folded.map((match) => match[0]).join(''), /HTML snippet[\s\S]*VENUE_BOOKING_ORIGINS=/);
+    // What a manager reads: the page's text, without the folded parts, the code itself and the script.
+    const read = html
+      .replace(/<details>[\s\S]*?<\/details>/g, ' ')
+      .replace(/<(textarea|script)\b[\s\S]*?<\/\1>/g, ' ')
+      .replace(/<[^>]+>/g, ' ')
+      // Addresses are not words (the booking link's query names the colours).
+      .replace(/https?:\/\/\S+/g, ' ');
+    for (const word of [
+      /snippet/i,
+      /proxy/i,
+      /accent/i,
+      /focus ring/i,
+      /chosen values/i,
+      /container/i,
+      /\.ics/i,
+      /claim/i,
+    ])
+      assert.doesNotMatch(read, word);
+    assert.match(read, /The code to paste into your site/);
+    assert.match(read, /the outline that shows where the keyboard is/);
+    // WordPress Authors cannot create pages: the step says what each role can do.
+    assert.doesNotMatch(read, /On any page/);
+    assert.match(read, /Authors can do this in their own posts; a new page needs an Editor or an Administrator/);
   });
 
   test('keeps a bounded list, the most recent first', () => {
@@ -355,9 +390,11 @@ describe('GET /embed', () => {
 describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () => {
   /** The site list's rows: origin, kind, requests. */
   const rowsOf = (html: string) => {
-    const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
+    const table = /<table id="origins-table"[^>]*>[\s\S]*?<\/table>/.exec(html)![0];
     return [
-      ...table.matchAll(/<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)">[^<]+<\/td><td>(\d+)<\/td>/g),
+      ...table.matchAll(
+        /<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)" data-label="Widget">[^<]+<\/td><td data-label="Visits">(\d+)<\/td>/g,
+      ),
     ].map((match) => [match[1], match[2], Number(match[3])] as const);
   };
 
@@ -383,7 +420,10 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
     }
     const html = await (await local('/embed')).text();
     assert.deepEqual(rowsOf(html), [[ORIGIN, 'allowed', 3]]);
-    assert.match(html, /an entry is a claim, not proof of a visit/);
+    assert.match(
+      html,
+      /Each site is named by what its request said about itself, so a site here may never have shown your widget/,
+    );
   });
 
   test('forged refused origins never push out an allowed one', async () => {
@@ -413,7 +453,7 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
       rowsOf(html).map(([origin]) => origin),
       ['https://trailing.example.', 'http://[::1]:8080', 'https://xn--bcher-kva.example', 'http://evil.example'],
     );
-    const table = /<table id="origins-table">[\s\S]*?<\/table>/.exec(html)![0];
+    const table = /<table id="origins-table"[^>]*>[\s\S]*?<\/table>/.exec(html)![0];
     const lines = [...table.matchAll(/<code>(VENUE_BOOKING_ORIGINS=[^<]+)<\/code>/g)].map((match) => match[1]!);
     assert.equal(lines.length, claimed.length);
     const started = await Promise.all(

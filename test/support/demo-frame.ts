@@ -170,6 +170,24 @@ export async function openDemo(page: string, options: OpenOptions = {}): Promise
   };
 }
 
+/**
+ * axe-core's violations for a page in a frame. The operator pages let scripts run only with their
+ * answer's nonce, so axe is loaded with the nonce of the page's own script.
+ */
+export async function operatorPageViolations(doc: Document): Promise<AxeViolation[]> {
+  const win = doc.defaultView as Window & { axe?: { run(context: Document): Promise<{ violations: AxeViolation[] }> } };
+  const script = doc.createElement('script');
+  script.src = '/node_modules/axe-core/axe.min.js';
+  script.nonce = doc.querySelector<HTMLScriptElement>('script[nonce]')?.nonce ?? '';
+  const ready = new Promise((resolve, reject) => {
+    script.onload = resolve;
+    script.onerror = () => reject(new Error('axe-core did not load'));
+  });
+  doc.head.append(script);
+  await ready;
+  return (await win.axe!.run(doc)).violations;
+}
+
 /** A readable list of axe violations for an assertion message. */
 export function formatViolations(violations: AxeViolation[]): string {
   return violations

@@ -17,6 +17,11 @@
  * - `<base>/__pages` (POST, an HTML text) serves a plain page on another origin (a second server on
  *   127.0.0.1), as a venue's own site would be: what a venue pastes, tried where it will live.
  *
+ * With `proxy.shared` (a name), stacks of that name are instances of one deployment: their proxies
+ * share their state through one real redis-server (started on first use, per test run) under one
+ * prefix, and the upstream of the first stack of the name (its sandbox, so a booking made through
+ * either is found by either's `__upstream`), as a fleet of proxies behind one name would.
+ *
  * With `proxy.widget`, the stack's proxy serves the widget bundle (built once per run with esbuild
  * from src/index.ts) at `<base>/venue-booking.js`, as `venue-booking-proxy` serves dist/'s, so the
  * embed studio's preview and snippets load the real script from the real proxy.
@@ -26,10 +31,13 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { getRequestListener } from '@hono/node-server';
 import { build } from 'esbuild';
-import { createStack } from '../../proxy/stack.js';
+import { createStack, SANDBOX_PREFIX } from '../../proxy/stack.js';
 import { UNLIMITED } from '../bench/unlimited.js';
-import type { SandboxOptions } from '../../sandbox/app.js';
-import type { LogEntry } from '../../proxy/core/log.js';
+import type { Sandbox, SandboxOptions } from '../../sandbox/app.js';
+import type { LogEntry, Logger } from '../../proxy/core/log.js';
+import { createRedisState } from '../../proxy/state/redis.js';
+import type { SharedState } from '../../proxy/state/shared.js';
+import { startRedis, until, type RedisServer } from './redis.js';
 
 /** The full-access app every test stack's sandbox knows, for `__upstream` reads. */
 const INSPECTOR = { id: 'test-inspector', key: 'test-inspector-key', capabilities: 'all' as const };
@@ -72,7 +80,34 @@ export interface StackRequest {
     otherName?: boolean;
     /** Venue profiles to start with (venue id → profile), as `VENUE_BOOKING_PROFILES_FILE` gives them. */
     profiles?: Record<string, unknown>;
+    /** A name: stacks of one name share their state on Redis and the first one's sandbox. */
+    shared?: string;
   };
+}
+
+/** The redis-server of the shared stacks, started on first use and killed with the test server. */
+let redis: Promise<RedisServer> | null = null;
+/** The upstream of each shared name: its first stack's sandbox, and that sandbox's booking page. */
+const sharedUpstreams = new Map<string, { sandbox: Sandbox; bookingSite: string }>();
+
+/** A state on Redis under the prefix of `name`, once it is connected. */
+async function sharedState(name: string, logger: Logger): Promise<SharedState> {
+  redis ??= startRedis().then((server) => {
+    process.once('exit', () => void server.kill());
+    return server;
+  });
+  const state = createRedisState({
+    url: (await redis).url,
+    prefix: `stacks-${process.pid}-${name}:`,
+    timeoutMs: 500,
+    ttlMs: 15_000,
+    staleMs: 60_000,
+    holdMs: 15_000,
+    logger,
+    now: Date.now,
+  });
+  await until(() => state.health() === 'ok', `the stacks of ${name} on Redis`);
+  return state;
 }
 
 /** A loopback `host` (and port) by this machine's other name. */
@@ -136,20 +171,29 @@ export function stacksMiddleware() {
     const faults: Fault[] = [];
     const received: ClientRequest[] = [];
     const logged: LogEntry[] = [];
+    // One line per request would bury the test report (warnings and errors still show); every
+    // line is kept for `__log`.
+    const logger: Logger = {
+      log(entry) {
+        logged.push(entry);
+        if (entry.level === 'warn' || entry.level === 'error') console.error(JSON.stringify(entry));
+      },
+    };
+    const shared = options.proxy?.shared;
+    const state = shared ? await sharedState(shared, logger) : undefined;
+    const first = shared ? sharedUpstreams.get(shared) : undefined;
+    /** The sandbox behind this stack's proxy: its own, or the first of its shared name's. */
+    const upstreamOf = (own: Sandbox) => first?.sandbox ?? own;
     const stack = createStack({
       origin: `http://${options.proxy?.otherName ? otherName(request.headers.host ?? '') : request.headers.host}`,
       basePath,
       sandbox: { ...options.sandbox, apps: [INSPECTOR] },
       proxy: {
-        // One line per request would bury the test report (warnings and errors still show); every
-        // line is kept for `__log`.
-        logger: {
-          log(entry) {
-            logged.push(entry);
-            if (entry.level === 'warn' || entry.level === 'error') console.error(JSON.stringify(entry));
-          },
-        },
-        ...(options.proxy?.bookingSite ? { bookingSite: options.proxy.bookingSite } : {}),
+        logger,
+        ...(state ? { state } : {}),
+        ...(options.proxy?.bookingSite || first
+          ? { bookingSite: options.proxy?.bookingSite ?? first!.bookingSite }
+          : {}),
         ...(options.proxy?.returnBridge === false ? { returnBridge: false } : {}),
         ...(options.proxy?.widget ? { widgetScript: await widgetScript() } : {}),
         ...(options.proxy?.allowPages ? { origins: [await pagesOrigin()] } : {}),
@@ -173,9 +217,14 @@ export function stacksMiddleware() {
               headers: { 'content-type': 'text/html' },
             });
         }
-        return sandbox.fetch(upstreamRequest);
+        return upstreamOf(sandbox).fetch(upstreamRequest);
       },
     });
+    if (shared && !first)
+      sharedUpstreams.set(shared, {
+        sandbox: stack.sandbox,
+        bookingSite: `http://${request.headers.host}${basePath}${SANDBOX_PREFIX}/book`,
+      });
     const listener = getRequestListener(async (incoming, env) => {
       const url = new URL(incoming.url);
       const local = url.pathname.slice(basePath.length);
@@ -189,7 +238,7 @@ export function stacksMiddleware() {
         url.pathname = local.slice('/__upstream'.length);
         const headers = new Headers(incoming.headers);
         headers.set('Authorization', `${INSPECTOR.id}:${INSPECTOR.key}`);
-        return stack.sandbox.fetch(
+        return upstreamOf(stack.sandbox).fetch(
           new Request(url, { method: incoming.method, headers, body: incoming.body, duplex: 'half' } as RequestInit),
         );
       }
