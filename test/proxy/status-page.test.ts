@@ -160,12 +160,14 @@ describe('where a booking came from', () => {
     });
   });
 
-  test('the booking page sends its address to this proxy only, and no other page does', async () => {
+  test('the booking page (and the studio, for its forms) sends its address to this proxy only; /status to none', async () => {
     const { send } = proxyAt();
-    const page = await send(`/book/${VENUE}`);
-    assert.equal(page.headers.get('referrer-policy'), 'same-origin');
-    assert.match(await page.text(), /<meta name="referrer" content="same-origin">/);
-    for (const path of ['/status', '/embed']) {
+    for (const path of [`/book/${VENUE}`, '/embed']) {
+      const page = await send(path);
+      assert.equal(page.headers.get('referrer-policy'), 'same-origin', path);
+      assert.match(await page.text(), /<meta name="referrer" content="same-origin">/, path);
+    }
+    for (const path of ['/status']) {
       const other = await send(path);
       assert.equal(other.headers.get('referrer-policy'), 'no-referrer', path);
       assert.match(await other.text(), /<meta name="referrer" content="no-referrer">/, path);

@@ -321,7 +321,7 @@ describe('GET /embed', () => {
     const table = /<table id="origins-table"[^>]*>[\s\S]*?<\/table>/.exec(html)![0];
     const rows = [
       ...table.matchAll(
-        /<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)" data-label="Widget">[^<]+<\/td><td data-label="Visits">(\d+)<\/td>/g,
+        /<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)" data-label="Widget">[^<]+<\/td><td data-label="Page views">(\d+)<\/td>/g,
       ),
     ].map((match) => [match[1], match[2], Number(match[3])]);
     assert.deepEqual(rows, [
@@ -393,7 +393,7 @@ describe('an honest site list (issue 24, finding 2)', { timeout: 120_000 }, () =
     const table = /<table id="origins-table"[^>]*>[\s\S]*?<\/table>/.exec(html)![0];
     return [
       ...table.matchAll(
-        /<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)" data-label="Widget">[^<]+<\/td><td data-label="Visits">(\d+)<\/td>/g,
+        /<tr><th scope="row"><code>([^<]+)<\/code><\/th><td class="(\w+)" data-label="Widget">[^<]+<\/td><td data-label="Page views">(\d+)<\/td>/g,
       ),
     ].map((match) => [match[1], match[2], Number(match[3])] as const);
   };
