@@ -408,7 +408,7 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     assert.equal(await page.inputValue('#venue-booking-accent'), '#8b1f3a');
     // The studio's own words for the same choices, shown by WordPress on the values it holds.
     assert.deepEqual(await contrastOnPage(page), await studioWarnings(STUDIO_CHOICES));
-    assert.match((await contrastOnPage(page)).join(), /dark theme: the accent against the background .* 1\.96:1/);
+    assert.match((await contrastOnPage(page)).join(), /dark theme: the main colour against the background .* 1\.96:1/);
     await page.click('#venue-booking-check');
     await page.waitForFunction(() =>
       /Good|Not yet|did not answer/.test(document.querySelector('#venue-booking-check-result')!.textContent!),

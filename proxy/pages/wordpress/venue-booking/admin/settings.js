@@ -44,7 +44,7 @@
 			const dark = name === 'dark';
 			const checks = [
 				[
-					__( 'the text on the booking button and chosen values', 'venue-booking' ),
+					__( 'the text on the booking button and on what the guest has chosen', 'venue-booking' ),
 					contrast( text, accent ),
 					4.5,
 					dark
@@ -52,7 +52,7 @@
 						: __( 'Choose a darker main colour or another text colour.', 'venue-booking' ),
 				],
 				[
-					__( 'the accent against the background (focus ring, chosen day)', 'venue-booking' ),
+					__( 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)', 'venue-booking' ),
 					contrast( accent, surface ),
 					3,
 					dark

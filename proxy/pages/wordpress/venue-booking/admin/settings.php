@@ -157,7 +157,7 @@ function venue_booking_contrast( $first, $second ) {
 /**
  * The embed studio's contrast check (proxy/pages/colours.ts `contrastWarnings`, in its words) on
  * the colours WordPress holds, in the settings' theme (both with "auto"): the text on the accent
- * needs 4.5:1; the accent against the background 3:1. Where a colour is not set, the widget's own
+ * needs 4.5:1; the main colour against the background 3:1. Where a colour is not set, the widget's own
  * is assumed; with an accent but no text colour, white or black, whichever the widget would pick.
  *
  * @param array $settings The settings.
@@ -176,8 +176,8 @@ function venue_booking_contrast_warnings( $settings ) {
 		}
 		$surface = '' !== $settings['background'] ? $settings['background'] : $defaults['background'];
 		$checks  = array(
-			array( __( 'the text on the booking button and chosen values', 'venue-booking' ), venue_booking_contrast( $text, $accent ), VENUE_BOOKING_AA_TEXT, true ),
-			array( __( 'the accent against the background (focus ring, chosen day)', 'venue-booking' ), venue_booking_contrast( $accent, $surface ), VENUE_BOOKING_AA_NON_TEXT, false ),
+			array( __( 'the text on the booking button and on what the guest has chosen', 'venue-booking' ), venue_booking_contrast( $text, $accent ), VENUE_BOOKING_AA_TEXT, true ),
+			array( __( 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)', 'venue-booking' ), venue_booking_contrast( $accent, $surface ), VENUE_BOOKING_AA_NON_TEXT, false ),
 		);
 		foreach ( $checks as list( $what, $ratio, $needed, $about_text ) ) {
 			if ( $ratio >= $needed ) {
@@ -303,7 +303,7 @@ function venue_booking_settings_page() {
 					$settings['theme']
 				);
 				venue_booking_select( 'locale', __( 'Language', 'venue-booking' ), array( '' => __( 'The site’s language', 'venue-booking' ) ) + VENUE_BOOKING_LOCALES, $settings['locale'] );
-				$field( 'accent', __( 'Main colour (the booking button, chosen values)', 'venue-booking' ), __( 'Empty: the widget’s own.', 'venue-booking' ), 'data-colour' );
+				$field( 'accent', __( 'Main colour (the booking button, what the guest has chosen)', 'venue-booking' ), __( 'Empty: the widget’s own.', 'venue-booking' ), 'data-colour' );
 				$field( 'accent_text', __( 'Text on the main colour', 'venue-booking' ), __( 'Empty: white or black, whichever reads better on the main colour.', 'venue-booking' ), 'data-colour' );
 				$field( 'background', __( 'Background', 'venue-booking' ), __( 'Empty: the widget’s own.', 'venue-booking' ), 'data-colour' );
 				$field( 'text', __( 'Text', 'venue-booking' ), __( 'Empty: the widget’s own.', 'venue-booking' ), 'data-colour' );
