@@ -1,5 +1,6 @@
 /**
- * A booking walked as a screen reader user walks it: what is heard comes from the accessibility
+ * A booking walked as a screen reader user walks it (a closed day's reason, the offers, the
+ * reference; a larger party's change of booking type): what is heard comes from the accessibility
  * tree Chromium exposes (never from the DOM), and every move is a real key press or a reader's
  * activation (the focus moved to a node of the tree, then Enter). Chromium only: the tree is read
  * over CDP (`test/support/accessibility-tree.ts`).
@@ -12,13 +13,14 @@ import { ScreenReader, type Line } from '../support/screen-reader.js';
 import { guest, london, newStack, storedBookings } from '../support/widget-page.js';
 
 const CELLAR = '64a1f0c2e4b0a1b2c3d4e502';
+const HARBOUR = '64a1f0c2e4b0a1b2c3d4e501';
 /** Saturday 28 November 2026: the Cellar is closed on Mondays, open until 00:30 Tuesday to Thursday. */
 const NOW = '2026-11-28T10:00';
 
-async function widget() {
+async function widget(venue = CELLAR) {
   const stack = await newStack({ sandbox: { now: NOW } });
   await fixture<VenueBooking>(
-    html`<venue-booking venue=${CELLAR} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
+    html`<venue-booking venue=${venue} api=${stack.api} .now=${london(NOW)}></venue-booking>`,
   );
   return { stack, reader: new ScreenReader() };
 }
@@ -101,5 +103,39 @@ describe('a screen reader walk', function () {
     const said = await reader.hear(/^Booking confirmed\. Reference: /);
     const [stored] = await storedBookings(stack, who.email);
     expect(said).to.equal(`Booking confirmed. Reference: ${stored.reference}`);
+  });
+
+  it('hears a change of booking type for a larger party, and confirms it from the keyboard', async () => {
+    const { reader } = await widget(HARBOUR);
+    await reader.activate(button(/^Table/), 'the Table');
+    await reader.find((line) => line.role === 'heading' && line.name === 'Which day?', 'the date step');
+    await reader.activate(button(/^Next month$/), 'the next month');
+    await reader.activate(
+      (line) => line.role === 'button' && plain(line.name) === 'Thursday 3 December 2026',
+      'Thursday',
+    );
+    await reader.find((line) => line.role === 'heading' && line.name === 'What time?', 'the time step');
+    const evening = await reader.find(button(/^Evening/), 'the evening’s times');
+    if (evening.states.includes('collapsed')) await reader.activate(button(/^Evening/), 'the evening’s times');
+    await reader.activate(button(/^19:00\b/), '19:00');
+    await reader.find((line) => line.role === 'heading' && line.name === 'For how long?', 'the duration step');
+    await reader.activate(button(/^2 hrs/), 'two hours');
+    await reader.find((line) => line.role === 'heading' && line.name === 'How many people?', 'the party step');
+    await reader.activate(button(/^More than \d+ people\?$/), 'a larger party');
+    await reader.type('How many people?', '12', true);
+    await reader.activate(button(/^Find options$/), 'Find options');
+
+    // The type the service gives a party of 12 is said, and why, before anything else is asked.
+    await reader.hear(/^A party of 12 is booked as Private Hire/);
+    const heading = await reader.find(
+      (line) => line.role === 'heading' && line.name === 'A party of 12 is booked as Private Hire',
+      'the change of type',
+    );
+    expect(heading.description).to.match(/^Table does not take a party this size\. Private Hire is an enquiry/);
+    expect(heading.description).to.contain('your 2 hrs cannot carry over');
+    // Confirmed from the keyboard, it goes on to Private Hire's own lengths.
+    await reader.tabTo(button(/^Continue as Private Hire$/));
+    await reader.press('Enter');
+    await reader.find((line) => line.role === 'heading' && line.name === 'For how long?', 'Private Hire’s lengths');
   });
 });

@@ -25,10 +25,15 @@ export interface Line {
 }
 
 /** Roles read as one line with what they contain: the cursor does not enter them. */
-const LEAVES = new Set(['button', 'link', 'textbox', 'checkbox', 'radio', 'combobox', 'StaticText']);
+const LEAVES = new Set(['button', 'link', 'textbox', 'spinbutton', 'checkbox', 'radio', 'combobox', 'StaticText']);
 
 /** The words a reader uses for a role (a text is read as itself). */
-const ROLE_WORDS: Record<string, string> = { StaticText: '', textbox: 'edit', combobox: 'combo box' };
+const ROLE_WORDS: Record<string, string> = {
+  StaticText: '',
+  textbox: 'edit',
+  spinbutton: 'spin button',
+  combobox: 'combo box',
+};
 
 /** The reader: each call reads the tree anew, as a reader follows the page's changes. */
 export class ScreenReader {
@@ -140,10 +145,17 @@ export class ScreenReader {
     return line;
   }
 
-  /** Moves the focus to a field found by its name and types text into it, key by key. */
-  async type(name: string, text: string): Promise<void> {
-    const field = await this.find((line) => line.role === 'textbox' && line.name.startsWith(name), `field ${name}`);
+  /**
+   * Moves the focus to a field (a text or a number) found by its name and types text into it, key
+   * by key; `replace` selects what it holds first, as a user retyping a prefilled number does.
+   */
+  async type(name: string, text: string, replace = false): Promise<void> {
+    const field = await this.find(
+      (line) => (line.role === 'textbox' || line.role === 'spinbutton') && line.name.startsWith(name),
+      `field ${name}`,
+    );
     await executeServerCommand('ax-focus', { node: field.node });
+    if (replace) await sendKeys({ press: 'ControlOrMeta+A' });
     await sendKeys({ type: text });
   }
 }
