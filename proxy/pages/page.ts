@@ -244,6 +244,10 @@ summary { cursor: pointer; color: #0b57a4; }
 .bar-enquiry { fill: #8cb8e6; }
 .web-person { margin-top: 2rem; }
 .web-person .card h3 { font-size: 1rem; margin: 0 0 0.25rem; }
+/* A form's parts shrink to a phone: a fieldset is as wide as its widest control unless told, and
+   WebKit lets a select's longest option spill past it (the fieldset keeps it in). */
+fieldset { min-width: 0; overflow: hidden; }
+select { min-width: 0; text-overflow: ellipsis; }
 @media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
 /* Long addresses (the booking link, a site, a setting line) wrap rather than widen a phone's page. */
 a, code { overflow-wrap: anywhere; }

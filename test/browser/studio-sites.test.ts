@@ -159,7 +159,14 @@ function sideways(doc: Document): string {
       (node) =>
         `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}.${node.className} (${Math.round(node.getBoundingClientRect().right)})`,
     );
-  return `scrollWidth ${scrollWidth} > clientWidth ${clientWidth}: ${wide.slice(0, 12).join(', ')}`;
+  // What overflows its own box (text, or a child drawn past it), where no box sticks out itself.
+  const spilling = [...doc.body.querySelectorAll<HTMLElement>('*')]
+    .filter((node) => node.scrollWidth > node.clientWidth + 1 && node.clientWidth > 0)
+    .map(
+      (node) =>
+        `${node.tagName.toLowerCase()}${node.id ? `#${node.id}` : ''}.${node.className} (${node.scrollWidth} in ${node.clientWidth})`,
+    );
+  return `scrollWidth ${scrollWidth} > clientWidth ${clientWidth}: ${wide.slice(0, 12).join(', ')}; spilling: ${spilling.slice(0, 12).join(', ')}`;
 }
 
 /** Opens every folded part (the web person's lines), so their width counts too. */

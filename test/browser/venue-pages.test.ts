@@ -165,7 +165,13 @@ describe('the status page', () => {
     // The QR code's link opened (a page view), and a booking from it and from the page's link: the
     // browser sends the page's address to its own origin, as the booking page's widget does.
     await frameOf({ url: `${stack.base}/book/${DEMO_VENUE}?via=qr` }, 'booking page from the QR code');
-    const date = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London' }).format(Date.now() + 7 * 86_400_000);
+    // A week ahead in London, as YYYY-MM-DD from its parts (engines differ in how en-CA writes a date).
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' })
+        .formatToParts(Date.now() + 7 * 86_400_000)
+        .map((part) => [part.type, part.value]),
+    );
+    const date = `${parts.year}-${parts.month}-${parts.day}`;
     for (const [query, time] of [
       ['?via=qr', '18:00'],
       ['', '18:15'],
