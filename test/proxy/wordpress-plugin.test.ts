@@ -7,7 +7,10 @@
  * settings page asks. The plugin itself runs on a real WordPress in test/wordpress/.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { integrityOf } from '../../proxy/core/encoding.js';
@@ -56,6 +59,27 @@ function pluginProxy(overrides: Parameters<typeof recordingProxy>[0] = {}, peer 
   const get = (path: string, headers: Record<string, string> = {}) =>
     proxy.fetch(new Request(`http://127.0.0.1:8080${path}`, { headers }));
   return { get, calls };
+}
+
+/** Why PHP's CLI cannot check the generated PHP here, or undefined. */
+const noPhp = spawnSync('php', ['-v'], { timeout: 10_000 }).status === 0 ? undefined : 'needs php (php-cli)';
+
+/**
+ * Runs a generated `defaults.php` through PHP's CLI: `php -l`'s verdict, and the array the file
+ * returns as PHP reads it (JSON), as WordPress would load it (ABSPATH defined).
+ */
+function phpReads(file: string): { lint: string; values: Record<string, unknown> } {
+  const folder = mkdtempSync(join(tmpdir(), 'venue-booking-php-'));
+  try {
+    const path = join(folder, 'defaults.php');
+    writeFileSync(path, file);
+    const php = (args: string[]) => spawnSync('php', args, { encoding: 'utf8', timeout: 20_000 });
+    const lint = php(['-l', path]);
+    const read = php(['-r', `define('ABSPATH', '/'); echo json_encode(include $argv[1]);`, path]);
+    return { lint: lint.stdout + lint.stderr, values: read.status === 0 ? JSON.parse(read.stdout) : {} };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 }
 
 /** The zip's files by path, as text. */
@@ -227,6 +251,35 @@ describe('the WordPress plugin download', () => {
     assert.ok(file.includes(`'a\\'' => 'b\\\\\\'',`));
     assert.ok(file.startsWith('<?php') && file.includes("defined( 'ABSPATH' ) || exit;"));
   });
+
+  // `$&` and `` $` `` are replacement patterns of String.replace: in the proxy's address (a Host
+  // with the operator token, or the public URL) they once put PHP's own text into defaults.php,
+  // which then failed to parse: a fatal error on every page of the site.
+  const hostile = "https://booking.example/a$&b$`c$'d'e\\f\\";
+  test(
+    'writes an address with $&, $`, a quote and backslashes into defaults.php as PHP reads it back',
+    { skip: noPhp },
+    () => {
+      const { lint, values } = phpReads(defaultsFile({ proxy: hostile, names: { [hostile]: hostile } }));
+      assert.match(lint, /No syntax errors detected/);
+      assert.equal(values.proxy, hostile);
+      assert.deepEqual(values.names, { [hostile]: hostile });
+    },
+  );
+
+  test(
+    'the downloaded defaults.php for such a public address parses, and holds the address as configured',
+    { skip: noPhp },
+    async () => {
+      const { get } = pluginProxy({ publicUrl: hostile });
+      const response = await get(`/embed/wordpress-plugin.zip?venue=${VENUE}`);
+      assert.equal(response.status, 200);
+      const { lint, values } = phpReads((await unzipped(response))['venue-booking/defaults.php']!);
+      assert.match(lint, /No syntax errors detected/);
+      assert.equal(values.proxy, hostile.replace(/\/+$/, ''));
+      assert.equal(values.venues, VENUE);
+    },
+  );
 });
 
 describe('the site check', () => {

@@ -33,7 +33,7 @@ import { WORDPRESS_FILES } from './wordpress-files.js';
 /** The zip's entries' time: fixed, so one choice always gives the same bytes. */
 const ZIP_TIME = new Date(Date.UTC(2026, 0, 1));
 
-/** `value` as a PHP single-quoted string literal. */
+/** `value` as a PHP single-quoted string literal: in those, only `\\` and `'` are escaped (and must be). */
 export function phpString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
@@ -48,10 +48,14 @@ function phpValue(value: PhpValue, indent = '\t'): string {
   return entries.length ? `array(\n${entries.join('\n')}\n${indent})` : 'array()';
 }
 
-/** `file`'s `return array( … );` with `values` in its place. */
+/**
+ * `file`'s `return array( … );` with `values` in its place. A replacer function, not a replacement
+ * string: the values come from outside (the proxy's address is the request's Host without a public
+ * URL), and `$&` or `` $` `` in a replacement string would splice the file's own text into the PHP.
+ */
 function withValues(file: string, values: Readonly<Record<string, PhpValue>>): string {
   const lines = Object.entries(values).map(([name, value]) => `\t${phpString(name)} => ${phpValue(value)},`);
-  return file.replace(/return array\([\s\S]*?\n\);/, `return array(\n${lines.join('\n')}\n);`);
+  return file.replace(/return array\([\s\S]*?\n\);/, () => `return array(\n${lines.join('\n')}\n);`);
 }
 
 /** The plugin's `defaults.php` for these values. */
