@@ -4,7 +4,9 @@
  * or group, the script's integrity hash, the studio's look, language, booking type and fallback, and
  * the venues' names; `words.php` with the fallback's words of every language; a bad choice refused
  * in the service's envelope; behind the studio's door. And `/site-check`, which the plugin's
- * settings page asks. The plugin itself runs on a real WordPress in test/wordpress/.
+ * settings page asks. PHP's CLI reads back what the proxy writes (any address), and runs
+ * uninstall.php on a network of more than 100 sites. The plugin itself runs on a real WordPress in
+ * test/wordpress/.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -280,6 +282,51 @@ describe('the WordPress plugin download', () => {
       assert.equal(values.venues, VENUE);
     },
   );
+});
+
+describe('the plugin’s uninstall.php, run by PHP’s CLI', () => {
+  // A real multisite network of more than 100 sites is costly to build in the WordPress test; this
+  // runs the plugin's own file against stand-ins of the four functions it calls. `get_sites` keeps
+  // WordPress 6.1's defaults (wp-includes/class-wp-site-query.php: `number` 100, `offset` none,
+  // an empty `number` for no limit), so a call that leaves `number` out sees the first 100 only.
+  const STUBS = `<?php
+define( 'WP_UNINSTALL_PLUGIN', 'venue-booking/venue-booking.php' );
+$network = range( 1, 250 );
+$deleted = array();
+function is_multisite() { return true; }
+function get_sites( $args = array() ) {
+	global $network;
+	$args  = array_merge( array( 'number' => 100, 'offset' => '', 'fields' => '' ), $args );
+	$found = array_slice( $network, absint( $args['offset'] ), absint( $args['number'] ) ?: null );
+	return 'ids' === $args['fields'] ? $found : array_map( function ( $id ) { return (object) array( 'blog_id' => (string) $id ); }, $found );
+}
+function absint( $value ) { return abs( (int) $value ); }
+function delete_blog_option( $site, $name ) { global $deleted; $deleted[] = array( $site, $name ); return true; }
+function delete_option( $name ) { throw new Exception( 'a network deletes per site' ); }
+include $argv[1];
+echo json_encode( $deleted );
+`;
+
+  test('deletes the option on every site of a network, past the first 100', { skip: noPhp }, () => {
+    const folder = mkdtempSync(join(tmpdir(), 'venue-booking-php-'));
+    try {
+      writeFileSync(join(folder, 'uninstall.php'), sourceFiles()['venue-booking/uninstall.php']!);
+      writeFileSync(join(folder, 'stubs.php'), STUBS);
+      const run = spawnSync('php', [join(folder, 'stubs.php'), join(folder, 'uninstall.php')], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const deleted: [number, string][] = JSON.parse(run.stdout);
+      assert.deepEqual(
+        deleted.map(([site]) => Number(site)),
+        Array.from({ length: 250 }, (_, index) => index + 1),
+      );
+      assert.ok(deleted.every(([, name]) => name === 'venue_booking'));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('the site check', () => {
