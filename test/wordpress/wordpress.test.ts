@@ -15,7 +15,8 @@
  * its tags (what the plugin is for). The fallback speaks the widget's language. With one venue in
  * the settings, the block offers its booking types by name. An Editor changes only a title and the
  * widget stays. Attribute
- * values that try to end their quotes stay text. Deleting the plugin removes its settings.
+ * values that try to end their quotes stay text. The proxy's address is https but on this machine.
+ * Deleting the plugin removes its settings.
  *
  * Skipped, saying why, where PHP, MariaDB, WordPress or Chromium are not installed (`.ci/run`
  * installs them).
@@ -583,6 +584,28 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     await page.close();
   });
 
+  test('the proxy’s address must be https (http only on this machine), as the settings say', async () => {
+    const page = await browser.newPage();
+    await logIn(page, 'admin');
+    await page.goto(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
+    const save = async (address: string) => {
+      await page.fill('#venue-booking-proxy', address);
+      await Promise.all([page.waitForURL(/settings-updated=true/), page.click('#submit')]);
+      const error = page.locator('#setting-error-proxy');
+      return (await error.count()) ? (await error.textContent())!.trim() : '';
+    };
+    try {
+      assert.match(await save('http://booking.example'), /must start with https:\/\//);
+      assert.equal(await page.inputValue('#venue-booking-proxy'), proxyUrl, 'the address saved before stays');
+      assert.equal(await save('https://booking.example'), '');
+      assert.equal(await page.inputValue('#venue-booking-proxy'), 'https://booking.example');
+    } finally {
+      assert.equal(await save(proxyUrl), '', 'http on this machine (127.0.0.1) is accepted');
+      assert.equal(await page.inputValue('#venue-booking-proxy'), proxyUrl);
+      await page.close();
+    }
+  });
+
   test('attribute values that try to end their quotes stay text', async () => {
     const breakout = `" onfocus="window.pwned=1" autofocus x="`;
     const post = publish(
@@ -598,14 +621,28 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     const { attributes, pwned } = await elementsOn(page);
     assert.equal(pwned, false);
     assert.equal(attributes.length, 2);
-    const allowed = new Set(['api', 'venue', 'venue-group', 'partner-source', 'theme', 'mode', 'locale', 'type']);
+    const allowed = new Set([
+      'api',
+      'venue',
+      'venue-group',
+      'partner-source',
+      'return-url',
+      'theme',
+      'mode',
+      'locale',
+      'type',
+    ]);
     for (const element of attributes)
       assert.deepEqual(
         Object.keys(element).filter((name) => !allowed.has(name)),
         [],
         JSON.stringify(element),
       );
-    assert.equal(attributes[0]!['partner-source'], breakout, 'the value stays one attribute, as text');
+    assert.equal(
+      attributes[0]!['partner-source'],
+      'Harbour " onfocus="window.pwned=1" x="',
+      'the settings’ partner source, not the post’s, stays one attribute, as text',
+    );
     assert.equal(attributes[0]!.type, undefined, 'a type of the wrong shape is left out');
     assert.equal(attributes[1]!.venue, VENUE, 'a venue of the wrong shape falls back to the settings');
     assert.equal(await page.locator('img[src="x"], script:has-text("pwned")').count(), 0);

@@ -88,9 +88,22 @@ function venue_booking_register_setting() {
 }
 
 /**
- * The settings as submitted, each value kept only in its shape: an http(s) address without a
- * trailing slash, ids (venues ticked by name, or typed), a theme and a language of the widget's,
- * `#rrggbb` colours, a phone number, an SRI hash. The names of the download are not settings.
+ * Whether the booking proxy's address is one the proxy itself would take for its public address:
+ * https, or http on this machine only (the proxy's loopback names: localhost, 127.0.0.1, [::1]).
+ *
+ * @param string $address An address.
+ * @return bool Whether it will do.
+ */
+function venue_booking_secure_proxy( $address ) {
+	$scheme = wp_parse_url( $address, PHP_URL_SCHEME );
+	return 'https' === $scheme || ( 'http' === $scheme && in_array( wp_parse_url( $address, PHP_URL_HOST ), array( 'localhost', '127.0.0.1', '[::1]' ), true ) );
+}
+
+/**
+ * The settings as submitted, each value kept only in its shape: the proxy's https address without a
+ * trailing slash (an address that will not do keeps the one saved before), ids (venues ticked by
+ * name, or typed), a theme and a language of the widget's, `#rrggbb` colours, a phone number, an
+ * SRI hash. The names of the download are not settings.
  *
  * @param mixed $input The submitted values.
  * @return array The values to save.
@@ -103,9 +116,10 @@ function venue_booking_sanitize( $input ) {
 	$ticked = isset( $input['venues'] ) && is_array( $input['venues'] ) ? array_filter( $input['venues'], 'is_string' ) : explode( ',', $text( 'venues' ) );
 	$venues = implode( ',', array_filter( array_map( 'trim', $ticked ) ) );
 	$proxy  = esc_url_raw( untrailingslashit( $text( 'proxy' ) ), array( 'http', 'https' ) );
+	$secure = '' === $text( 'proxy' ) || venue_booking_secure_proxy( $proxy );
 	$link   = esc_url_raw( $text( 'link' ), array( 'http', 'https' ) );
 	$saved  = array(
-		'proxy'       => $proxy,
+		'proxy'       => $secure ? $proxy : venue_booking_settings()['proxy'],
 		'venues'      => preg_match( VENUE_BOOKING_ATTRIBUTES['venue'], $venues ) ? $venues : '',
 		'group'       => preg_match( VENUE_BOOKING_ATTRIBUTES['venue-group'], $text( 'group' ) ) ? $text( 'group' ) : '',
 		'integrity'   => preg_match( '/^sha(256|384|512)-[A-Za-z0-9+\/]+={0,2}$/', $text( 'integrity' ) ) ? $text( 'integrity' ) : '',
@@ -118,8 +132,8 @@ function venue_booking_sanitize( $input ) {
 	foreach ( array_keys( VENUE_BOOKING_COLOURS ) as $name ) {
 		$saved[ $name ] = (string) sanitize_hex_color( $text( $name ) );
 	}
-	if ( '' !== $text( 'proxy' ) && '' === $proxy ) {
-		add_settings_error( 'venue_booking', 'proxy', __( 'The booking proxy’s address must start with https://.', 'venue-booking' ) );
+	if ( ! $secure ) {
+		add_settings_error( 'venue_booking', 'proxy', __( 'The booking proxy’s address must start with https:// (http:// only on this machine: localhost, 127.0.0.1 or [::1]). The address saved before is kept.', 'venue-booking' ) );
 	}
 	if ( '' !== $text( 'phone' ) && '' === $saved['phone'] ) {
 		add_settings_error( 'venue_booking', 'phone', __( 'Your phone number: digits, like +44 20 7946 0000.', 'venue-booking' ) );
