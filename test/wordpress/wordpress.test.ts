@@ -15,8 +15,9 @@
  * its tags (what the plugin is for). The fallback speaks the widget's language. With one venue in
  * the settings, the block offers its booking types by name. An Editor changes only a title and the
  * widget stays. Attribute
- * values that try to end their quotes stay text. The proxy's address is https but on this machine.
- * Deleting the plugin removes its settings.
+ * values that try to end their quotes stay text. An Author's shortcode names a return address on
+ * this site only and no partner source: those are the settings page's (`manage_options`), as is the
+ * proxy's address, https but on this machine. Deleting the plugin removes its settings.
  *
  * Skipped, saying why, where PHP, MariaDB, WordPress or Chromium are not installed (`.ci/run`
  * installs them).
@@ -604,6 +605,51 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
       assert.equal(await page.inputValue('#venue-booking-proxy'), proxyUrl);
       await page.close();
     }
+  });
+
+  test('an Author’s shortcode sends guests back to this site only, and sets no partner source', async () => {
+    const post = publish(
+      'author',
+      'Where guests return',
+      [
+        `[venue_booking venue="${VENUE}" return-url="https://evil.example/collect" return-method="get" partner-source="x"]`,
+        `[venue_booking venue="${VENUE}" return-url="${wpUrl.replace('127.0.0.1', '127.0.0.1@evil.example')}/collect"]`,
+        `[venue_booking venue="${VENUE}" return-url="https://127.0.0.1.evil.example/collect"]`,
+        `[venue_booking venue="${VENUE}" return-url="${wpUrl}/thanks?from=booking" return-method="get"]`,
+      ]
+        .map((shortcode) => `<!-- wp:shortcode -->${shortcode}<!-- /wp:shortcode -->`)
+        .join('\n'),
+    );
+    const shown = async () => {
+      const page = await browser.newPage();
+      await page.goto(`${wpUrl}/?p=${post.id}`);
+      const { attributes } = await elementsOn(page);
+      await page.close();
+      return attributes.map((element) => [element['return-url'], element['partner-source']]);
+    };
+    assert.deepEqual(await shown(), [
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      [`${wpUrl}/thanks?from=booking`, undefined],
+    ]);
+
+    // Someone who may manage options sets both in the settings: every widget without its own
+    // return address on this site takes them.
+    const admin = await browser.newPage();
+    await logIn(admin, 'admin');
+    await admin.goto(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
+    await admin.fill('#venue-booking-return_url', 'https://partner.example/back');
+    await admin.fill('#venue-booking-partner_source', 'Harbour " onfocus="window.pwned=1" x="');
+    await Promise.all([admin.waitForURL(/settings-updated=true/), admin.click('#submit')]);
+    await admin.close();
+    const partner = 'Harbour " onfocus="window.pwned=1" x="';
+    assert.deepEqual(await shown(), [
+      ['https://partner.example/back', partner],
+      ['https://partner.example/back', partner],
+      ['https://partner.example/back', partner],
+      [`${wpUrl}/thanks?from=booking`, partner],
+    ]);
   });
 
   test('attribute values that try to end their quotes stay text', async () => {

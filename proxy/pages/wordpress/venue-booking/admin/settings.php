@@ -103,7 +103,8 @@ function venue_booking_secure_proxy( $address ) {
  * The settings as submitted, each value kept only in its shape: the proxy's https address without a
  * trailing slash (an address that will not do keeps the one saved before), ids (venues ticked by
  * name, or typed), a theme and a language of the widget's, `#rrggbb` colours, a phone number, an
- * SRI hash. The names of the download are not settings.
+ * SRI hash, the http(s) address guests return to and the partner source (only this page, behind
+ * `manage_options`, sets those two). The names of the download are not settings.
  *
  * @param mixed $input The submitted values.
  * @return array The values to save.
@@ -119,21 +120,26 @@ function venue_booking_sanitize( $input ) {
 	$secure = '' === $text( 'proxy' ) || venue_booking_secure_proxy( $proxy );
 	$link   = esc_url_raw( $text( 'link' ), array( 'http', 'https' ) );
 	$saved  = array(
-		'proxy'       => $secure ? $proxy : venue_booking_settings()['proxy'],
-		'venues'      => preg_match( VENUE_BOOKING_ATTRIBUTES['venue'], $venues ) ? $venues : '',
-		'group'       => preg_match( VENUE_BOOKING_ATTRIBUTES['venue-group'], $text( 'group' ) ) ? $text( 'group' ) : '',
-		'integrity'   => preg_match( '/^sha(256|384|512)-[A-Za-z0-9+\/]+={0,2}$/', $text( 'integrity' ) ) ? $text( 'integrity' ) : '',
-		'theme'       => preg_match( VENUE_BOOKING_ATTRIBUTES['theme'], $text( 'theme' ) ) ? $text( 'theme' ) : 'light',
-		'locale'      => isset( VENUE_BOOKING_LOCALES[ $text( 'locale' ) ] ) ? $text( 'locale' ) : '',
-		'type'        => preg_match( VENUE_BOOKING_ATTRIBUTES['type'], $text( 'type' ) ) ? $text( 'type' ) : '',
-		'link'        => $link,
-		'phone'       => preg_match( '/^\+?[0-9 ()\-]{6,30}$/', $text( 'phone' ) ) ? $text( 'phone' ) : '',
+		'proxy'          => $secure ? $proxy : venue_booking_settings()['proxy'],
+		'venues'         => preg_match( VENUE_BOOKING_ATTRIBUTES['venue'], $venues ) ? $venues : '',
+		'group'          => preg_match( VENUE_BOOKING_ATTRIBUTES['venue-group'], $text( 'group' ) ) ? $text( 'group' ) : '',
+		'integrity'      => preg_match( '/^sha(256|384|512)-[A-Za-z0-9+\/]+={0,2}$/', $text( 'integrity' ) ) ? $text( 'integrity' ) : '',
+		'theme'          => preg_match( VENUE_BOOKING_ATTRIBUTES['theme'], $text( 'theme' ) ) ? $text( 'theme' ) : 'light',
+		'locale'         => isset( VENUE_BOOKING_LOCALES[ $text( 'locale' ) ] ) ? $text( 'locale' ) : '',
+		'type'           => preg_match( VENUE_BOOKING_ATTRIBUTES['type'], $text( 'type' ) ) ? $text( 'type' ) : '',
+		'link'           => $link,
+		'phone'          => preg_match( '/^\+?[0-9 ()\-]{6,30}$/', $text( 'phone' ) ) ? $text( 'phone' ) : '',
+		'return_url'     => esc_url_raw( $text( 'return_url' ), array( 'http', 'https' ) ),
+		'partner_source' => preg_match( '/^[^\x00-\x1f]{1,100}$/u', $text( 'partner_source' ) ) ? $text( 'partner_source' ) : '',
 	);
 	foreach ( array_keys( VENUE_BOOKING_COLOURS ) as $name ) {
 		$saved[ $name ] = (string) sanitize_hex_color( $text( $name ) );
 	}
 	if ( ! $secure ) {
 		add_settings_error( 'venue_booking', 'proxy', __( 'The booking proxy’s address must start with https:// (http:// only on this machine: localhost, 127.0.0.1 or [::1]). The address saved before is kept.', 'venue-booking' ) );
+	}
+	if ( '' !== $text( 'partner_source' ) && '' === $saved['partner_source'] ) {
+		add_settings_error( 'venue_booking', 'partner_source', __( 'The partner source: at most 100 characters.', 'venue-booking' ) );
 	}
 	if ( '' !== $text( 'phone' ) && '' === $saved['phone'] ) {
 		add_settings_error( 'venue_booking', 'phone', __( 'Your phone number: digits, like +44 20 7946 0000.', 'venue-booking' ) );
@@ -335,6 +341,14 @@ function venue_booking_settings_page() {
 				<?php
 				$field( 'link', __( 'Your own booking page', 'venue-booking' ), '', 'type="url" placeholder="https://…"' );
 				$field( 'phone', __( 'Your phone number', 'venue-booking' ), '', 'type="tel" placeholder="+44 20 7946 0000"' );
+				?>
+			</table>
+			<h2><?php esc_html_e( 'After booking on the booking site', 'venue-booking' ); ?></h2>
+			<p><?php esc_html_e( 'Some bookings are finished on the booking site (a deposit, pre-orders), which then sends the guest back with their name, email and booking reference. Only this page says where: a block or shortcode may name a page of this site only.', 'venue-booking' ); ?></p>
+			<table class="form-table" role="presentation">
+				<?php
+				$field( 'return_url', __( 'Where guests come back to', 'venue-booking' ), __( 'Empty: the page they booked on.', 'venue-booking' ), 'type="url" placeholder="https://…"' );
+				$field( 'partner_source', __( 'Partner source', 'venue-booking' ), __( 'A label kept with every booking made on this site (at most 100 characters). Empty: none.', 'venue-booking' ) );
 				?>
 			</table>
 			<h2><?php esc_html_e( 'Your booking proxy', 'venue-booking' ); ?></h2>
