@@ -284,6 +284,21 @@ describe('the WordPress plugin download', () => {
   );
 });
 
+describe('the plugin’s settings, one list', () => {
+  // widget.php takes the settings' names and defaults from defaults.php alone: every download
+  // must list all of them, the studio's choices in place of the defaults they set.
+  test('every download’s defaults.php lists every setting of the source’s, in its order', { skip: noPhp }, async () => {
+    const source = phpReads(sourceFiles()['venue-booking/defaults.php']!).values;
+    const { get } = pluginProxy();
+    const response = await get(`/embed/wordpress-plugin.zip?venue=${VENUE}&theme=dark`);
+    const downloaded = phpReads((await unzipped(response))['venue-booking/defaults.php']!).values;
+    assert.deepEqual(Object.keys(downloaded), Object.keys(source));
+    assert.equal(downloaded.theme, 'dark');
+    assert.equal(downloaded.return_url, source.return_url);
+    assert.throws(() => defaultsFile({ colour: 'red' }), /defaults\.php lists no colour/);
+  });
+});
+
 describe('the plugin’s uninstall.php, run by PHP’s CLI', () => {
   // A real multisite network of more than 100 sites is costly to build in the WordPress test; this
   // runs the plugin's own file against stand-ins of the four functions it calls. `get_sites` keeps

@@ -54,13 +54,33 @@ function phpValue(value: PhpValue, indent = '\t'): string {
  * URL), and `$&` or `` $` `` in a replacement string would splice the file's own text into the PHP.
  */
 function withValues(file: string, values: Readonly<Record<string, PhpValue>>): string {
-  const lines = Object.entries(values).map(([name, value]) => `\t${phpString(name)} => ${phpValue(value)},`);
+  return withLiterals(
+    file,
+    Object.entries(values).map(([name, value]) => [name, phpValue(value)]),
+  );
+}
+
+/** `file`'s `return array( … );` with these names and PHP literals in its place. */
+function withLiterals(file: string, entries: [string, string][]): string {
+  const lines = entries.map(([name, literal]) => `\t${phpString(name)} => ${literal},`);
   return file.replace(/return array\([\s\S]*?\n\);/, () => `return array(\n${lines.join('\n')}\n);`);
 }
 
-/** The plugin's `defaults.php` for these values. */
+/**
+ * The plugin's `defaults.php` for these values: every setting the source's defaults.php lists, in
+ * its order, each of `values` in place of the source's default. That file is the one list of the
+ * settings' names and defaults (widget.php reads the settings from it alone), so every download
+ * holds them all; a value it does not list is a mistake here.
+ */
 export function defaultsFile(values: Readonly<Record<string, PhpValue>>): string {
-  return withValues(WORDPRESS_FILES['venue-booking/defaults.php']!, values);
+  const source = WORDPRESS_FILES['venue-booking/defaults.php']!;
+  const listed = new Map([...source.matchAll(/^\t'(\w+)'\s*=>\s*(.*),$/gm)].map((match) => [match[1]!, match[2]!]));
+  const unlisted = Object.keys(values).filter((name) => !listed.has(name));
+  if (unlisted.length) throw new Error(`defaults.php lists no ${unlisted.join(', ')}`);
+  return withLiterals(
+    source,
+    [...listed].map(([name, literal]) => [name, name in values ? phpValue(values[name]!) : literal]),
+  );
 }
 
 /** The plugin's `words.php`: the fallback's words (pages/words/) by the language's primary tag. */

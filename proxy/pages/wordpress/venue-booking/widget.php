@@ -64,37 +64,16 @@ const VENUE_BOOKING_COLOURS = array(
 );
 
 /**
- * The settings: the saved option over the defaults this download came with. The venues' and
- * types' names come from the download only.
+ * The settings: the saved option over the defaults this download came with (defaults.php, the one
+ * list of the settings' names, which the proxy writes in full). The venues' and types' names come
+ * from the download only.
  *
- * @return array{proxy:string,venues:string,group:string,integrity:string,theme:string,locale:string,type:string,accent:string,accent_text:string,background:string,text:string,link:string,phone:string,return_url:string,partner_source:string,names:array,types:array}
+ * @return array<string,mixed> The settings by the names defaults.php lists.
  */
 function venue_booking_settings() {
-	$downloaded = include __DIR__ . '/defaults.php';
-	$defaults   = array_merge(
-		array(
-			'proxy'          => '',
-			'venues'         => '',
-			'group'          => '',
-			'integrity'      => '',
-			'theme'          => 'light',
-			'locale'         => '',
-			'type'           => '',
-			'accent'         => '',
-			'accent_text'    => '',
-			'background'     => '',
-			'text'           => '',
-			'link'           => '',
-			'phone'          => '',
-			'return_url'     => '',
-			'partner_source' => '',
-			'names'          => array(),
-			'types'          => array(),
-		),
-		is_array( $downloaded ) ? $downloaded : array()
-	);
-	$saved = get_option( 'venue_booking', array() );
-	$saved = is_array( $saved ) ? array_diff_key( array_intersect_key( $saved, $defaults ), array_flip( array( 'names', 'types' ) ) ) : array();
+	$defaults = include __DIR__ . '/defaults.php';
+	$saved    = get_option( 'venue_booking', array() );
+	$saved    = is_array( $saved ) ? array_diff_key( array_intersect_key( $saved, $defaults ), array_flip( array( 'names', 'types' ) ) ) : array();
 	return array_merge( $defaults, $saved );
 }
 
