@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { integrityOf } from '../../proxy/core/encoding.js';
+import { AA_NON_TEXT, AA_TEXT, CONTRAST_WORDS, THEME_DEFAULTS } from '../../proxy/pages/colours.js';
 import { defaultsFile, phpString } from '../../proxy/pages/wordpress/wordpress.js';
 import { PAGE_LANGUAGES } from '../../proxy/pages/words/index.js';
 import { MODULE, moduleText, sourceFiles } from '../../scripts/wordpress-files.js';
@@ -107,7 +108,7 @@ describe('the WordPress plugin download', () => {
     assert.ok(Object.keys(files).every((path) => path.startsWith('venue-booking/')));
     assert.ok(files['venue-booking/venue-booking.php']!.includes('Plugin Name:       Venue Booking'));
     for (const [path, text] of Object.entries(sources))
-      if (path !== 'venue-booking/defaults.php' && path !== 'venue-booking/words.php')
+      if (!['venue-booking/defaults.php', 'venue-booking/words.php', 'venue-booking/admin/contrast.php'].includes(path))
         assert.equal(files[path], text, path);
     const defaults = files['venue-booking/defaults.php']!;
     assert.match(defaults, /'proxy' => 'http:\/\/127\.0\.0\.1:8080',/);
@@ -297,6 +298,40 @@ describe('the plugin’s settings, one list', () => {
     assert.equal(downloaded.return_url, source.return_url);
     assert.throws(() => defaultsFile({ colour: 'red' }), /defaults\.php lists no colour/);
   });
+});
+
+describe('the plugin’s contrast check, one source', () => {
+  // The studio's check (proxy/pages/colours.ts) is the one source of the widget's colours, the
+  // contrast each pair needs and the words: the download's admin/contrast.php carries them, and
+  // the settings page's PHP and script read them from there, holding none of their own.
+  test(
+    'the download’s contrast.php holds colours.ts’s colours, needs and words, as the source’s does',
+    { skip: noPhp },
+    async () => {
+      const { get } = pluginProxy();
+      const files = await unzipped(await get(`/embed/wordpress-plugin.zip?venue=${VENUE}`));
+      const theme = (name: 'light' | 'dark') => ({
+        accent: THEME_DEFAULTS[name].accent,
+        accent_text: THEME_DEFAULTS[name].accentText,
+        background: THEME_DEFAULTS[name].surface,
+      });
+      const expected = {
+        themes: { light: theme('light'), dark: theme('dark') },
+        checks: {
+          text: { needed: AA_TEXT, ...CONTRAST_WORDS.text },
+          outline: { needed: AA_NON_TEXT, ...CONTRAST_WORDS.outline },
+        },
+        sentence: CONTRAST_WORDS.sentence,
+      };
+      assert.deepEqual(phpReads(files['venue-booking/admin/contrast.php']!).values, expected);
+      assert.deepEqual(phpReads(sourceFiles()['venue-booking/admin/contrast.php']!).values, expected);
+      for (const path of ['admin/settings.php', 'admin/settings.js', 'widget.php']) {
+        const text = files[`venue-booking/${path}`]!;
+        for (const words of [CONTRAST_WORDS.text.what, CONTRAST_WORDS.outline.dark, 'Hard to read', '#1f5f8b', '4.5'])
+          assert.ok(!text.includes(words), `${path} repeats ${words}`);
+      }
+    },
+  );
 });
 
 describe('the plugin’s uninstall.php, run by PHP’s CLI', () => {

@@ -38,23 +38,6 @@ const VENUE_BOOKING_ATTRIBUTES = array(
 /** Attributes that are on when present: written without a value, and left out when off. */
 const VENUE_BOOKING_SWITCHES = array( 'hide-offers', 'analytics' );
 
-/**
- * The widget's own colours by theme (src/element/styles.ts, as proxy/pages/colours.ts names them):
- * what the contrast check assumes where the settings name no colour.
- */
-const VENUE_BOOKING_THEME_DEFAULTS = array(
-	'light' => array(
-		'accent'      => '#1f5f8b',
-		'accent_text' => '#ffffff',
-		'background'  => '#ffffff',
-	),
-	'dark'  => array(
-		'accent'      => '#8cc4ec',
-		'accent_text' => '#0b1a26',
-		'background'  => '#161a1f',
-	),
-);
-
 /** The colour settings by the widget's custom property they set. */
 const VENUE_BOOKING_COLOURS = array(
 	'accent'      => '--vb-accent',

@@ -11,10 +11,6 @@
 
 defined( 'ABSPATH' ) || exit;
 
-/** The least contrast of text (WCAG AA, 1.4.3) and of a control's outline (1.4.11), as the studio asks. */
-const VENUE_BOOKING_AA_TEXT     = 4.5;
-const VENUE_BOOKING_AA_NON_TEXT = 3;
-
 /** The languages the widget speaks, by the value of its `locale`. */
 const VENUE_BOOKING_LOCALES = array(
 	'en-GB' => 'English',
@@ -68,7 +64,7 @@ function venue_booking_settings_assets() {
 	);
 	wp_add_inline_script(
 		'venue-booking-settings',
-		'window.venueBookingThemes = ' . wp_json_encode( VENUE_BOOKING_THEME_DEFAULTS ) . ';',
+		'window.venueBookingContrast = ' . wp_json_encode( venue_booking_contrast_check() ) . ';',
 		'before'
 	);
 	wp_set_script_translations( 'venue-booking-settings', 'venue-booking' );
@@ -175,19 +171,31 @@ function venue_booking_contrast( $first, $second ) {
 }
 
 /**
+ * The embed studio's contrast check: the widget's colours, each pair's least contrast and the
+ * studio's words (contrast.php, which the proxy writes from proxy/pages/colours.ts).
+ *
+ * @return array{themes:array,checks:array,sentence:string} The check.
+ */
+function venue_booking_contrast_check() {
+	return include __DIR__ . '/contrast.php';
+}
+
+/**
  * The embed studio's contrast check (proxy/pages/colours.ts `contrastWarnings`, in its words) on
- * the colours WordPress holds, in the settings' theme (both with "auto"): the text on the accent
- * needs 4.5:1; the main colour against the background 3:1. Where a colour is not set, the widget's own
- * is assumed; with an accent but no text colour, white or black, whichever the widget would pick.
+ * the colours WordPress holds, in the settings' theme (both with "auto"): the text on the accent,
+ * and the main colour against the background, each against the least contrast it needs. Where a
+ * colour is not set, the widget's own is assumed; with an accent but no text colour, white or
+ * black, whichever the widget would pick.
  *
  * @param array $settings The settings.
  * @return string[] The warnings.
  */
 function venue_booking_contrast_warnings( $settings ) {
+	$check    = venue_booking_contrast_check();
 	$themes   = 'auto' === $settings['theme'] ? array( 'light', 'dark' ) : array( 'dark' === $settings['theme'] ? 'dark' : 'light' );
 	$warnings = array();
 	foreach ( $themes as $theme ) {
-		$defaults = VENUE_BOOKING_THEME_DEFAULTS[ $theme ];
+		$defaults = $check['themes'][ $theme ];
 		$accent   = '' !== $settings['accent'] ? $settings['accent'] : $defaults['accent'];
 		$text     = $settings['accent_text'];
 		if ( '' === $text ) {
@@ -195,27 +203,22 @@ function venue_booking_contrast_warnings( $settings ) {
 				: ( venue_booking_contrast( $accent, '#ffffff' ) >= venue_booking_contrast( $accent, '#000000' ) ? '#ffffff' : '#000000' );
 		}
 		$surface = '' !== $settings['background'] ? $settings['background'] : $defaults['background'];
-		$checks  = array(
-			array( __( 'the text on the booking button and on what the guest has chosen', 'venue-booking' ), venue_booking_contrast( $text, $accent ), VENUE_BOOKING_AA_TEXT, true ),
-			array( __( 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)', 'venue-booking' ), venue_booking_contrast( $accent, $surface ), VENUE_BOOKING_AA_NON_TEXT, false ),
+		$ratios  = array(
+			'text'    => venue_booking_contrast( $text, $accent ),
+			'outline' => venue_booking_contrast( $accent, $surface ),
 		);
-		foreach ( $checks as list( $what, $ratio, $needed, $about_text ) ) {
+		foreach ( $ratios as $pair => $ratio ) {
+			$needed = $check['checks'][ $pair ]['needed'];
 			if ( $ratio >= $needed ) {
 				continue;
 			}
-			if ( 'dark' === $theme ) {
-				$advice = $about_text ? __( 'Choose a lighter main colour or another text colour.', 'venue-booking' ) : __( 'Choose a lighter main colour.', 'venue-booking' );
-			} else {
-				$advice = $about_text ? __( 'Choose a darker main colour or another text colour.', 'venue-booking' ) : __( 'Choose a darker main colour.', 'venue-booking' );
-			}
 			$warnings[] = sprintf(
-				/* translators: 1: light or dark, 2: what is hard to see, 3: its contrast ratio, 4: the least it needs, 5: what to do. */
-				__( 'Hard to read in the %1$s theme: %2$s has a contrast of %3$s:1, and needs at least %4$s:1. %5$s', 'venue-booking' ),
-				'dark' === $theme ? __( 'dark', 'venue-booking' ) : __( 'light', 'venue-booking' ),
-				$what,
+				$check['sentence'],
+				$theme,
+				$check['checks'][ $pair ]['what'],
 				number_format_i18n( $ratio, 2 ),
-				number_format_i18n( $needed, 4.5 === $needed ? 1 : 0 ),
-				$advice
+				number_format_i18n( $needed, is_int( $needed ) ? 0 : 1 ),
+				$check['checks'][ $pair ][ $theme ]
 			);
 		}
 	}
