@@ -41,13 +41,43 @@ export function readableOn(accent: string): '#ffffff' | '#000000' {
   return contrastRatio(accent, '#ffffff') >= contrastRatio(accent, '#000000') ? '#ffffff' : '#000000';
 }
 
+/**
+ * The check's words: the studio says them, and every WordPress plugin download carries them (its
+ * `admin/contrast.php`, pages/wordpress/), so the plugin's settings page says the same. For each
+ * pair: what is hard to see, and what to do in each theme. `sentence` takes the theme, what, the
+ * ratio, the least it needs and the advice as sprintf's `%1$s`…`%5$s`, which PHP and WordPress's
+ * JavaScript fill alike.
+ */
+export const CONTRAST_WORDS = {
+  sentence: 'Hard to read in the %1$s theme: %2$s has a contrast of %3$s:1, and needs at least %4$s:1. %5$s',
+  text: {
+    what: 'the text on the booking button and on what the guest has chosen',
+    light: 'Choose a darker main colour or another text colour.',
+    dark: 'Choose a lighter main colour or another text colour.',
+  },
+  outline: {
+    what: 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)',
+    light: 'Choose a darker main colour.',
+    dark: 'Choose a lighter main colour.',
+  },
+} as const;
+
 /** A colour pair under its least contrast, in one theme. */
 export interface ContrastWarning {
   theme: 'light' | 'dark';
+  /** Which pair: the text on the accent, or the accent's outline against the background. */
+  pair: 'text' | 'outline';
   /** What is hard to see, in plain words. */
   what: string;
   ratio: number;
   needed: number;
+}
+
+/** A warning in the check's words (CONTRAST_WORDS.sentence, filled in). */
+export function contrastSentence(warning: ContrastWarning): string {
+  const { theme, pair, what, ratio, needed } = warning;
+  const values = [theme, what, ratio.toFixed(2), String(needed), CONTRAST_WORDS[pair][theme]];
+  return CONTRAST_WORDS.sentence.replace(/%(\d)\$s/g, (_, at: string) => values[Number(at) - 1]!);
 }
 
 /** The venue's colours (`#rrggbb`), each optional. */
@@ -66,15 +96,11 @@ export function contrastWarnings(colours: VenueColours, theme: 'light' | 'dark' 
     const accent = colours.accent ?? defaults.accent;
     const text = colours['accent-text'] ?? (colours.accent ? readableOn(accent) : defaults.accentText);
     const surface = colours.background ?? defaults.surface;
-    const check = (what: string, ratio: number, needed: number) => {
-      if (ratio < needed) warnings.push({ theme: name, what, ratio, needed });
+    const check = (pair: ContrastWarning['pair'], ratio: number, needed: number) => {
+      if (ratio < needed) warnings.push({ theme: name, pair, what: CONTRAST_WORDS[pair].what, ratio, needed });
     };
-    check('the text on the booking button and on what the guest has chosen', contrastRatio(text, accent), AA_TEXT);
-    check(
-      'the main colour against the background (the outline that shows where the keyboard is, the chosen day)',
-      contrastRatio(accent, surface),
-      AA_NON_TEXT,
-    );
+    check('text', contrastRatio(text, accent), AA_TEXT);
+    check('outline', contrastRatio(accent, surface), AA_NON_TEXT);
   }
   return warnings;
 }

@@ -13,7 +13,7 @@
 import type { Context } from 'hono';
 import { urlOf } from '../core/url.js';
 import { API_PREFIX, PATHS, pathOf, relativePath } from '../paths.js';
-import { contrastWarnings } from './colours.js';
+import { contrastSentence, contrastWarnings } from './colours.js';
 import type { ProxyContext } from '../context.js';
 import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner, venueNav } from './page.js';
 import { qrSvg } from './qr.js';
@@ -56,12 +56,7 @@ export function bookingLink(choices: WidgetSettings, base: string): string {
 /** The contrast warnings of `choices`, in plain words. */
 function contrastOf(choices: WidgetSettings): string {
   const warnings = contrastWarnings(choices.colours, choices.theme);
-  return warnings
-    .map(
-      (warning) =>
-        `<p class="warning">Hard to read in the ${warning.theme} theme: ${escapeHtml(warning.what)} has a contrast of ${warning.ratio.toFixed(2)}:1, and needs at least ${warning.needed}:1. Choose a ${warning.theme === 'dark' ? 'lighter' : 'darker'} main colour${warning.what.startsWith('the text') ? ' or another text colour' : ''}.</p>`,
-    )
-    .join('');
+  return warnings.map((warning) => `<p class="warning">${escapeHtml(contrastSentence(warning))}</p>`).join('');
 }
 
 /**

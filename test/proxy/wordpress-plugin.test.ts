@@ -4,13 +4,19 @@
  * or group, the script's integrity hash, the studio's look, language, booking type and fallback, and
  * the venues' names; `words.php` with the fallback's words of every language; a bad choice refused
  * in the service's envelope; behind the studio's door. And `/site-check`, which the plugin's
- * settings page asks. The plugin itself runs on a real WordPress in test/wordpress/.
+ * settings page asks. PHP's CLI reads back what the proxy writes (any address), and runs
+ * uninstall.php on a network of more than 100 sites. The plugin itself runs on a real WordPress in
+ * test/wordpress/.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { strFromU8, unzipSync } from 'fflate';
 import { integrityOf } from '../../proxy/core/encoding.js';
+import { AA_NON_TEXT, AA_TEXT, CONTRAST_WORDS, THEME_DEFAULTS } from '../../proxy/pages/colours.js';
 import { defaultsFile, phpString } from '../../proxy/pages/wordpress/wordpress.js';
 import { PAGE_LANGUAGES } from '../../proxy/pages/words/index.js';
 import { MODULE, moduleText, sourceFiles } from '../../scripts/wordpress-files.js';
@@ -58,6 +64,27 @@ function pluginProxy(overrides: Parameters<typeof recordingProxy>[0] = {}, peer 
   return { get, calls };
 }
 
+/** Why PHP's CLI cannot check the generated PHP here, or undefined. */
+const noPhp = spawnSync('php', ['-v'], { timeout: 10_000 }).status === 0 ? undefined : 'needs php (php-cli)';
+
+/**
+ * Runs a generated `defaults.php` through PHP's CLI: `php -l`'s verdict, and the array the file
+ * returns as PHP reads it (JSON), as WordPress would load it (ABSPATH defined).
+ */
+function phpReads(file: string): { lint: string; values: Record<string, unknown> } {
+  const folder = mkdtempSync(join(tmpdir(), 'venue-booking-php-'));
+  try {
+    const path = join(folder, 'defaults.php');
+    writeFileSync(path, file);
+    const php = (args: string[]) => spawnSync('php', args, { encoding: 'utf8', timeout: 20_000 });
+    const lint = php(['-l', path]);
+    const read = php(['-r', `define('ABSPATH', '/'); echo json_encode(include $argv[1]);`, path]);
+    return { lint: lint.stdout + lint.stderr, values: read.status === 0 ? JSON.parse(read.stdout) : {} };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 /** The zip's files by path, as text. */
 async function unzipped(response: Response): Promise<Record<string, string>> {
   const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
@@ -81,7 +108,7 @@ describe('the WordPress plugin download', () => {
     assert.ok(Object.keys(files).every((path) => path.startsWith('venue-booking/')));
     assert.ok(files['venue-booking/venue-booking.php']!.includes('Plugin Name:       Venue Booking'));
     for (const [path, text] of Object.entries(sources))
-      if (path !== 'venue-booking/defaults.php' && path !== 'venue-booking/words.php')
+      if (!['venue-booking/defaults.php', 'venue-booking/words.php', 'venue-booking/admin/contrast.php'].includes(path))
         assert.equal(files[path], text, path);
     const defaults = files['venue-booking/defaults.php']!;
     assert.match(defaults, /'proxy' => 'http:\/\/127\.0\.0\.1:8080',/);
@@ -226,6 +253,129 @@ describe('the WordPress plugin download', () => {
     assert.ok(file.includes(`'proxy' => 'https://x.example/\\'.die()',`));
     assert.ok(file.includes(`'a\\'' => 'b\\\\\\'',`));
     assert.ok(file.startsWith('<?php') && file.includes("defined( 'ABSPATH' ) || exit;"));
+  });
+
+  // `$&` and `` $` `` are replacement patterns of String.replace: in the proxy's address (a Host
+  // with the operator token, or the public URL) they once put PHP's own text into defaults.php,
+  // which then failed to parse: a fatal error on every page of the site.
+  const hostile = "https://booking.example/a$&b$`c$'d'e\\f\\";
+  test(
+    'writes an address with $&, $`, a quote and backslashes into defaults.php as PHP reads it back',
+    { skip: noPhp },
+    () => {
+      const { lint, values } = phpReads(defaultsFile({ proxy: hostile, names: { [hostile]: hostile } }));
+      assert.match(lint, /No syntax errors detected/);
+      assert.equal(values.proxy, hostile);
+      assert.deepEqual(values.names, { [hostile]: hostile });
+    },
+  );
+
+  test(
+    'the downloaded defaults.php for such a public address parses, and holds the address as configured',
+    { skip: noPhp },
+    async () => {
+      const { get } = pluginProxy({ publicUrl: hostile });
+      const response = await get(`/embed/wordpress-plugin.zip?venue=${VENUE}`);
+      assert.equal(response.status, 200);
+      const { lint, values } = phpReads((await unzipped(response))['venue-booking/defaults.php']!);
+      assert.match(lint, /No syntax errors detected/);
+      assert.equal(values.proxy, hostile.replace(/\/+$/, ''));
+      assert.equal(values.venues, VENUE);
+    },
+  );
+});
+
+describe('the plugin’s settings, one list', () => {
+  // widget.php takes the settings' names and defaults from defaults.php alone: every download
+  // must list all of them, the studio's choices in place of the defaults they set.
+  test('every download’s defaults.php lists every setting of the source’s, in its order', { skip: noPhp }, async () => {
+    const source = phpReads(sourceFiles()['venue-booking/defaults.php']!).values;
+    const { get } = pluginProxy();
+    const response = await get(`/embed/wordpress-plugin.zip?venue=${VENUE}&theme=dark`);
+    const downloaded = phpReads((await unzipped(response))['venue-booking/defaults.php']!).values;
+    assert.deepEqual(Object.keys(downloaded), Object.keys(source));
+    assert.equal(downloaded.theme, 'dark');
+    assert.equal(downloaded.return_url, source.return_url);
+    assert.throws(() => defaultsFile({ colour: 'red' }), /defaults\.php lists no colour/);
+  });
+});
+
+describe('the plugin’s contrast check, one source', () => {
+  // The studio's check (proxy/pages/colours.ts) is the one source of the widget's colours, the
+  // contrast each pair needs and the words: the download's admin/contrast.php carries them, and
+  // the settings page's PHP and script read them from there, holding none of their own.
+  test(
+    'the download’s contrast.php holds colours.ts’s colours, needs and words, as the source’s does',
+    { skip: noPhp },
+    async () => {
+      const { get } = pluginProxy();
+      const files = await unzipped(await get(`/embed/wordpress-plugin.zip?venue=${VENUE}`));
+      const theme = (name: 'light' | 'dark') => ({
+        accent: THEME_DEFAULTS[name].accent,
+        accent_text: THEME_DEFAULTS[name].accentText,
+        background: THEME_DEFAULTS[name].surface,
+      });
+      const expected = {
+        themes: { light: theme('light'), dark: theme('dark') },
+        checks: {
+          text: { needed: AA_TEXT, ...CONTRAST_WORDS.text },
+          outline: { needed: AA_NON_TEXT, ...CONTRAST_WORDS.outline },
+        },
+        sentence: CONTRAST_WORDS.sentence,
+      };
+      assert.deepEqual(phpReads(files['venue-booking/admin/contrast.php']!).values, expected);
+      assert.deepEqual(phpReads(sourceFiles()['venue-booking/admin/contrast.php']!).values, expected);
+      for (const path of ['admin/settings.php', 'admin/settings.js', 'widget.php']) {
+        const text = files[`venue-booking/${path}`]!;
+        for (const words of [CONTRAST_WORDS.text.what, CONTRAST_WORDS.outline.dark, 'Hard to read', '#1f5f8b', '4.5'])
+          assert.ok(!text.includes(words), `${path} repeats ${words}`);
+      }
+    },
+  );
+});
+
+describe('the plugin’s uninstall.php, run by PHP’s CLI', () => {
+  // A real multisite network of more than 100 sites is costly to build in the WordPress test; this
+  // runs the plugin's own file against stand-ins of the four functions it calls. `get_sites` keeps
+  // WordPress 6.1's defaults (wp-includes/class-wp-site-query.php: `number` 100, `offset` none,
+  // an empty `number` for no limit), so a call that leaves `number` out sees the first 100 only.
+  const STUBS = `<?php
+define( 'WP_UNINSTALL_PLUGIN', 'venue-booking/venue-booking.php' );
+$network = range( 1, 250 );
+$deleted = array();
+function is_multisite() { return true; }
+function get_sites( $args = array() ) {
+	global $network;
+	$args  = array_merge( array( 'number' => 100, 'offset' => '', 'fields' => '' ), $args );
+	$found = array_slice( $network, absint( $args['offset'] ), absint( $args['number'] ) ?: null );
+	return 'ids' === $args['fields'] ? $found : array_map( function ( $id ) { return (object) array( 'blog_id' => (string) $id ); }, $found );
+}
+function absint( $value ) { return abs( (int) $value ); }
+function delete_blog_option( $site, $name ) { global $deleted; $deleted[] = array( $site, $name ); return true; }
+function delete_option( $name ) { throw new Exception( 'a network deletes per site' ); }
+include $argv[1];
+echo json_encode( $deleted );
+`;
+
+  test('deletes the option on every site of a network, past the first 100', { skip: noPhp }, () => {
+    const folder = mkdtempSync(join(tmpdir(), 'venue-booking-php-'));
+    try {
+      writeFileSync(join(folder, 'uninstall.php'), sourceFiles()['venue-booking/uninstall.php']!);
+      writeFileSync(join(folder, 'stubs.php'), STUBS);
+      const run = spawnSync('php', [join(folder, 'stubs.php'), join(folder, 'uninstall.php')], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      assert.equal(run.status, 0, run.stderr);
+      const deleted: [number, string][] = JSON.parse(run.stdout);
+      assert.deepEqual(
+        deleted.map(([site]) => Number(site)),
+        Array.from({ length: 250 }, (_, index) => index + 1),
+      );
+      assert.ok(deleted.every(([, name]) => name === 'venue_booking'));
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
 

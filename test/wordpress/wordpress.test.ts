@@ -15,7 +15,9 @@
  * its tags (what the plugin is for). The fallback speaks the widget's language. With one venue in
  * the settings, the block offers its booking types by name. An Editor changes only a title and the
  * widget stays. Attribute
- * values that try to end their quotes stay text. Deleting the plugin removes its settings.
+ * values that try to end their quotes stay text. An Author's shortcode names a return address on
+ * this site only and no partner source: those are the settings page's (`manage_options`), as is the
+ * proxy's address, https but on this machine. Deleting the plugin removes its settings.
  *
  * Skipped, saying why, where PHP, MariaDB, WordPress or Chromium are not installed (`.ci/run`
  * installs them).
@@ -583,6 +585,73 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     await page.close();
   });
 
+  test('the proxy’s address must be https (http only on this machine), as the settings say', async () => {
+    const page = await browser.newPage();
+    await logIn(page, 'admin');
+    await page.goto(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
+    const save = async (address: string) => {
+      await page.fill('#venue-booking-proxy', address);
+      await Promise.all([page.waitForURL(/settings-updated=true/), page.click('#submit')]);
+      const error = page.locator('#setting-error-proxy');
+      return (await error.count()) ? (await error.textContent())!.trim() : '';
+    };
+    try {
+      assert.match(await save('http://booking.example'), /must start with https:\/\//);
+      assert.equal(await page.inputValue('#venue-booking-proxy'), proxyUrl, 'the address saved before stays');
+      assert.equal(await save('https://booking.example'), '');
+      assert.equal(await page.inputValue('#venue-booking-proxy'), 'https://booking.example');
+    } finally {
+      assert.equal(await save(proxyUrl), '', 'http on this machine (127.0.0.1) is accepted');
+      assert.equal(await page.inputValue('#venue-booking-proxy'), proxyUrl);
+      await page.close();
+    }
+  });
+
+  test('an Author’s shortcode sends guests back to this site only, and sets no partner source', async () => {
+    const post = publish(
+      'author',
+      'Where guests return',
+      [
+        `[venue_booking venue="${VENUE}" return-url="https://evil.example/collect" return-method="get" partner-source="x"]`,
+        `[venue_booking venue="${VENUE}" return-url="${wpUrl.replace('127.0.0.1', '127.0.0.1@evil.example')}/collect"]`,
+        `[venue_booking venue="${VENUE}" return-url="https://127.0.0.1.evil.example/collect"]`,
+        `[venue_booking venue="${VENUE}" return-url="${wpUrl}/thanks?from=booking" return-method="get"]`,
+      ]
+        .map((shortcode) => `<!-- wp:shortcode -->${shortcode}<!-- /wp:shortcode -->`)
+        .join('\n'),
+    );
+    const shown = async () => {
+      const page = await browser.newPage();
+      await page.goto(`${wpUrl}/?p=${post.id}`);
+      const { attributes } = await elementsOn(page);
+      await page.close();
+      return attributes.map((element) => [element['return-url'], element['partner-source']]);
+    };
+    assert.deepEqual(await shown(), [
+      [undefined, undefined],
+      [undefined, undefined],
+      [undefined, undefined],
+      [`${wpUrl}/thanks?from=booking`, undefined],
+    ]);
+
+    // Someone who may manage options sets both in the settings: every widget without its own
+    // return address on this site takes them.
+    const admin = await browser.newPage();
+    await logIn(admin, 'admin');
+    await admin.goto(`${wpUrl}/wp-admin/options-general.php?page=venue-booking`);
+    await admin.fill('#venue-booking-return_url', 'https://partner.example/back');
+    await admin.fill('#venue-booking-partner_source', 'Harbour " onfocus="window.pwned=1" x="');
+    await Promise.all([admin.waitForURL(/settings-updated=true/), admin.click('#submit')]);
+    await admin.close();
+    const partner = 'Harbour " onfocus="window.pwned=1" x="';
+    assert.deepEqual(await shown(), [
+      ['https://partner.example/back', partner],
+      ['https://partner.example/back', partner],
+      ['https://partner.example/back', partner],
+      [`${wpUrl}/thanks?from=booking`, partner],
+    ]);
+  });
+
   test('attribute values that try to end their quotes stay text', async () => {
     const breakout = `" onfocus="window.pwned=1" autofocus x="`;
     const post = publish(
@@ -598,14 +667,28 @@ describe('the WordPress plugin on a real WordPress', { skip, timeout: 300_000 },
     const { attributes, pwned } = await elementsOn(page);
     assert.equal(pwned, false);
     assert.equal(attributes.length, 2);
-    const allowed = new Set(['api', 'venue', 'venue-group', 'partner-source', 'theme', 'mode', 'locale', 'type']);
+    const allowed = new Set([
+      'api',
+      'venue',
+      'venue-group',
+      'partner-source',
+      'return-url',
+      'theme',
+      'mode',
+      'locale',
+      'type',
+    ]);
     for (const element of attributes)
       assert.deepEqual(
         Object.keys(element).filter((name) => !allowed.has(name)),
         [],
         JSON.stringify(element),
       );
-    assert.equal(attributes[0]!['partner-source'], breakout, 'the value stays one attribute, as text');
+    assert.equal(
+      attributes[0]!['partner-source'],
+      'Harbour " onfocus="window.pwned=1" x="',
+      'the settings’ partner source, not the post’s, stays one attribute, as text',
+    );
     assert.equal(attributes[0]!.type, undefined, 'a type of the wrong shape is left out');
     assert.equal(attributes[1]!.venue, VENUE, 'a venue of the wrong shape falls back to the settings');
     assert.equal(await page.locator('img[src="x"], script:has-text("pwned")').count(), 0);

@@ -2,13 +2,14 @@
  * The WordPress plugin, handed out by the embed studio: `GET /embed/wordpress-plugin.zip?venue=<id>`
  * (several, or `?group=<id>`) with the studio's other choices in the same query (`pluginLink`),
  * behind the same door as `/embed` (pages/operator.ts). The zip holds the folder `venue-booking/` of
- * proxy/pages/wordpress/ (through the generated wordpress-files.ts), with two files written for the
- * download: `defaults.php`, pre-filled with this proxy's public address (`publicAddress`), the
+ * proxy/pages/wordpress/ (through the generated wordpress-files.ts), with three files written for
+ * the download: `defaults.php`, pre-filled with this proxy's public address (`publicAddress`), the
  * chosen venues or group, the integrity hash of the widget script served now, the studio's look,
  * language, booking type and fallback, and the names of the venues and types (so WordPress shows
- * names, not ids); and `words.php`, the fallback's words in each of the widget's languages, from
- * proxy/pages/words/ (the snippet says the same). Zipped by fflate, which runs alike in Node and an
- * edge runtime.
+ * names, not ids); `words.php`, the fallback's words in each of the widget's languages, from
+ * proxy/pages/words/ (the snippet says the same); and `admin/contrast.php`, the studio's contrast
+ * check from colours.ts (the settings page says what the studio does). Zipped by fflate, which runs
+ * alike in Node and an edge runtime.
  *
  * And `GET /site-check?origin=<origin>`, which the plugin's "Check this site" button asks from the
  * site's own admin page: whether the origin rule lets that site call the API. Public and read-only:
@@ -24,6 +25,7 @@ import { ID_RE, isLoopback } from '../../guards/validate.js';
 import type { ProxyContext } from '../../context.js';
 import { integrityOf } from '../../core/encoding.js';
 import { PATHS } from '../../paths.js';
+import { AA_NON_TEXT, AA_TEXT, CONTRAST_WORDS, THEME_DEFAULTS } from '../colours.js';
 import { COLOUR_PROPERTIES, type ColourName, type WidgetSettings } from '../snippet.js';
 import { londonToday, studioChoices, typesOf, type StudioOffer } from '../studio-form.js';
 import { venuesAndGroups } from '../venue-data.js';
@@ -33,36 +35,84 @@ import { WORDPRESS_FILES } from './wordpress-files.js';
 /** The zip's entries' time: fixed, so one choice always gives the same bytes. */
 const ZIP_TIME = new Date(Date.UTC(2026, 0, 1));
 
-/** `value` as a PHP single-quoted string literal. */
+/** `value` as a PHP single-quoted string literal: in those, only `\\` and `'` are escaped (and must be). */
 export function phpString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** A value of the plugin's defaults: a string, or strings by name (venue names by id). */
-export type PhpValue = string | Readonly<Record<string, string>>;
+/** A value the proxy writes into the plugin: a string, a number, or such values by name (venue names by id). */
+export type PhpValue = string | number | { readonly [name: string]: PhpValue };
 
-/** `value` as a PHP literal: a string, or an array of strings by key. */
+/** `value` as a PHP literal: a string, a number, or an array of such by key. */
 function phpValue(value: PhpValue, indent = '\t'): string {
   if (typeof value === 'string') return phpString(value);
-  const entries = Object.entries(value).map(([key, item]) => `${indent}\t${phpString(key)} => ${phpString(item)},`);
+  if (typeof value === 'number') return String(value);
+  const entries = Object.entries(value).map(
+    ([key, item]) => `${indent}\t${phpString(key)} => ${phpValue(item, `${indent}\t`)},`,
+  );
   return entries.length ? `array(\n${entries.join('\n')}\n${indent})` : 'array()';
 }
 
-/** `file`'s `return array( … );` with `values` in its place. */
+/**
+ * `file`'s `return array( … );` with `values` in its place. A replacer function, not a replacement
+ * string: the values come from outside (the proxy's address is the request's Host without a public
+ * URL), and `$&` or `` $` `` in a replacement string would splice the file's own text into the PHP.
+ */
 function withValues(file: string, values: Readonly<Record<string, PhpValue>>): string {
-  const lines = Object.entries(values).map(([name, value]) => `\t${phpString(name)} => ${phpValue(value)},`);
-  return file.replace(/return array\([\s\S]*?\n\);/, `return array(\n${lines.join('\n')}\n);`);
+  return withLiterals(
+    file,
+    Object.entries(values).map(([name, value]) => [name, phpValue(value)]),
+  );
 }
 
-/** The plugin's `defaults.php` for these values. */
+/** `file`'s `return array( … );` with these names and PHP literals in its place. */
+function withLiterals(file: string, entries: [string, string][]): string {
+  const lines = entries.map(([name, literal]) => `\t${phpString(name)} => ${literal},`);
+  return file.replace(/return array\([\s\S]*?\n\);/, () => `return array(\n${lines.join('\n')}\n);`);
+}
+
+/**
+ * The plugin's `defaults.php` for these values: every setting the source's defaults.php lists, in
+ * its order, each of `values` in place of the source's default. That file is the one list of the
+ * settings' names and defaults (widget.php reads the settings from it alone), so every download
+ * holds them all; a value it does not list is a mistake here.
+ */
 export function defaultsFile(values: Readonly<Record<string, PhpValue>>): string {
-  return withValues(WORDPRESS_FILES['venue-booking/defaults.php']!, values);
+  const source = WORDPRESS_FILES['venue-booking/defaults.php']!;
+  const listed = new Map([...source.matchAll(/^\t'(\w+)'\s*=>\s*(.*),$/gm)].map((match) => [match[1]!, match[2]!]));
+  const unlisted = Object.keys(values).filter((name) => !listed.has(name));
+  if (unlisted.length) throw new Error(`defaults.php lists no ${unlisted.join(', ')}`);
+  return withLiterals(
+    source,
+    [...listed].map(([name, literal]) => [name, name in values ? phpValue(values[name]!) : literal]),
+  );
 }
 
 /** The plugin's `words.php`: the fallback's words (pages/words/) by the language's primary tag. */
 export function wordsFile(): string {
   const words = Object.fromEntries([...PAGE_LANGUAGES].map(([language, page]) => [language, page.fallback]));
   return withValues(WORDPRESS_FILES['venue-booking/words.php']!, words);
+}
+
+/**
+ * The plugin's `admin/contrast.php`: the studio's contrast check (colours.ts) as the settings page
+ * runs it, the widget's colours by theme under the settings' names, the least contrast of each
+ * pair, and the studio's words.
+ */
+export function contrastFile(): string {
+  const theme = (name: keyof typeof THEME_DEFAULTS) => ({
+    accent: THEME_DEFAULTS[name].accent,
+    accent_text: THEME_DEFAULTS[name].accentText,
+    background: THEME_DEFAULTS[name].surface,
+  });
+  return withValues(WORDPRESS_FILES['venue-booking/admin/contrast.php']!, {
+    themes: { light: theme('light'), dark: theme('dark') },
+    checks: {
+      text: { needed: AA_TEXT, ...CONTRAST_WORDS.text },
+      outline: { needed: AA_NON_TEXT, ...CONTRAST_WORDS.outline },
+    },
+    sentence: CONTRAST_WORDS.sentence,
+  });
 }
 
 /**
@@ -220,6 +270,7 @@ export async function wordpressPlugin(ctx: ProxyContext, c: Context): Promise<Re
       ...WORDPRESS_FILES,
       'venue-booking/defaults.php': defaults,
       'venue-booking/words.php': wordsFile(),
+      'venue-booking/admin/contrast.php': contrastFile(),
     }).map(([path, text]) => [path, strToU8(text)]),
   );
   const zip = zipSync(entries, { level: 6, mtime: ZIP_TIME });

@@ -8,7 +8,14 @@
 defined( 'WP_UNINSTALL_PLUGIN' ) || exit;
 
 if ( is_multisite() ) {
-	foreach ( get_sites( array( 'fields' => 'ids' ) ) as $venue_booking_site ) {
+	// `number` 0: every site; get_sites() stops at the first 100 unless told otherwise.
+	$venue_booking_sites = get_sites(
+		array(
+			'fields' => 'ids',
+			'number' => 0,
+		)
+	);
+	foreach ( $venue_booking_sites as $venue_booking_site ) {
 		delete_blog_option( $venue_booking_site, 'venue_booking' );
 	}
 } else {

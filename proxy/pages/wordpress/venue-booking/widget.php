@@ -10,8 +10,11 @@ defined( 'ABSPATH' ) || exit;
 
 /**
  * The element's attributes a shortcode or block may set, each with the shape its value must have
- * (README "Attributes"). `api` is not among them: the widget talks only to the proxy of the
- * settings, so no post can send guests' details elsewhere.
+ * (README "Attributes"). `api` and `partner-source` are not among them, and `return-url` is kept
+ * only on this site's own host (venue_booking_on_this_site): the widget talks only to the proxy of
+ * the settings, and guests go back, with their name, email and reference, only where someone who
+ * may manage options has said (the settings' `return_url` and `partner_source`), so no post can
+ * send guests' details elsewhere.
  */
 const VENUE_BOOKING_ATTRIBUTES = array(
 	'venue'          => '/^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,19}$/',
@@ -23,7 +26,6 @@ const VENUE_BOOKING_ATTRIBUTES = array(
 	'return-url'     => '/^https?:\/\/\S{1,500}$/',
 	'return-method'  => '/^(post|get)$/',
 	'hide-offers'    => '/^(true|false|1|0|yes|no)$/',
-	'partner-source' => '/^[^\x00-\x1f]{1,100}$/u',
 	'ask-dob'        => '/^(required|optional)$/',
 	'analytics'      => '/^(true|false|1|0|yes|no)$/',
 	'type'           => '/^[A-Za-z0-9_-]{1,64}$/',
@@ -36,23 +38,6 @@ const VENUE_BOOKING_ATTRIBUTES = array(
 /** Attributes that are on when present: written without a value, and left out when off. */
 const VENUE_BOOKING_SWITCHES = array( 'hide-offers', 'analytics' );
 
-/**
- * The widget's own colours by theme (src/element/styles.ts, as proxy/pages/colours.ts names them):
- * what the contrast check assumes where the settings name no colour.
- */
-const VENUE_BOOKING_THEME_DEFAULTS = array(
-	'light' => array(
-		'accent'      => '#1f5f8b',
-		'accent_text' => '#ffffff',
-		'background'  => '#ffffff',
-	),
-	'dark'  => array(
-		'accent'      => '#8cc4ec',
-		'accent_text' => '#0b1a26',
-		'background'  => '#161a1f',
-	),
-);
-
 /** The colour settings by the widget's custom property they set. */
 const VENUE_BOOKING_COLOURS = array(
 	'accent'      => '--vb-accent',
@@ -62,35 +47,16 @@ const VENUE_BOOKING_COLOURS = array(
 );
 
 /**
- * The settings: the saved option over the defaults this download came with. The venues' and
- * types' names come from the download only.
+ * The settings: the saved option over the defaults this download came with (defaults.php, the one
+ * list of the settings' names, which the proxy writes in full). The venues' and types' names come
+ * from the download only.
  *
- * @return array{proxy:string,venues:string,group:string,integrity:string,theme:string,locale:string,type:string,accent:string,accent_text:string,background:string,text:string,link:string,phone:string,names:array,types:array}
+ * @return array<string,mixed> The settings by the names defaults.php lists.
  */
 function venue_booking_settings() {
-	$downloaded = include __DIR__ . '/defaults.php';
-	$defaults   = array_merge(
-		array(
-			'proxy'       => '',
-			'venues'      => '',
-			'group'       => '',
-			'integrity'   => '',
-			'theme'       => 'light',
-			'locale'      => '',
-			'type'        => '',
-			'accent'      => '',
-			'accent_text' => '',
-			'background'  => '',
-			'text'        => '',
-			'link'        => '',
-			'phone'       => '',
-			'names'       => array(),
-			'types'       => array(),
-		),
-		is_array( $downloaded ) ? $downloaded : array()
-	);
-	$saved = get_option( 'venue_booking', array() );
-	$saved = is_array( $saved ) ? array_diff_key( array_intersect_key( $saved, $defaults ), array_flip( array( 'names', 'types' ) ) ) : array();
+	$defaults = include __DIR__ . '/defaults.php';
+	$saved    = get_option( 'venue_booking', array() );
+	$saved    = is_array( $saved ) ? array_diff_key( array_intersect_key( $saved, $defaults ), array_flip( array( 'names', 'types' ) ) ) : array();
 	return array_merge( $defaults, $saved );
 }
 
@@ -123,11 +89,17 @@ function venue_booking_attributes( $given ) {
 		if ( '' === $value || ! isset( VENUE_BOOKING_ATTRIBUTES[ $name ] ) ) {
 			continue;
 		}
-		if ( preg_match( VENUE_BOOKING_ATTRIBUTES[ $name ], $value ) ) {
+		if ( preg_match( VENUE_BOOKING_ATTRIBUTES[ $name ], $value ) && ( 'return-url' !== $name || venue_booking_on_this_site( $value ) ) ) {
 			$attributes[ $name ] = $value;
 		}
 	}
 	$settings = venue_booking_settings();
+	if ( empty( $attributes['return-url'] ) && '' !== $settings['return_url'] ) {
+		$attributes['return-url'] = $settings['return_url'];
+	}
+	if ( '' !== $settings['partner_source'] ) {
+		$attributes['partner-source'] = $settings['partner_source'];
+	}
 	if ( empty( $attributes['venue'] ) && empty( $attributes['venue-group'] ) ) {
 		if ( '' !== $settings['group'] ) {
 			$attributes['venue-group'] = $settings['group'];
@@ -154,6 +126,20 @@ function venue_booking_attributes( $given ) {
 		}
 	}
 	return $attributes;
+}
+
+/**
+ * Whether a post's return address is on this site's own host (home_url()'s), with no user name in
+ * it and no backslash (which browsers read as a slash, and PHP's parser does not): the booking site
+ * sends the guest back there with their details, so an address on another host is the settings'.
+ *
+ * @param string $address An http(s) address.
+ * @return bool Whether a post may name it.
+ */
+function venue_booking_on_this_site( $address ) {
+	$host = wp_parse_url( $address, PHP_URL_HOST );
+	return is_string( $host ) && false === strpos( $address, '\\' ) && null === wp_parse_url( $address, PHP_URL_USER )
+		&& strtolower( $host ) === strtolower( (string) wp_parse_url( home_url(), PHP_URL_HOST ) );
 }
 
 /**

@@ -1,11 +1,12 @@
 /**
  * The settings page: the colour pickers redraw the contrast warning as the colours or the theme
- * change, with the rules and the words of the settings page's own check (settings.php
- * `venue_booking_contrast_warnings`, the embed studio's); and "Check this site", which asks the
- * proxy at the address typed whether it lets this site show the widget (`GET /site-check`,
- * read-only). Until a colour changes, the warnings shown are the server's, on the saved values.
+ * change, as the settings page's own check does (settings.php `venue_booking_contrast_warnings`),
+ * with the embed studio's colours, needs and words that the page hands over (`venueBookingContrast`,
+ * from contrast.php); and "Check this site", which asks the proxy at the address typed whether it
+ * lets this site show the widget (`GET /site-check`, read-only). Until a colour changes, the
+ * warnings shown are the server's, on the saved values.
  */
-( function ( $, __, sprintf, themes ) {
+( function ( $, __, sprintf, check ) {
 	const luminance = ( colour ) => {
 		let hex = colour.replace( '#', '' );
 		if ( hex.length === 3 ) hex = hex.replace( /./g, '$&$&' );
@@ -30,7 +31,7 @@
 		const theme = $( '#venue-booking-theme' ).val();
 		const shown = theme === 'auto' ? [ 'light', 'dark' ] : [ theme === 'dark' ? 'dark' : 'light' ];
 		const lines = shown.flatMap( ( name ) => {
-			const defaults = themes[ name ];
+			const defaults = check.themes[ name ];
 			const accent = colour( 'accent' ) || defaults.accent;
 			let text = colour( 'accent_text' );
 			if ( ! text ) {
@@ -41,39 +42,17 @@
 					: '#000000';
 			}
 			const surface = colour( 'background' ) || defaults.background;
-			const dark = name === 'dark';
-			const checks = [
-				[
-					__( 'the text on the booking button and on what the guest has chosen', 'venue-booking' ),
-					contrast( text, accent ),
-					4.5,
-					dark
-						? __( 'Choose a lighter main colour or another text colour.', 'venue-booking' )
-						: __( 'Choose a darker main colour or another text colour.', 'venue-booking' ),
-				],
-				[
-					__( 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)', 'venue-booking' ),
-					contrast( accent, surface ),
-					3,
-					dark
-						? __( 'Choose a lighter main colour.', 'venue-booking' )
-						: __( 'Choose a darker main colour.', 'venue-booking' ),
-				],
-			];
-			return checks
-				.filter( ( [ , ratio, needed ] ) => ratio < needed )
-				.map( ( [ what, ratio, needed, advice ] ) =>
+			const ratios = { text: contrast( text, accent ), outline: contrast( accent, surface ) };
+			return Object.entries( ratios )
+				.filter( ( [ pair, ratio ] ) => ratio < check.checks[ pair ].needed )
+				.map( ( [ pair, ratio ] ) =>
 					sprintf(
-						/* translators: 1: light or dark, 2: what is hard to see, 3: its contrast ratio, 4: the least it needs, 5: what to do. */
-						__(
-							'Hard to read in the %1$s theme: %2$s has a contrast of %3$s:1, and needs at least %4$s:1. %5$s',
-							'venue-booking'
-						),
-						dark ? __( 'dark', 'venue-booking' ) : __( 'light', 'venue-booking' ),
-						what,
+						check.sentence,
+						name,
+						check.checks[ pair ].what,
 						ratio.toFixed( 2 ),
-						String( needed ),
-						advice
+						String( check.checks[ pair ].needed ),
+						check.checks[ pair ][ name ]
 					)
 				);
 		} );
@@ -139,4 +118,4 @@
 			);
 		}
 	} );
-} )( window.jQuery, window.wp.i18n.__, window.wp.i18n.sprintf, window.venueBookingThemes );
+} )( window.jQuery, window.wp.i18n.__, window.wp.i18n.sprintf, window.venueBookingContrast );

@@ -11,10 +11,6 @@
 
 defined( 'ABSPATH' ) || exit;
 
-/** The least contrast of text (WCAG AA, 1.4.3) and of a control's outline (1.4.11), as the studio asks. */
-const VENUE_BOOKING_AA_TEXT     = 4.5;
-const VENUE_BOOKING_AA_NON_TEXT = 3;
-
 /** The languages the widget speaks, by the value of its `locale`. */
 const VENUE_BOOKING_LOCALES = array(
 	'en-GB' => 'English',
@@ -68,7 +64,7 @@ function venue_booking_settings_assets() {
 	);
 	wp_add_inline_script(
 		'venue-booking-settings',
-		'window.venueBookingThemes = ' . wp_json_encode( VENUE_BOOKING_THEME_DEFAULTS ) . ';',
+		'window.venueBookingContrast = ' . wp_json_encode( venue_booking_contrast_check() ) . ';',
 		'before'
 	);
 	wp_set_script_translations( 'venue-booking-settings', 'venue-booking' );
@@ -88,9 +84,23 @@ function venue_booking_register_setting() {
 }
 
 /**
- * The settings as submitted, each value kept only in its shape: an http(s) address without a
- * trailing slash, ids (venues ticked by name, or typed), a theme and a language of the widget's,
- * `#rrggbb` colours, a phone number, an SRI hash. The names of the download are not settings.
+ * Whether the booking proxy's address is one the proxy itself would take for its public address:
+ * https, or http on this machine only (the proxy's loopback names: localhost, 127.0.0.1, [::1]).
+ *
+ * @param string $address An address.
+ * @return bool Whether it will do.
+ */
+function venue_booking_secure_proxy( $address ) {
+	$scheme = wp_parse_url( $address, PHP_URL_SCHEME );
+	return 'https' === $scheme || ( 'http' === $scheme && in_array( wp_parse_url( $address, PHP_URL_HOST ), array( 'localhost', '127.0.0.1', '[::1]' ), true ) );
+}
+
+/**
+ * The settings as submitted, each value kept only in its shape: the proxy's https address without a
+ * trailing slash (an address that will not do keeps the one saved before), ids (venues ticked by
+ * name, or typed), a theme and a language of the widget's, `#rrggbb` colours, a phone number, an
+ * SRI hash, the http(s) address guests return to and the partner source (only this page, behind
+ * `manage_options`, sets those two). The names of the download are not settings.
  *
  * @param mixed $input The submitted values.
  * @return array The values to save.
@@ -103,23 +113,29 @@ function venue_booking_sanitize( $input ) {
 	$ticked = isset( $input['venues'] ) && is_array( $input['venues'] ) ? array_filter( $input['venues'], 'is_string' ) : explode( ',', $text( 'venues' ) );
 	$venues = implode( ',', array_filter( array_map( 'trim', $ticked ) ) );
 	$proxy  = esc_url_raw( untrailingslashit( $text( 'proxy' ) ), array( 'http', 'https' ) );
+	$secure = '' === $text( 'proxy' ) || venue_booking_secure_proxy( $proxy );
 	$link   = esc_url_raw( $text( 'link' ), array( 'http', 'https' ) );
 	$saved  = array(
-		'proxy'       => $proxy,
-		'venues'      => preg_match( VENUE_BOOKING_ATTRIBUTES['venue'], $venues ) ? $venues : '',
-		'group'       => preg_match( VENUE_BOOKING_ATTRIBUTES['venue-group'], $text( 'group' ) ) ? $text( 'group' ) : '',
-		'integrity'   => preg_match( '/^sha(256|384|512)-[A-Za-z0-9+\/]+={0,2}$/', $text( 'integrity' ) ) ? $text( 'integrity' ) : '',
-		'theme'       => preg_match( VENUE_BOOKING_ATTRIBUTES['theme'], $text( 'theme' ) ) ? $text( 'theme' ) : 'light',
-		'locale'      => isset( VENUE_BOOKING_LOCALES[ $text( 'locale' ) ] ) ? $text( 'locale' ) : '',
-		'type'        => preg_match( VENUE_BOOKING_ATTRIBUTES['type'], $text( 'type' ) ) ? $text( 'type' ) : '',
-		'link'        => $link,
-		'phone'       => preg_match( '/^\+?[0-9 ()\-]{6,30}$/', $text( 'phone' ) ) ? $text( 'phone' ) : '',
+		'proxy'          => $secure ? $proxy : venue_booking_settings()['proxy'],
+		'venues'         => preg_match( VENUE_BOOKING_ATTRIBUTES['venue'], $venues ) ? $venues : '',
+		'group'          => preg_match( VENUE_BOOKING_ATTRIBUTES['venue-group'], $text( 'group' ) ) ? $text( 'group' ) : '',
+		'integrity'      => preg_match( '/^sha(256|384|512)-[A-Za-z0-9+\/]+={0,2}$/', $text( 'integrity' ) ) ? $text( 'integrity' ) : '',
+		'theme'          => preg_match( VENUE_BOOKING_ATTRIBUTES['theme'], $text( 'theme' ) ) ? $text( 'theme' ) : 'light',
+		'locale'         => isset( VENUE_BOOKING_LOCALES[ $text( 'locale' ) ] ) ? $text( 'locale' ) : '',
+		'type'           => preg_match( VENUE_BOOKING_ATTRIBUTES['type'], $text( 'type' ) ) ? $text( 'type' ) : '',
+		'link'           => $link,
+		'phone'          => preg_match( '/^\+?[0-9 ()\-]{6,30}$/', $text( 'phone' ) ) ? $text( 'phone' ) : '',
+		'return_url'     => esc_url_raw( $text( 'return_url' ), array( 'http', 'https' ) ),
+		'partner_source' => preg_match( '/^[^\x00-\x1f]{1,100}$/u', $text( 'partner_source' ) ) ? $text( 'partner_source' ) : '',
 	);
 	foreach ( array_keys( VENUE_BOOKING_COLOURS ) as $name ) {
 		$saved[ $name ] = (string) sanitize_hex_color( $text( $name ) );
 	}
-	if ( '' !== $text( 'proxy' ) && '' === $proxy ) {
-		add_settings_error( 'venue_booking', 'proxy', __( 'The booking proxy’s address must start with https://.', 'venue-booking' ) );
+	if ( ! $secure ) {
+		add_settings_error( 'venue_booking', 'proxy', __( 'The booking proxy’s address must start with https:// (http:// only on this machine: localhost, 127.0.0.1 or [::1]). The address saved before is kept.', 'venue-booking' ) );
+	}
+	if ( '' !== $text( 'partner_source' ) && '' === $saved['partner_source'] ) {
+		add_settings_error( 'venue_booking', 'partner_source', __( 'The partner source: at most 100 characters.', 'venue-booking' ) );
 	}
 	if ( '' !== $text( 'phone' ) && '' === $saved['phone'] ) {
 		add_settings_error( 'venue_booking', 'phone', __( 'Your phone number: digits, like +44 20 7946 0000.', 'venue-booking' ) );
@@ -155,19 +171,31 @@ function venue_booking_contrast( $first, $second ) {
 }
 
 /**
+ * The embed studio's contrast check: the widget's colours, each pair's least contrast and the
+ * studio's words (contrast.php, which the proxy writes from proxy/pages/colours.ts).
+ *
+ * @return array{themes:array,checks:array,sentence:string} The check.
+ */
+function venue_booking_contrast_check() {
+	return include __DIR__ . '/contrast.php';
+}
+
+/**
  * The embed studio's contrast check (proxy/pages/colours.ts `contrastWarnings`, in its words) on
- * the colours WordPress holds, in the settings' theme (both with "auto"): the text on the accent
- * needs 4.5:1; the main colour against the background 3:1. Where a colour is not set, the widget's own
- * is assumed; with an accent but no text colour, white or black, whichever the widget would pick.
+ * the colours WordPress holds, in the settings' theme (both with "auto"): the text on the accent,
+ * and the main colour against the background, each against the least contrast it needs. Where a
+ * colour is not set, the widget's own is assumed; with an accent but no text colour, white or
+ * black, whichever the widget would pick.
  *
  * @param array $settings The settings.
  * @return string[] The warnings.
  */
 function venue_booking_contrast_warnings( $settings ) {
+	$check    = venue_booking_contrast_check();
 	$themes   = 'auto' === $settings['theme'] ? array( 'light', 'dark' ) : array( 'dark' === $settings['theme'] ? 'dark' : 'light' );
 	$warnings = array();
 	foreach ( $themes as $theme ) {
-		$defaults = VENUE_BOOKING_THEME_DEFAULTS[ $theme ];
+		$defaults = $check['themes'][ $theme ];
 		$accent   = '' !== $settings['accent'] ? $settings['accent'] : $defaults['accent'];
 		$text     = $settings['accent_text'];
 		if ( '' === $text ) {
@@ -175,27 +203,22 @@ function venue_booking_contrast_warnings( $settings ) {
 				: ( venue_booking_contrast( $accent, '#ffffff' ) >= venue_booking_contrast( $accent, '#000000' ) ? '#ffffff' : '#000000' );
 		}
 		$surface = '' !== $settings['background'] ? $settings['background'] : $defaults['background'];
-		$checks  = array(
-			array( __( 'the text on the booking button and on what the guest has chosen', 'venue-booking' ), venue_booking_contrast( $text, $accent ), VENUE_BOOKING_AA_TEXT, true ),
-			array( __( 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)', 'venue-booking' ), venue_booking_contrast( $accent, $surface ), VENUE_BOOKING_AA_NON_TEXT, false ),
+		$ratios  = array(
+			'text'    => venue_booking_contrast( $text, $accent ),
+			'outline' => venue_booking_contrast( $accent, $surface ),
 		);
-		foreach ( $checks as list( $what, $ratio, $needed, $about_text ) ) {
+		foreach ( $ratios as $pair => $ratio ) {
+			$needed = $check['checks'][ $pair ]['needed'];
 			if ( $ratio >= $needed ) {
 				continue;
 			}
-			if ( 'dark' === $theme ) {
-				$advice = $about_text ? __( 'Choose a lighter main colour or another text colour.', 'venue-booking' ) : __( 'Choose a lighter main colour.', 'venue-booking' );
-			} else {
-				$advice = $about_text ? __( 'Choose a darker main colour or another text colour.', 'venue-booking' ) : __( 'Choose a darker main colour.', 'venue-booking' );
-			}
 			$warnings[] = sprintf(
-				/* translators: 1: light or dark, 2: what is hard to see, 3: its contrast ratio, 4: the least it needs, 5: what to do. */
-				__( 'Hard to read in the %1$s theme: %2$s has a contrast of %3$s:1, and needs at least %4$s:1. %5$s', 'venue-booking' ),
-				'dark' === $theme ? __( 'dark', 'venue-booking' ) : __( 'light', 'venue-booking' ),
-				$what,
+				$check['sentence'],
+				$theme,
+				$check['checks'][ $pair ]['what'],
 				number_format_i18n( $ratio, 2 ),
-				number_format_i18n( $needed, 4.5 === $needed ? 1 : 0 ),
-				$advice
+				number_format_i18n( $needed, is_int( $needed ) ? 0 : 1 ),
+				$check['checks'][ $pair ][ $theme ]
 			);
 		}
 	}
@@ -321,6 +344,14 @@ function venue_booking_settings_page() {
 				<?php
 				$field( 'link', __( 'Your own booking page', 'venue-booking' ), '', 'type="url" placeholder="https://…"' );
 				$field( 'phone', __( 'Your phone number', 'venue-booking' ), '', 'type="tel" placeholder="+44 20 7946 0000"' );
+				?>
+			</table>
+			<h2><?php esc_html_e( 'After booking on the booking site', 'venue-booking' ); ?></h2>
+			<p><?php esc_html_e( 'Some bookings are finished on the booking site (a deposit, pre-orders), which then sends the guest back with their name, email and booking reference. Only this page says where: a block or shortcode may name a page of this site only.', 'venue-booking' ); ?></p>
+			<table class="form-table" role="presentation">
+				<?php
+				$field( 'return_url', __( 'Where guests come back to', 'venue-booking' ), __( 'Empty: the page they booked on.', 'venue-booking' ), 'type="url" placeholder="https://…"' );
+				$field( 'partner_source', __( 'Partner source', 'venue-booking' ), __( 'A label kept with every booking made on this site (at most 100 characters). Empty: none.', 'venue-booking' ) );
 				?>
 			</table>
 			<h2><?php esc_html_e( 'Your booking proxy', 'venue-booking' ); ?></h2>
