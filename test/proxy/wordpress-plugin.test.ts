@@ -78,7 +78,11 @@ function phpReads(file: string): { lint: string; values: Record<string, unknown>
     writeFileSync(path, file);
     const php = (args: string[]) => spawnSync('php', args, { encoding: 'utf8', timeout: 20_000 });
     const lint = php(['-l', path]);
-    const read = php(['-r', `define('ABSPATH', '/'); echo json_encode(include $argv[1]);`, path]);
+    const read = php([
+      '-r',
+      `define('ABSPATH', '/'); function __($text, $domain) { return $text; } echo json_encode(include $argv[1]);`,
+      path,
+    ]);
     return { lint: lint.stdout + lint.stderr, values: read.status === 0 ? JSON.parse(read.stdout) : {} };
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -325,6 +329,9 @@ describe('the plugin’s contrast check, one source', () => {
       };
       assert.deepEqual(phpReads(files['venue-booking/admin/contrast.php']!).values, expected);
       assert.deepEqual(phpReads(sourceFiles()['venue-booking/admin/contrast.php']!).values, expected);
+      // Words for WordPress's translators, as the rest of the plugin's: each in `__()` with its domain.
+      for (const words of [CONTRAST_WORDS.sentence, CONTRAST_WORDS.text.what, CONTRAST_WORDS.outline.dark])
+        assert.ok(files['venue-booking/admin/contrast.php']!.includes(`__( '${words}', 'venue-booking' )`), words);
       for (const path of ['admin/settings.php', 'admin/settings.js', 'widget.php']) {
         const text = files[`venue-booking/${path}`]!;
         for (const words of [CONTRAST_WORDS.text.what, CONTRAST_WORDS.outline.dark, 'Hard to read', '#1f5f8b', '4.5'])

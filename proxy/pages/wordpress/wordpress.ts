@@ -40,13 +40,29 @@ export function phpString(value: string): string {
   return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 }
 
-/** A value the proxy writes into the plugin: a string, a number, or such values by name (venue names by id). */
-export type PhpValue = string | number | { readonly [name: string]: PhpValue };
+/**
+ * Words of the plugin's own (not a venue's data) that WordPress's translators can translate: written
+ * as `__( '…', 'venue-booking' )`, which the plugin's text domain and `wp i18n make-pot` find.
+ */
+export class Translatable {
+  /** `note`: what the placeholders are, for the translators (a `translators:` comment). */
+  constructor(
+    readonly text: string,
+    readonly note = '',
+  ) {}
+}
 
-/** `value` as a PHP literal: a string, a number, or an array of such by key. */
+/** A value the proxy writes into the plugin: a string, a number, words to translate, or such values by name (venue names by id). */
+export type PhpValue = string | number | Translatable | { readonly [name: string]: PhpValue };
+
+/** `value` as a PHP literal: a string, a number, a translation call, or an array of such by key. */
 function phpValue(value: PhpValue, indent = '\t'): string {
   if (typeof value === 'string') return phpString(value);
   if (typeof value === 'number') return String(value);
+  if (value instanceof Translatable) {
+    const note = value.note ? `/* translators: ${value.note} */ ` : '';
+    return `${note}__( ${phpString(value.text)}, 'venue-booking' )`;
+  }
   const entries = Object.entries(value).map(
     ([key, item]) => `${indent}\t${phpString(key)} => ${phpValue(item, `${indent}\t`)},`,
   );
@@ -97,7 +113,7 @@ export function wordsFile(): string {
 /**
  * The plugin's `admin/contrast.php`: the studio's contrast check (colours.ts) as the settings page
  * runs it, the widget's colours by theme under the settings' names, the least contrast of each
- * pair, and the studio's words.
+ * pair, and the studio's words, for WordPress to translate as the rest of the plugin's words.
  */
 export function contrastFile(): string {
   const theme = (name: keyof typeof THEME_DEFAULTS) => ({
@@ -108,11 +124,19 @@ export function contrastFile(): string {
   return withValues(WORDPRESS_FILES['venue-booking/admin/contrast.php']!, {
     themes: { light: theme('light'), dark: theme('dark') },
     checks: {
-      text: { needed: AA_TEXT, ...CONTRAST_WORDS.text },
-      outline: { needed: AA_NON_TEXT, ...CONTRAST_WORDS.outline },
+      text: { needed: AA_TEXT, ...translatable(CONTRAST_WORDS.text) },
+      outline: { needed: AA_NON_TEXT, ...translatable(CONTRAST_WORDS.outline) },
     },
-    sentence: CONTRAST_WORDS.sentence,
+    sentence: new Translatable(
+      CONTRAST_WORDS.sentence,
+      '1: light or dark, 2: what is hard to see, 3: its contrast ratio, 4: the least it needs, 5: what to do.',
+    ),
   });
+}
+
+/** Each of `words` as words to translate. */
+function translatable(words: Readonly<Record<string, string>>): Record<string, Translatable> {
+  return Object.fromEntries(Object.entries(words).map(([name, text]) => [name, new Translatable(text)]));
 }
 
 /**

@@ -7,7 +7,7 @@
  * is hard to see and what to do in each theme; and the sentence that says it, with sprintf's
  * `%1$s`…`%5$s` (the theme, what, the ratio, the least it needs, the advice). The proxy writes this
  * file into each download from proxy/pages/colours.ts, so the plugin checks and says what the
- * studio does.
+ * studio does, in words WordPress's translators can translate.
  *
  * @package venue-booking
  */
@@ -30,16 +30,16 @@ return array(
 	'checks'   => array(
 		'text'    => array(
 			'needed' => 4.5,
-			'what'   => 'the text on the booking button and on what the guest has chosen',
-			'light'  => 'Choose a darker main colour or another text colour.',
-			'dark'   => 'Choose a lighter main colour or another text colour.',
+			'what'   => __( 'the text on the booking button and on what the guest has chosen', 'venue-booking' ),
+			'light'  => __( 'Choose a darker main colour or another text colour.', 'venue-booking' ),
+			'dark'   => __( 'Choose a lighter main colour or another text colour.', 'venue-booking' ),
 		),
 		'outline' => array(
 			'needed' => 3,
-			'what'   => 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)',
-			'light'  => 'Choose a darker main colour.',
-			'dark'   => 'Choose a lighter main colour.',
+			'what'   => __( 'the main colour against the background (the outline that shows where the keyboard is, the chosen day)', 'venue-booking' ),
+			'light'  => __( 'Choose a darker main colour.', 'venue-booking' ),
+			'dark'   => __( 'Choose a lighter main colour.', 'venue-booking' ),
 		),
 	),
-	'sentence' => 'Hard to read in the %1$s theme: %2$s has a contrast of %3$s:1, and needs at least %4$s:1. %5$s',
+	'sentence' => /* translators: 1: light or dark, 2: what is hard to see, 3: its contrast ratio, 4: the least it needs, 5: what to do. */ __( 'Hard to read in the %1$s theme: %2$s has a contrast of %3$s:1, and needs at least %4$s:1. %5$s', 'venue-booking' ),
 );

@@ -48,7 +48,7 @@
 				.map( ( [ pair, ratio ] ) =>
 					sprintf(
 						check.sentence,
-						name,
+						name === 'dark' ? __( 'dark', 'venue-booking' ) : __( 'light', 'venue-booking' ),
 						check.checks[ pair ].what,
 						ratio.toFixed( 2 ),
 						String( check.checks[ pair ].needed ),

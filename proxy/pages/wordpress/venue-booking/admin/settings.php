@@ -214,7 +214,7 @@ function venue_booking_contrast_warnings( $settings ) {
 			}
 			$warnings[] = sprintf(
 				$check['sentence'],
-				$theme,
+				'dark' === $theme ? __( 'dark', 'venue-booking' ) : __( 'light', 'venue-booking' ),
 				$check['checks'][ $pair ]['what'],
 				number_format_i18n( $ratio, 2 ),
 				number_format_i18n( $needed, is_int( $needed ) ? 0 : 1 ),
