@@ -253,17 +253,21 @@ function bookingQr(format: 'svg' | 'png') {
 /** The booking pages' stylesheet, open to anyone (the operator pages' own is behind their guard). */
 export const BOOKING_CSS_PATH = PATHS.bookingCss;
 
-/** The booking pages' routes: the stylesheet first (before `/book/:id` could take its path). */
+/**
+ * The booking pages' routes: the stylesheet first (before `/book/:id` could take its path), then
+ * the pages, each under the client's page limit and the Host rule (`page`).
+ */
 export const BOOKING_ROUTES = [
   {
     path: BOOKING_CSS_PATH,
+    page: false,
     answer: () =>
       new Response(PAGES_CSS, {
         status: 200,
         headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' },
       }),
   },
-  { path: PATHS.bookingPage, answer: bookingPage },
-  { path: PATHS.bookingQr, answer: bookingQr('svg') },
-  { path: PATHS.bookingQrPng, answer: bookingQr('png') },
+  { path: PATHS.bookingPage, answer: bookingPage, page: true },
+  { path: PATHS.bookingQr, answer: bookingQr('svg'), page: true },
+  { path: PATHS.bookingQrPng, answer: bookingQr('png'), page: true },
 ] as const;

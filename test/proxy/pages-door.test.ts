@@ -1,0 +1,93 @@
+/**
+ * The pages at the same door as the API, through the real bins (issue 34): every page counts
+ * against a per-client limit and is refused with 429 in its own form (an HTML page in the guest's
+ * language, the envelope for `/site-check`) with `Retry-After`; without `VENUE_BOOKING_PUBLIC_URL`
+ * a page that renders the proxy's own address answers a foreign `Host` with 421, as the API does;
+ * the operator port decides what it serves on the normalised path (dot segments resolved, `%2e`
+ * decoded, an encoded slash refused), and its studio names the public address, never its own port.
+ */
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { integrityOf } from '../../proxy/core/encoding.js';
+import { freePort, runBin } from './node-bin.js';
+import { VENUE } from './support.js';
+
+const LISTENING = /(Add the widget|not built)[^\n]*\n/;
+
+/**
+ * A GET sent as written (no URL parser between: dot segments and escapes reach the server), with
+ * the headers given (`host` included); resolves with the status, headers and body.
+ */
+function rawGet(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path, headers, timeout: 10_000 }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }));
+    });
+    request.on('timeout', () => request.destroy(new Error(`no answer to ${path}`)));
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('every page under a per-client limit, refused in its own form', { timeout: 60_000 }, () => {
+  let port = 0;
+  let stop = () => {};
+  before(async () => {
+    port = await freePort();
+    const run = await runBin({ PORT: String(port), VENUE_BOOKING_RATE_LIMIT: '6' }, [], LISTENING);
+    stop = run.stop;
+  });
+  after(() => stop());
+
+  test('the booking page, its QR code, /site-check, the studio and the plugin: 429 with Retry-After; the API counts apart', async () => {
+    let refused: Awaited<ReturnType<typeof rawGet>> | undefined;
+    for (let i = 0; i < 20 && !refused; i++) {
+      const page = await rawGet(port, `/book/${VENUE}?locale=fr`);
+      if (page.status === 429) refused = page;
+      else assert.equal(page.status, 200, `request ${i + 1}`);
+    }
+    assert.ok(refused, 'the client reached its page limit');
+    assert.match(String(refused.headers['content-type']), /^text\/html/);
+    assert.ok(Number(refused.headers['retry-after']) >= 1, 'Retry-After');
+    assert.match(String(refused.headers['ratelimit-policy']), /^"pages";q=6;w=60$/);
+    assert.match(refused.body, /<html lang="fr"/, 'in the language the link asked for');
+    assert.match(refused.body, /<h1>[^<]+<\/h1>/);
+
+    for (const path of [
+      `/book/${VENUE}/qr.svg`,
+      `/book/${VENUE}/qr.png`,
+      '/embed',
+      `/embed/wordpress-plugin.zip?venue=${VENUE}`,
+    ]) {
+      const page = await rawGet(port, path);
+      assert.equal(page.status, 429, path);
+      assert.match(String(page.headers['content-type']), /^text\/html/, path);
+      assert.ok(Number(page.headers['retry-after']) >= 1, path);
+    }
+    const check = await rawGet(port, '/site-check?origin=https%3A%2F%2Fshop.example');
+    assert.equal(check.status, 429);
+    assert.match(String(check.headers['content-type']), /^application\/json/);
+    const envelope = JSON.parse(check.body) as { status: number; payload: { errors: { code: string }[] } };
+    assert.equal(envelope.status, 429);
+    assert.ok(Number(check.headers['retry-after']) >= 1);
+    // The widget's reads count against the API's limit, not the pages'.
+    assert.equal((await rawGet(port, `/api/venues/${VENUE}/booking-availability?num_people=2`)).status, 200);
+    // The probes are no pages.
+    assert.equal((await rawGet(port, '/livez')).status, 200);
+  });
+});
+
+describe("the widget bundle's integrity", () => {
+  test('is computed once per bundle, not once per page', () => {
+    const bundle = new TextEncoder().encode('customElements.define("x-y", class {});') as Uint8Array<ArrayBuffer>;
+    assert.equal(integrityOf(bundle), integrityOf(bundle));
+  });
+});
