@@ -7,13 +7,16 @@
  * decoded, an encoded slash refused), and its studio names the public address, never its own port.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { integrityOf } from '../../proxy/core/encoding.js';
 import { freePort, runBin } from './node-bin.js';
 import { VENUE } from './support.js';
 
 const LISTENING = /(Add the widget|not built)[^\n]*\n/;
+const SANDBOX_BIN = fileURLToPath(new URL('../../sandbox/cli.ts', import.meta.url));
 
 /**
  * A GET sent as written (no URL parser between: dot segments and escapes reach the server), with
@@ -34,6 +37,31 @@ function rawGet(
     request.on('timeout', () => request.destroy(new Error(`no answer to ${path}`)));
     request.on('error', reject);
     request.end();
+  });
+}
+
+/** Starts the sandbox's own bin on a free port with one app; resolves with its port and `stop`. */
+function runSandbox(app: string): Promise<{ port: number; stop: () => void }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', SANDBOX_BIN, '--port', '0', '--app', app], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`the sandbox did not start: ${out}`));
+    }, 20_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const port = /listening on http:\/\/[^:\s]+:(\d+)/.exec(out)?.[1];
+      if (port) {
+        clearTimeout(timer);
+        resolve({ port: Number(port), stop: () => child.kill() });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
   });
 }
 
@@ -82,6 +110,49 @@ describe('every page under a per-client limit, refused in its own form', { timeo
     assert.equal((await rawGet(port, `/api/venues/${VENUE}/booking-availability?num_people=2`)).status, 200);
     // The probes are no pages.
     assert.equal((await rawGet(port, '/livez')).status, 200);
+  });
+});
+
+describe('the Host rule on every page that names the proxy (no VENUE_BOOKING_PUBLIC_URL)', { timeout: 60_000 }, () => {
+  let port = 0;
+  const stops: (() => void)[] = [];
+  before(async () => {
+    const sandbox = await runSandbox('pages-app:pages-key');
+    stops.push(sandbox.stop);
+    port = await freePort();
+    const run = await runBin(
+      {
+        PORT: String(port),
+        VENUE_BOOKING_APP_ID: 'pages-app',
+        VENUE_BOOKING_API_KEY: 'pages-key',
+        VENUE_BOOKING_UPSTREAM: `http://127.0.0.1:${sandbox.port}/v4`,
+        VENUE_BOOKING_VENUES: VENUE,
+        VENUE_BOOKING_BOOKING_SITE: `http://127.0.0.1:${sandbox.port}/book`,
+      },
+      [],
+      LISTENING,
+    );
+    stops.push(run.stop);
+  });
+  after(() => stops.forEach((stop) => stop()));
+
+  test('a foreign Host gets 421 on the booking page, its QR codes and /site-check; a loopback one is served', async () => {
+    const foreign = { host: 'rebound.example' };
+    for (const path of [
+      `/book/${VENUE}`,
+      `/book/${VENUE}/qr.svg`,
+      `/book/${VENUE}/qr.png`,
+      '/site-check?origin=http%3A%2F%2Frebound.example',
+    ]) {
+      const answer = await rawGet(port, path, foreign);
+      assert.equal(answer.status, 421, path);
+      assert.ok(!answer.body.includes('rebound.example'), `${path} names no foreign address`);
+    }
+    // The page, asked at this machine's name, works as before.
+    const page = await rawGet(port, `/book/${VENUE}`, { host: `127.0.0.1:${port}` });
+    assert.equal(page.status, 200);
+    // Probes are asked at whatever address the orchestrator uses: they name nothing and stay open.
+    assert.equal((await rawGet(port, '/livez', foreign)).status, 200);
   });
 });
 
