@@ -18,7 +18,7 @@ import { clientKeyFor } from '../guards/client-ip.js';
 import { handlerFor } from '../host.js';
 import { integrityOf } from '../core/encoding.js';
 import { widgetSnippet } from '../pages/snippet.js';
-import { nodeListener } from './listener.js';
+import { nodeListener, routedPath } from './listener.js';
 import { batchedLogger } from './log.js';
 import { prometheusBackend } from './prometheus.js';
 import { envName, type ProxyEnv } from '../settings/read.js';
@@ -269,8 +269,8 @@ async function start() {
   listening.on('drop', () => metrics.count('connections_refused_total', {}));
 }
 
-/** The operator's pages' own paths. */
-const OPERATOR_PATH_RE = /^\/(?:metrics|status|embed)(?:[/?]|$)/;
+/** The operator's pages' own paths (of a normalised path: `routedPath`). */
+const OPERATOR_PATH_RE = /^\/(?:metrics|status|embed)(?:\/|$)/;
 
 /**
  * The operator's own listener (`VENUE_BOOKING_OPERATOR_PORT`), as Envoy's admin and Kong's status
@@ -280,7 +280,13 @@ const OPERATOR_PATH_RE = /^\/(?:metrics|status|embed)(?:[/?]|$)/;
  */
 function operatorListener(port: number, handle: RequestListener): void {
   const operator = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
-    if (OPERATOR_PATH_RE.test(req.url ?? '')) return handle(req, res);
+    // Decided on the path the app will route, not on the raw target: `/embed/../api/…` is the API.
+    const path = routedPath(req.url ?? '');
+    if (path === null) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('An encoded slash in the address is ambiguous: write it as /\n');
+    }
+    if (OPERATOR_PATH_RE.test(path)) return handle(req, res);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Only the operator pages are served on this port: /metrics, /status, /embed\n');
   });

@@ -156,6 +156,48 @@ describe('the Host rule on every page that names the proxy (no VENUE_BOOKING_PUB
   });
 });
 
+describe('the operator port: the normalised path decides', { timeout: 60_000 }, () => {
+  let port = 0;
+  let operatorPort = 0;
+  let stop = () => {};
+  before(async () => {
+    [port, operatorPort] = [await freePort(), await freePort()];
+    const run = await runBin(
+      {
+        PORT: String(port),
+        VENUE_BOOKING_OPERATOR_PORT: String(operatorPort),
+        VENUE_BOOKING_METRICS_TOKEN: 'op-token-0123456789abcdef',
+      },
+      [],
+      /Operator port[^\n]*\n/,
+    );
+    stop = run.stop;
+    // The operator port's line comes before the public listener may have answered.
+    for (let i = 0; i < 50 && (await rawGet(port, '/livez').catch(() => null))?.status !== 200; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+  });
+  after(() => stop());
+
+  test('dot segments, %2e and encoded slashes never reach the API or the booking pages there', async () => {
+    for (const path of [
+      `/embed/../api/venues/${VENUE}`,
+      `/embed/%2e%2e/api/venues/${VENUE}`,
+      `/embed/%2E%2e/api/venues/${VENUE}/booking-availability?num_people=2`,
+      `/status/../book/${VENUE}`,
+      `/metrics/./../book/${VENUE}/qr.svg`,
+    ])
+      assert.equal((await rawGet(operatorPort, path)).status, 404, path);
+    for (const path of [`/embed%2f..%2fapi/venues/${VENUE}`, `/embed/..%2Fapi/venues/${VENUE}`])
+      assert.equal((await rawGet(operatorPort, path)).status, 400, path);
+    // What resolves to an operator page is that page.
+    assert.equal((await rawGet(operatorPort, '/book/../status')).status, 200);
+    assert.equal((await rawGet(operatorPort, '/embed/%2e/')).status, 404, '/embed/ is no page');
+    // The public port resolves alike: the API is served there, the pages still want the token.
+    assert.equal((await rawGet(port, `/embed/%2e%2e/api/venues/${VENUE}`)).status, 200);
+    assert.equal((await rawGet(port, '/api/../status')).status, 401);
+  });
+});
+
 describe("the widget bundle's integrity", () => {
   test('is computed once per bundle, not once per page', () => {
     const bundle = new TextEncoder().encode('customElements.define("x-y", class {});') as Uint8Array<ArrayBuffer>;
