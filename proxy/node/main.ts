@@ -181,6 +181,8 @@ async function start() {
       process.kill(process.pid, signal);
     });
   }
+  // The public listener's origin, once it listens (`--port 0` learns its port then).
+  let publicOrigin: string | undefined;
   const metrics = new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend());
   const extra: Partial<ProxyConfig> = {
     clientKey,
@@ -196,6 +198,12 @@ async function start() {
         ? socket?.remoteAddress
         : undefined;
     },
+    // The pages opened on the operator port give guests the public listener's address (set once it listens).
+    publicListener: (hostEnv) =>
+      server.operatorPort !== undefined &&
+      (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.localPort === server.operatorPort
+        ? publicOrigin
+        : undefined,
     // Behind a declared reverse proxy every request comes from it: only the token opens the pages.
     operatorPages: { ...config.settings.operatorPages, loopback: !server.clientIp.header },
     // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
@@ -234,6 +242,7 @@ async function start() {
   listening.listen({ port: server.port, host: server.host }, async () => {
     const info = listening.address() as AddressInfo;
     const origin = config.settings.publicUrl ?? `http://${shownHost(server.host)}:${info.port}`;
+    publicOrigin = new URL(origin).origin;
     listener = nodeListener(handlerFor(config, extra, origin));
     if (server.operatorPort !== undefined) operatorListener(server.operatorPort, listener);
     const mode = config.embedded

@@ -8,6 +8,7 @@
  * not cover.
  */
 import { base64Digest } from '../core/encoding.js';
+import type { ResolvedConfig } from '../config.js';
 import { urlOf } from '../core/url.js';
 import { PATHS, relativePath } from '../paths.js';
 import { ENGLISH, pageWords, type PageWords } from './words/index.js';
@@ -186,6 +187,17 @@ export async function busyPageResponse(request: Request, headers: Record<string,
   );
   for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   return response;
+}
+
+/**
+ * The address a venue-facing page was opened at, as it names it: the request's own, or, for a
+ * request that came in on a listener no guest reaches (the Node entry's operator port), the same
+ * path and query on the host's public listener (`ResolvedConfig.publicListener`).
+ */
+export function openedAt(config: Pick<ResolvedConfig, 'publicListener'>, request: Request, env: unknown): URL {
+  const url = urlOf(request);
+  const listener = config.publicListener?.(env);
+  return listener ? new URL(`${url.pathname}${url.search}`, listener) : url;
 }
 
 /**

@@ -11,9 +11,10 @@ import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
+import { strFromU8, unzipSync } from 'fflate';
 import { integrityOf } from '../../proxy/core/encoding.js';
 import { freePort, runBin } from './node-bin.js';
-import { VENUE } from './support.js';
+import { GROUP, VENUE } from './support.js';
 
 const LISTENING = /(Add the widget|not built)[^\n]*\n/;
 const SANDBOX_BIN = fileURLToPath(new URL('../../sandbox/cli.ts', import.meta.url));
@@ -156,45 +157,108 @@ describe('the Host rule on every page that names the proxy (no VENUE_BOOKING_PUB
   });
 });
 
-describe('the operator port: the normalised path decides', { timeout: 60_000 }, () => {
-  let port = 0;
-  let operatorPort = 0;
-  let stop = () => {};
-  before(async () => {
-    [port, operatorPort] = [await freePort(), await freePort()];
-    const run = await runBin(
-      {
-        PORT: String(port),
-        VENUE_BOOKING_OPERATOR_PORT: String(operatorPort),
-        VENUE_BOOKING_METRICS_TOKEN: 'op-token-0123456789abcdef',
-      },
-      [],
-      /Operator port[^\n]*\n/,
-    );
-    stop = run.stop;
-    // The operator port's line comes before the public listener may have answered.
-    for (let i = 0; i < 50 && (await rawGet(port, '/livez').catch(() => null))?.status !== 200; i++)
-      await new Promise((resolve) => setTimeout(resolve, 100));
-  });
-  after(() => stop());
+describe(
+  'the operator port: the normalised path decides, and its studio names the public address',
+  { timeout: 60_000 },
+  () => {
+    let port = 0;
+    let operatorPort = 0;
+    let stop = () => {};
+    before(async () => {
+      [port, operatorPort] = [await freePort(), await freePort()];
+      const run = await runBin(
+        {
+          PORT: String(port),
+          VENUE_BOOKING_OPERATOR_PORT: String(operatorPort),
+          VENUE_BOOKING_METRICS_TOKEN: 'op-token-0123456789abcdef',
+        },
+        [],
+        /Operator port[^\n]*\n/,
+      );
+      stop = run.stop;
+      // The operator port's line comes before the public listener may have answered.
+      for (let i = 0; i < 50 && (await rawGet(port, '/livez').catch(() => null))?.status !== 200; i++)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+    });
+    after(() => stop());
 
-  test('dot segments, %2e and encoded slashes never reach the API or the booking pages there', async () => {
-    for (const path of [
-      `/embed/../api/venues/${VENUE}`,
-      `/embed/%2e%2e/api/venues/${VENUE}`,
-      `/embed/%2E%2e/api/venues/${VENUE}/booking-availability?num_people=2`,
-      `/status/../book/${VENUE}`,
-      `/metrics/./../book/${VENUE}/qr.svg`,
-    ])
-      assert.equal((await rawGet(operatorPort, path)).status, 404, path);
-    for (const path of [`/embed%2f..%2fapi/venues/${VENUE}`, `/embed/..%2Fapi/venues/${VENUE}`])
-      assert.equal((await rawGet(operatorPort, path)).status, 400, path);
-    // What resolves to an operator page is that page.
-    assert.equal((await rawGet(operatorPort, '/book/../status')).status, 200);
-    assert.equal((await rawGet(operatorPort, '/embed/%2e/')).status, 404, '/embed/ is no page');
-    // The public port resolves alike: the API is served there, the pages still want the token.
-    assert.equal((await rawGet(port, `/embed/%2e%2e/api/venues/${VENUE}`)).status, 200);
-    assert.equal((await rawGet(port, '/api/../status')).status, 401);
+    test('dot segments, %2e and encoded slashes never reach the API or the booking pages there', async () => {
+      for (const path of [
+        `/embed/../api/venues/${VENUE}`,
+        `/embed/%2e%2e/api/venues/${VENUE}`,
+        `/embed/%2E%2e/api/venues/${VENUE}/booking-availability?num_people=2`,
+        `/status/../book/${VENUE}`,
+        `/metrics/./../book/${VENUE}/qr.svg`,
+      ])
+        assert.equal((await rawGet(operatorPort, path)).status, 404, path);
+      for (const path of [`/embed%2f..%2fapi/venues/${VENUE}`, `/embed/..%2Fapi/venues/${VENUE}`])
+        assert.equal((await rawGet(operatorPort, path)).status, 400, path);
+      // What resolves to an operator page is that page.
+      assert.equal((await rawGet(operatorPort, '/book/../status')).status, 200);
+      assert.equal((await rawGet(operatorPort, '/embed/%2e/')).status, 404, '/embed/ is no page');
+      // The public port resolves alike: the API is served there, the pages still want the token.
+      assert.equal((await rawGet(port, `/embed/%2e%2e/api/venues/${VENUE}`)).status, 200);
+      assert.equal((await rawGet(port, '/api/../status')).status, 401);
+    });
+
+    test('the studio there gives guests the public listener, never the operator port; the plugin it hands out too', async () => {
+      const studio = await rawGet(operatorPort, `/embed?venue=${VENUE}`, { host: `127.0.0.1:${operatorPort}` });
+      assert.equal(studio.status, 200);
+      const html = studio.body.replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+      const snippet = /<textarea id="snippet"[^>]*>([^<]*)<\/textarea>/.exec(html)![1]!;
+      const publicBase = `http://localhost:${port}`;
+      assert.ok(snippet.includes(`src="${publicBase}/venue-booking.js"`), snippet);
+      assert.ok(snippet.includes(`api="${publicBase}/api"`), snippet);
+      assert.ok(!snippet.includes(`:${operatorPort}`), snippet);
+      for (const id of ['booking-link', 'qr-download', 'qr-download-png'])
+        assert.match(html, new RegExp(`id="${id}" href="${publicBase}/`), id);
+      assert.ok(html.includes(`aria-label="QR code of ${publicBase}/book/${VENUE}`), 'the QR code shown');
+      // The download is the studio's own (an operator page, here); the plugin in it names the public address.
+      const plugin = new URL(/id="wordpress-plugin" href="([^"]+)"/.exec(html)![1]!);
+      assert.equal(plugin.port, String(operatorPort));
+      const zip = await new Promise<Buffer>((resolve, reject) => {
+        httpRequest(
+          { host: '127.0.0.1', port: operatorPort, path: `${plugin.pathname}${plugin.search}` },
+          (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve(Buffer.concat(chunks)));
+          },
+        )
+          .on('error', reject)
+          .end();
+      });
+      const defaults = strFromU8(unzipSync(new Uint8Array(zip))['venue-booking/defaults.php']!);
+      assert.ok(defaults.includes(`'${publicBase}'`), defaults);
+      assert.ok(!defaults.includes(`:${operatorPort}`), defaults);
+    });
+
+    test('the studio asks for a group’s plugin by ?group=, and that download is served', async () => {
+      const studio = await rawGet(operatorPort, `/embed?group=${GROUP}`);
+      const plugin = /id="wordpress-plugin" href="([^"]+)"/.exec(studio.body)![1]!.replace(/&amp;/g, '&');
+      const url = new URL(plugin);
+      assert.equal(url.searchParams.get('group'), GROUP);
+      assert.equal(url.searchParams.get('venue'), null);
+      const zip = await rawGet(operatorPort, `${url.pathname}${url.search}`);
+      assert.equal(zip.status, 200);
+    });
+  },
+);
+
+describe('a word table picked by a query', { timeout: 60_000 }, () => {
+  test('locale=__proto__ and its kin fall back to English, never "undefined"', async () => {
+    const port = await freePort();
+    const run = await runBin({ PORT: String(port) }, [], LISTENING);
+    try {
+      for (const locale of ['__proto__', 'constructor', 'toString', 'hasOwnProperty'])
+        for (const path of [`/book/64a1f0c2e4b0a1b2c3d4e599?locale=${locale}`, `/book/${VENUE}?locale=${locale}`]) {
+          const page = await rawGet(port, path);
+          assert.match(page.body, /<html lang="en-GB"/, path);
+          assert.ok(!/undefined|\[object|function /.test(page.body), path);
+        }
+    } finally {
+      run.stop();
+    }
   });
 });
 

@@ -24,6 +24,7 @@ import { ID_RE, isLoopback } from '../../guards/validate.js';
 import type { ProxyContext } from '../../context.js';
 import { integrityOf } from '../../core/encoding.js';
 import { PATHS } from '../../paths.js';
+import { openedAt } from '../page.js';
 import { COLOUR_PROPERTIES, type ColourName, type WidgetSettings } from '../snippet.js';
 import { londonToday, studioChoices, typesOf, type StudioOffer } from '../studio-form.js';
 import { venuesAndGroups } from '../venue-data.js';
@@ -207,7 +208,7 @@ export async function wordpressPlugin(ctx: ProxyContext, c: Context): Promise<Re
   );
   const script = ctx.config.widgetScript;
   const defaults = defaultsFile({
-    proxy: publicAddress(ctx.config.publicBase, url),
+    proxy: publicAddress(ctx.config.publicBase, openedAt(ctx.config, c.req.raw, c.env)),
     venues,
     group,
     integrity: script ? await integrityOf(script) : '',
