@@ -29,6 +29,7 @@ import {
   compression,
   guards,
   limits,
+  pageLimits,
   requestLog,
   routeLabels,
   securityHeaders,
@@ -183,7 +184,13 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   );
   for (const route of routes) {
     const handler = handlerOf(route, ctx);
-    for (const method of route.methods) if (method !== 'HEAD') app.on(method, route.path, handler);
+    // A page counts against the client's page limit before it is drawn (`page` of its row).
+    const limit = route.page && pageLimits(config, state, ctx.clientOf, route.page);
+    for (const method of route.methods) {
+      if (method === 'HEAD') continue;
+      if (limit) app.on(method, route.path, limit, handler);
+      else app.on(method, route.path, handler);
+    }
   }
   // A known path with another method gets 405 with `Allow`, from the same table.
   for (const [path, methods] of methodsByPath(routes)) {

@@ -65,6 +65,13 @@ export interface ProxyConfig extends ScopeFields<'credentials' | 'proxy' | 'deri
   operatorPages?: OperatorPages;
   /** The address of the peer that sent a request (the socket's), from the host's per-request context. */
   peerAddress?: (env: unknown) => string | undefined;
+  /**
+   * The origin of the host's public listener for a request that came in on a listener no guest
+   * reaches (the Node entry's operator port), from the host's per-request context; undefined for
+   * the rest. What the venue-facing pages opened there name instead of the address they were
+   * opened at (pages/page.ts `openedAt`): a snippet naming the operator port would serve nobody.
+   */
+  publicListener?: (env: unknown) => string | undefined;
   /** The proxy's version, for `venue_booking_build_info` (the Node entry reads its package's). */
   version?: string;
   /**
@@ -140,6 +147,7 @@ export interface ResolvedConfig extends ResolvedScope<'proxy'> {
   widgetScript?: Uint8Array<ArrayBuffer>;
   widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
   peerAddress?: ProxyConfig['peerAddress'];
+  publicListener?: ProxyConfig['publicListener'];
   version: string;
   /** The upstream base URL without a trailing slash. */
   upstreamBase: string;
@@ -197,6 +205,7 @@ export function resolveConfig(config: ProxyConfig, rows: Registry = SETTINGS): R
     widgetScript: config.widgetScript,
     widgetChunks: config.widgetChunks,
     peerAddress: config.peerAddress,
+    publicListener: config.publicListener,
     bookingRateLimit: config.bookingRateLimit ?? DEFAULTS.bookingRateLimit,
     bodyLimit: config.bodyLimit ?? DEFAULTS.bodyLimit,
     version: config.version ?? 'unknown',

@@ -63,6 +63,12 @@ export interface RoutePolicy {
   fromBookingSite?: boolean;
   /** An operator's page, and whether a scraper asks for it (a bearer challenge, not a password prompt). */
   operator?: { scrape: boolean };
+  /**
+   * A page (not a file, a probe or the scrape), in the form its refusals take: counted against the
+   * client's page limit (pipeline/hono.ts `pageLimits`), and under the Host rule as the API is, since
+   * a page names the proxy's own address (guards/request.ts `hostGuard`).
+   */
+  page?: 'html' | 'json';
 }
 
 /**
@@ -102,7 +108,7 @@ const API_ROUTES: readonly Route[] = [
   { path: PATHS.health, methods: ['GET'], cache: 'none', answer: health },
   { path: PATHS.live, methods: ['GET'], cache: 'none', answer: live },
   { path: PATHS.ready, methods: ['GET'], cache: 'none', answer: ready },
-  { path: PATHS.siteCheck, methods: ['GET'], cache: 'none', answer: siteCheck },
+  { path: PATHS.siteCheck, methods: ['GET'], cache: 'none', answer: siteCheck, page: 'json' },
 ];
 
 /**
@@ -127,20 +133,22 @@ export function routeTable(
       }))
     : [];
   const operator: Route[] = config
-    ? operatorRoutes(config).map(({ path, method, answer }) => ({
+    ? operatorRoutes(config).map(({ path, method, answer, page }) => ({
         path,
         methods: [method ?? 'GET'],
         cache: 'none',
         answer,
         operator: { scrape: path === PATHS.metrics },
+        ...(page ? { page: 'html' as const } : {}),
       }))
     : [];
   // The booking pages are for guests: open to anyone, like the widget's files.
-  const booking: Route[] = BOOKING_ROUTES.map(({ path, answer }) => ({
-    path,
+  const booking: Route[] = BOOKING_ROUTES.map((route) => ({
+    path: route.path,
     methods: ['GET'],
     cache: 'none',
-    answer,
+    answer: route.answer,
+    ...(route.page ? { page: 'html' as const } : {}),
   }));
   return [...files, ...API_ROUTES, ...booking, ...operator];
 }

@@ -11,9 +11,21 @@ export async function base64Digest(algorithm: 'SHA-256' | 'SHA-384', bytes: Uint
   return btoa(binary);
 }
 
-/** The `sha384-…` Subresource Integrity value of a file. */
-export async function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  return `sha384-${await base64Digest('SHA-384', bytes)}`;
+// Each file's integrity, hashed once: the widget's bundle is one array for the process's life, and
+// every page that embeds it (the booking page, the studio, /site-check, the plugin) names its hash.
+const integrities = new WeakMap<Uint8Array<ArrayBuffer>, Promise<string>>();
+
+/**
+ * The `sha384-…` Subresource Integrity value of a file, computed once per array (the bytes of a
+ * served file are never changed in place).
+ */
+export function integrityOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  let integrity = integrities.get(bytes);
+  if (!integrity) {
+    integrity = base64Digest('SHA-384', bytes).then((digest) => `sha384-${digest}`);
+    integrities.set(bytes, integrity);
+  }
+  return integrity;
 }
 
 /** `bytes` gzipped. */

@@ -1,6 +1,8 @@
 /**
  * The per-client limits on requests, the last guard before a route: every API request counts
- * against `rateLimit`, and a booking also against `bookingRateLimit`. Every visitor of every venue
+ * against `rateLimit`, and a booking also against `bookingRateLimit`; every page (routes.ts `page`)
+ * against `rateLimit` too, in a bucket of its own, so a guest's page views never spend the
+ * widget's requests, nor a client that loops on a page (a QR code drawn again and again) go unlimited. Every visitor of every venue
  * shares the proxy's one App ID and its hourly quota, so one noisy client must not spend it for
  * everyone. The app's middleware and the Node entry's sequence (pipeline/sequence.ts) both count through `clientLimit`,
  * each request once.
@@ -16,7 +18,7 @@ export interface ClientLimits {
 }
 
 /** A decision of the client limits, with the policy it was made under (the `RateLimit` field's name). */
-export type LimitDecision = RateDecision & { policy: 'requests' | 'bookings' };
+export type LimitDecision = RateDecision & { policy: 'requests' | 'bookings' | 'pages' };
 
 /**
  * Counts one request of `client`: against the request limit and, for a booking the request limit
@@ -39,6 +41,15 @@ export function clientLimit(
   });
 }
 
+/** Counts one page request of `client`, against the request limit in the pages' own bucket. */
+export function pageLimit(
+  state: Pick<ProxyState, 'hit'>,
+  limits: ClientLimits,
+  client: string,
+): Awaitable<LimitDecision> {
+  return after(state.hit('page', client, limits.rateLimit), (decision) => ({ ...decision, policy: 'pages' as const }));
+}
+
 const seconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
 
 /**
@@ -53,7 +64,7 @@ export function quotaFields(
   booking: boolean,
   now: number,
 ): { 'RateLimit-Policy': string; RateLimit: string } {
-  const requests = `"requests";q=${limits.rateLimit.limit};w=${seconds(limits.rateLimit.windowMs)}`;
+  const requests = `"${decision.policy === 'pages' ? 'pages' : 'requests'}";q=${limits.rateLimit.limit};w=${seconds(limits.rateLimit.windowMs)}`;
   const reset = Math.max(0, Math.ceil((decision.resetAt - now) / 1000));
   return {
     'RateLimit-Policy': booking
@@ -86,7 +97,7 @@ export function limitHeadersInto(out: string[], decision: LimitDecision, limits:
 /** What a client over its limit is told (a 429 in the envelope). */
 export const LIMIT_MESSAGE = 'Too many requests: please wait a moment and try again';
 
-/** The reason a refusal of `decision` is counted under (`refusals_total`). */
+/** The reason a refusal of `decision` is counted under (`refusals_total`; a page's as the API's: one limit). */
 export function limitReason(decision: LimitDecision): RefusalReason {
   return decision.policy === 'bookings' ? 'booking_rate_limit' : 'rate_limit';
 }

@@ -65,6 +65,8 @@ export interface GuardSettings {
   files: ReadonlySet<string>;
   /** Whether the proxy knows its public address; without it only loopback hosts are answered. */
   publicUrl: boolean;
+  /** Whether a path is a page's (the route table's `page` rows): one that names the proxy's own address. */
+  isPage(pathname: string): boolean;
   /** The origin rule: may a page of `origin` call `url`? (request-site.ts `siteRule`). */
   siteAllowed(origin: string, url: RequestUrl): boolean;
   /** GET paths with no effect that any site may start (the route table's `anySite` rows: the return). */
@@ -126,13 +128,15 @@ const overrideGuard: Guard = (request) => {
 };
 
 /**
- * For a proxy without `VENUE_BOOKING_PUBLIC_URL`: answers only API requests addressed to a
- * loopback host (local development). Elsewhere its own origin and `next.api` would come from a
- * Host header the client wrote (a DNS rebinding foothold), so the request is refused with 421 and
- * the operator told what to set.
+ * For a proxy without `VENUE_BOOKING_PUBLIC_URL`: answers the API and the pages only when they are
+ * addressed to a loopback host (local development). Elsewhere its own origin, `next.api`, a page's
+ * script and `api`, a QR code's link and `/site-check`'s own-origin rule would come from a Host
+ * header the client wrote (a DNS rebinding foothold), so the request is refused with 421 and the
+ * operator told what to set. Files and probes name no address and stay open.
  */
 const hostGuard: Guard = (request, settings) => {
-  if (settings.publicUrl || !isApiPath(request.url.pathname) || isLoopback(request.url.hostname)) return null;
+  const { pathname, hostname } = request.url;
+  if (settings.publicUrl || isLoopback(hostname) || !(isApiPath(pathname) || settings.isPage(pathname))) return null;
   return {
     status: 421,
     reason: 'unknown_host',

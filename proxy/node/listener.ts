@@ -26,6 +26,24 @@ const PLAIN_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
 const PLAIN_TARGET = /^\/[!#$&-;=?-[\]_a-z~]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 
+/** An encoded slash or backslash in a path: one server splits a segment there, another does not. */
+const ENCODED_SLASH = /%(?:2f|5c)/i;
+
+/**
+ * The path a request target names as the app will route it: parsed as the app's `Request` is (the
+ * WHATWG URL parser decodes `%2e` to a dot, resolves dot segments, reads a backslash as a slash),
+ * so that `/embed/%2e%2e/api/…` is `/api/…` here as there. Null for a target that is ambiguous (an
+ * encoded slash or backslash in its path) or unreadable: a listener that decides by path refuses it.
+ */
+export function routedPath(target: string): string | null {
+  if (ENCODED_SLASH.test(target.split('?', 1)[0]!)) return null;
+  try {
+    return new URL(target, 'http://listener.invalid').pathname;
+  } catch {
+    return null;
+  }
+}
+
 /** The request's headers as `Headers.get` reads them: every value of a name joined with `, `. */
 function headersOf(rawHeaders: string[]): Map<string, string> {
   const headers = new Map<string, string>();

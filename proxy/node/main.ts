@@ -18,7 +18,7 @@ import { clientKeyFor } from '../guards/client-ip.js';
 import { handlerFor } from '../host.js';
 import { integrityOf } from '../core/encoding.js';
 import { widgetSnippet } from '../pages/snippet.js';
-import { nodeListener } from './listener.js';
+import { nodeListener, routedPath } from './listener.js';
 import { batchedLogger } from './log.js';
 import { prometheusBackend } from './prometheus.js';
 import { envName, type ProxyEnv } from '../settings/read.js';
@@ -181,6 +181,8 @@ async function start() {
       process.kill(process.pid, signal);
     });
   }
+  // The public listener's origin, once it listens (`--port 0` learns its port then).
+  let publicOrigin: string | undefined;
   const metrics = new Metrics(config.settings.operatorPages?.metrics === false ? offBackend() : prometheusBackend());
   const extra: Partial<ProxyConfig> = {
     clientKey,
@@ -196,6 +198,12 @@ async function start() {
         ? socket?.remoteAddress
         : undefined;
     },
+    // The pages opened on the operator port give guests the public listener's address (set once it listens).
+    publicListener: (hostEnv) =>
+      server.operatorPort !== undefined &&
+      (hostEnv as { incoming?: IncomingMessage } | undefined)?.incoming?.socket.localPort === server.operatorPort
+        ? publicOrigin
+        : undefined,
     // Behind a declared reverse proxy every request comes from it: only the token opens the pages.
     operatorPages: { ...config.settings.operatorPages, loopback: !server.clientIp.header },
     // The embedded sandbox is reached in-process; a real upstream over kept-alive node:http(s).
@@ -234,6 +242,7 @@ async function start() {
   listening.listen({ port: server.port, host: server.host }, async () => {
     const info = listening.address() as AddressInfo;
     const origin = config.settings.publicUrl ?? `http://${shownHost(server.host)}:${info.port}`;
+    publicOrigin = new URL(origin).origin;
     listener = nodeListener(handlerFor(config, extra, origin));
     if (server.operatorPort !== undefined) operatorListener(server.operatorPort, listener);
     const mode = config.embedded
@@ -269,8 +278,8 @@ async function start() {
   listening.on('drop', () => metrics.count('connections_refused_total', {}));
 }
 
-/** The operator's pages' own paths. */
-const OPERATOR_PATH_RE = /^\/(?:metrics|status|embed)(?:[/?]|$)/;
+/** The operator's pages' own paths (of a normalised path: `routedPath`). */
+const OPERATOR_PATH_RE = /^\/(?:metrics|status|embed)(?:\/|$)/;
 
 /**
  * The operator's own listener (`VENUE_BOOKING_OPERATOR_PORT`), as Envoy's admin and Kong's status
@@ -280,7 +289,13 @@ const OPERATOR_PATH_RE = /^\/(?:metrics|status|embed)(?:[/?]|$)/;
  */
 function operatorListener(port: number, handle: RequestListener): void {
   const operator = createServer({ headersTimeout: 10_000, requestTimeout: 30_000 }, (req, res) => {
-    if (OPERATOR_PATH_RE.test(req.url ?? '')) return handle(req, res);
+    // Decided on the path the app will route, not on the raw target: `/embed/../api/…` is the API.
+    const path = routedPath(req.url ?? '');
+    if (path === null) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' });
+      return res.end('An encoded slash in the address is ambiguous: write it as /\n');
+    }
+    if (OPERATOR_PATH_RE.test(path)) return handle(req, res);
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
     res.end('Only the operator pages are served on this port: /metrics, /status, /embed\n');
   });

@@ -21,7 +21,7 @@ import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { isLoopback } from '../guards/validate.js';
 import type { VenueProfile } from '../state/venue-profiles.js';
-import { escapeHtml, newNonce, PAGES_CSS, pageResponse, pagesBase, practiceBanner } from './page.js';
+import { escapeHtml, newNonce, openedAt, PAGES_CSS, pageResponse, pagesBase, practiceBanner } from './page.js';
 import { qrFile } from './qr.js';
 import { integrityOf } from '../core/encoding.js';
 import { COLOUR_PROPERTIES, elementOf, fallbackOf, type WidgetSettings } from './snippet.js';
@@ -236,7 +236,7 @@ function bookingQr(format: 'svg' | 'png') {
       ? { venues: [], groups: [{ id, venues: [] }] }
       : { venues: [{ id, title: null, types: [] }], groups: [] };
     const settings = settingsOf(url, id, offer, londonToday(ctx.config.now()), isGroup);
-    const link = bookingLink(settings, pagesBase(ctx.config, url));
+    const link = bookingLink(settings, pagesBase(ctx.config, openedAt(ctx.config, c.req.raw, c.env)));
     if (link.length > QR_LINK_MAX) return plain(400, 'This address is too long for a QR code');
     const { body, type } = qrFile(qrLink(link), format);
     return new Response(body, {
@@ -253,17 +253,21 @@ function bookingQr(format: 'svg' | 'png') {
 /** The booking pages' stylesheet, open to anyone (the operator pages' own is behind their guard). */
 export const BOOKING_CSS_PATH = PATHS.bookingCss;
 
-/** The booking pages' routes: the stylesheet first (before `/book/:id` could take its path). */
+/**
+ * The booking pages' routes: the stylesheet first (before `/book/:id` could take its path), then
+ * the pages, each under the client's page limit and the Host rule (`page`).
+ */
 export const BOOKING_ROUTES = [
   {
     path: BOOKING_CSS_PATH,
+    page: false,
     answer: () =>
       new Response(PAGES_CSS, {
         status: 200,
         headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=300' },
       }),
   },
-  { path: PATHS.bookingPage, answer: bookingPage },
-  { path: PATHS.bookingQr, answer: bookingQr('svg') },
-  { path: PATHS.bookingQrPng, answer: bookingQr('png') },
+  { path: PATHS.bookingPage, answer: bookingPage, page: true },
+  { path: PATHS.bookingQr, answer: bookingQr('svg'), page: true },
+  { path: PATHS.bookingQrPng, answer: bookingQr('png'), page: true },
 ] as const;

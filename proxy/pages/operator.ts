@@ -41,6 +41,8 @@ const file = (body: string, type: string) => () =>
 export interface OperatorRoute {
   path: string;
   method?: 'GET' | 'POST';
+  /** A page a person opens or posts (not a file, not the scrape): under the page limit and the Host rule. */
+  page?: true;
   answer: (ctx: ProxyContext, c: Context) => Response | Promise<Response>;
 }
 
@@ -77,22 +79,24 @@ export function operatorRoutes(config: Pick<ResolvedConfig, 'operatorPages'>): O
   if (metrics || studio) routes.push({ path: PATHS.pagesCss, answer: file(PAGES_CSS, 'text/css') });
   if (metrics) {
     routes.push({ path: PATHS.metrics, answer: metricsText });
-    routes.push({ path: PATHS.status, answer: statusPage });
+    routes.push({ path: PATHS.status, answer: statusPage, page: true });
   }
   if (studio) {
-    routes.push({ path: PATHS.studio, answer: studioPage });
+    routes.push({ path: PATHS.studio, answer: studioPage, page: true });
     routes.push({ path: PATHS.studioScript, answer: file(studioScript(), 'text/javascript') });
     routes.push({
       path: PATHS.studioProfile,
       method: 'POST',
+      page: true,
       answer: async (ctx, c) => studioProfileSave(ctx, await operatorForm(ctx, c)),
     });
     routes.push({
       path: PATHS.studioSites,
       method: 'POST',
+      page: true,
       answer: async (ctx, c) => changeSite(ctx, await operatorForm(ctx, c)),
     });
-    routes.push({ path: PATHS.wordpressPlugin, answer: wordpressPlugin });
+    routes.push({ path: PATHS.wordpressPlugin, answer: wordpressPlugin, page: true });
   }
   return routes;
 }

@@ -8,8 +8,10 @@
  * not cover.
  */
 import { base64Digest } from '../core/encoding.js';
+import type { ResolvedConfig } from '../config.js';
+import { urlOf } from '../core/url.js';
 import { PATHS, relativePath } from '../paths.js';
-import { ENGLISH, type PageWords } from './words/index.js';
+import { ENGLISH, pageWords, type PageWords } from './words/index.js';
 
 const NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -157,6 +159,45 @@ export async function sealedPageResponse(body: string, options: SealedPageOption
   const head = `<title>${escapeHtml(options.title)}</title><style>${options.css}</style>`;
   const csp = `default-src 'none'; style-src ${await styleHash(options.css)}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`;
   return htmlResponse(documentOf(options.words, head, body), options.status, csp);
+}
+
+/** The busy page's whole stylesheet: it loads nothing, so a client over its limit is sent nothing more. */
+const BUSY_STYLE =
+  'body{font-family:system-ui,sans-serif;color:#1d2430;background:#f6f4ef;margin:0}' +
+  'main{max-width:32rem;margin:2rem auto;padding:1.5rem;background:#fff;border-radius:.75rem}h1{font-size:1.4rem}';
+
+/**
+ * The page a client over its page limit gets (429), in the language its link or browser asks for:
+ * sealed (no script, nothing loaded), with the limit's headers (`Retry-After` among them).
+ */
+export async function busyPageResponse(request: Request, headers: Record<string, string>): Promise<Response> {
+  const words = pageWords(
+    urlOf(request).searchParams.get('locale'),
+    ...(request.headers.get('accept-language') ?? '').split(',').slice(0, 10),
+  );
+  const { busy, busyAbout } = words.bookingPage;
+  const response = await sealedPageResponse(
+    `<main><h1>${escapeHtml(busy)}</h1><p>${escapeHtml(busyAbout)}</p></main>`,
+    {
+      title: busy,
+      words,
+      status: 429,
+      css: BUSY_STYLE,
+    },
+  );
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+/**
+ * The address a venue-facing page was opened at, as it names it: the request's own, or, for a
+ * request that came in on a listener no guest reaches (the Node entry's operator port), the same
+ * path and query on the host's public listener (`ResolvedConfig.publicListener`).
+ */
+export function openedAt(config: Pick<ResolvedConfig, 'publicListener'>, request: Request, env: unknown): URL {
+  const url = urlOf(request);
+  const listener = config.publicListener?.(env);
+  return listener ? new URL(`${url.pathname}${url.search}`, listener) : url;
 }
 
 /**

@@ -15,7 +15,7 @@ import { urlOf } from '../core/url.js';
 import { API_PREFIX, PATHS, pathOf, relativePath } from '../paths.js';
 import { contrastSentence, contrastWarnings } from './colours.js';
 import type { ProxyContext } from '../context.js';
-import { escapeHtml, newNonce, pageResponse, pagesBase, practiceBanner, venueNav } from './page.js';
+import { escapeHtml, newNonce, openedAt, pageResponse, pagesBase, practiceBanner, venueNav } from './page.js';
 import { qrSvg } from './qr.js';
 import { qrLink } from '../state/day-counts.js';
 import { integrityOf } from '../core/encoding.js';
@@ -80,7 +80,10 @@ export function renderStudio(
     choices: WidgetSettings;
     problems: string[];
     offer: StudioOffer;
+    /** The address guests are given (pages/page.ts `openedAt`). */
     base: string;
+    /** The address the studio was opened at: its own downloads are there. */
+    here: string;
     snippet: string;
     preview: string | null;
     /** The "Your venue" part (pages/studio-profile.ts). */
@@ -94,7 +97,7 @@ export function renderStudio(
   const previewPart = parts.preview
     ? `<div id="preview" role="region" aria-label="Live preview">${parts.preview}</div><p>The preview draws in this page’s font; on your site the widget takes your page’s font.</p>`
     : '<div id="preview"><p class="problem">This booking service does not have the booking widget yet, so there is nothing to preview here. Your web person can fix it.</p><details><summary>For your web person</summary><p>The proxy serves no widget bundle: from a checkout, <code>npm run build</code>, then restart the proxy.</p></details></div>';
-  const plugin = pluginLink(choices, base);
+  const plugin = pluginLink(choices, parts.here);
   const tryIt = ctx.config.practice
     ? 'try it in the preview (practice mode: nothing booked here is real)'
     : 'try it in the preview (it books for real: cancel a test booking afterwards)';
@@ -152,7 +155,9 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   const type = query.get('type');
   const offer = { venues: type ? await withPartySizes(ctx, venues, type, today) : venues, groups };
   const { choices, problems } = studioChoices(query, offer, today);
-  const base = pagesBase(ctx.config, url);
+  // The address the snippet, the links and the QR code give guests: the public one, also when the
+  // studio was opened on the operator port; its own files and forms stay where it was opened.
+  const base = pagesBase(ctx.config, openedAt(ctx.config, c.req.raw, c.env));
   const script = ctx.config.widgetScript;
   const integrity = script ? await integrityOf(script) : null;
   const nonce = newNonce();
@@ -185,7 +190,8 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   kept.delete(PREVIEW_KEY);
   const profile = await profileSection(ctx, venuesNamed(chosen, { venues, groups }), kept);
   const sites = await originsOf(ctx, kept);
-  const body = `${renderStudio(ctx, { choices, problems, offer, base, snippet, preview, profile, sites })}
+  const here = pagesBase(ctx.config, url);
+  const body = `${renderStudio(ctx, { choices, problems, offer, base, here, snippet, preview, profile, sites })}
 <script type="module" src="${relativePath(PATHS.studioScript)}" nonce="${nonce}"></script>`;
   return pageResponse(body, {
     title: 'Your booking widget: choose, preview, copy',

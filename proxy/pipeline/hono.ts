@@ -25,7 +25,8 @@ import { acceptsGzip } from '../core/encoding.js';
 import { bookingRoutes, type Route } from '../routes.js';
 import { urlOf } from '../core/url.js';
 import type { ResolvedConfig } from '../config.js';
-import { clientLimit, LIMIT_MESSAGE, limitHeaders, limitReason } from '../guards/limits.js';
+import { clientLimit, LIMIT_MESSAGE, limitHeaders, limitReason, pageLimit } from '../guards/limits.js';
+import { busyPageResponse } from '../pages/page.js';
 import { firstRefusal, noteSite, type GuardRequest, type GuardSettings } from '../guards/request.js';
 import type { RecentOrigins } from '../state/recent-origins.js';
 import type { ProxyState } from '../state/types.js';
@@ -182,6 +183,33 @@ export function limits(
         headers,
         ...(storedBefore ? { stored: await storedBefore(c.req.raw) } : {}),
       });
+    }
+    const layer: Layer = { mode: 'set', headers };
+    addLayer(c, layer);
+    await next();
+    applyLayer(c.res, layer);
+  };
+}
+
+/**
+ * The per-client page limit (guards/limits.ts `pageLimit`) before a page's handler (routes.ts
+ * `page`), with its headers on the answer. Over it, 429 in the page's own form: the busy page
+ * for a page people open (in the guest's language), the envelope for a JSON one (`/site-check`).
+ */
+export function pageLimits(
+  config: ResolvedConfig,
+  state: Pick<ProxyState, 'hit'>,
+  clientOf: (c: Context) => string,
+  form: 'html' | 'json',
+): MiddlewareHandler {
+  return async (c, next) => {
+    const decision = await pageLimit(state, config, clientOf(c));
+    const headers = limitHeaders(decision, config, false, config.now());
+    if (!decision.allowed) {
+      config.metrics.refused(limitReason(decision));
+      return form === 'html'
+        ? busyPageResponse(c.req.raw, headers)
+        : errorResponse(c.req.raw, 429, LIMIT_MESSAGE, { headers });
     }
     const layer: Layer = { mode: 'set', headers };
     addLayer(c, layer);

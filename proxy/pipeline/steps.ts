@@ -8,6 +8,7 @@ import { SECURITY_LAYER, type Layer } from '../core/headers.js';
 import { TokenThrottle } from '../guards/operator.js';
 import type { GuardSettings } from '../guards/request.js';
 import type { Route } from '../routes.js';
+import { templateMatcher } from '../paths.js';
 
 /** What the guards need to know of the proxy, from its route table and config. */
 export function guardSettings(
@@ -17,9 +18,11 @@ export function guardSettings(
 ): GuardSettings {
   const { token, loopback } = config.operatorPages;
   const operator = routes.filter((route) => route.operator);
+  const pages = routes.filter((route) => route.page).map((route) => templateMatcher(route.path));
   return {
     files: new Set(routes.filter((route) => route.methods.includes('HEAD')).map((route) => route.path)),
     publicUrl: config.publicOrigin !== null,
+    isPage: (pathname) => pages.some((matches) => matches(pathname) !== null),
     siteAllowed,
     anySite: new Set(routes.filter((route) => route.anySite).map((route) => route.path)),
     operator: {

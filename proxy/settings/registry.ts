@@ -205,7 +205,7 @@ export const SETTINGS = {
     parse: parsers.perWindow(1, 1_000_000, WINDOWS.rateMs),
     default: '300',
     unit: 'requests per minute',
-    doc: `Requests per minute per client on \`/api\`, cache hits included (bookings: ${BOOKINGS_PER_WINDOW} per 10 minutes)`,
+    doc: `Requests per minute per client on \`/api\`, cache hits included (bookings: ${BOOKINGS_PER_WINDOW} per 10 minutes), and apart from them on the pages`,
   },
   /** The App ID's upstream calls per hour; the budget's shares derive from it. */
   upstreamQuota: {

@@ -26,6 +26,7 @@ import type { ProxyContext } from '../../context.js';
 import { integrityOf } from '../../core/encoding.js';
 import { PATHS } from '../../paths.js';
 import { AA_NON_TEXT, AA_TEXT, CONTRAST_WORDS, THEME_DEFAULTS } from '../colours.js';
+import { openedAt } from '../page.js';
 import { COLOUR_PROPERTIES, type ColourName, type WidgetSettings } from '../snippet.js';
 import { londonToday, studioChoices, typesOf, type StudioOffer } from '../studio-form.js';
 import { venuesAndGroups } from '../venue-data.js';
@@ -281,7 +282,7 @@ export async function wordpressPlugin(ctx: ProxyContext, c: Context): Promise<Re
   );
   const script = ctx.config.widgetScript;
   const defaults = defaultsFile({
-    proxy: publicAddress(ctx.config.publicBase, url),
+    proxy: publicAddress(ctx.config.publicBase, openedAt(ctx.config, c.req.raw, c.env)),
     venues,
     group,
     integrity: script ? await integrityOf(script) : '',

@@ -12,6 +12,8 @@ export const words: PageWords = {
     contact: 'So finden Sie uns',
     phone: 'Telefon',
     email: 'E-Mail',
+    busy: 'Zu viele Anfragen',
+    busyAbout: 'Bitte warten Sie eine Minute und öffnen Sie diese Seite dann erneut.',
   },
   fallback: {
     sentence: 'Bitte %s.',

@@ -20,6 +20,9 @@ export const enGB = {
     contact: 'Where to find us',
     phone: 'Phone',
     email: 'Email',
+    /** A client over its page limit (429): the page it asked for is there once the wait is over. */
+    busy: 'Too many requests',
+    busyAbout: 'Please wait a minute, then open this page again.',
   },
   /**
    * The widget's fallback (pages/snippet.ts `fallbackOf`), shown where its script cannot run: the

@@ -12,6 +12,8 @@ export const words: PageWords = {
     contact: 'Dónde encontrarnos',
     phone: 'Teléfono',
     email: 'Correo electrónico',
+    busy: 'Demasiadas solicitudes',
+    busyAbout: 'Espere un minuto y vuelva a abrir esta página.',
   },
   fallback: {
     sentence: 'Para reservar, %s.',

@@ -13,6 +13,8 @@ export const words: PageWords = {
     contact: 'Où nous trouver',
     phone: 'Téléphone',
     email: 'E-mail',
+    busy: 'Trop de demandes',
+    busyAbout: 'Veuillez patienter une minute, puis rouvrir cette page.',
   },
   fallback: {
     sentence: 'Pour réserver, %s.',

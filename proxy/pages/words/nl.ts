@@ -12,6 +12,8 @@ export const words: PageWords = {
     contact: 'Waar u ons vindt',
     phone: 'Telefoon',
     email: 'E-mail',
+    busy: 'Te veel verzoeken',
+    busyAbout: 'Wacht een minuut en open deze pagina dan opnieuw.',
   },
   fallback: {
     sentence: 'Om te reserveren kunt u %s.',
