@@ -79,7 +79,7 @@ const post = (path: string, origin = 'https://book.example'): RequestInit & { pa
 describe('return bridge', () => {
   it('GET /api/return answers the methods on offer, and no hand-off id, without calling the upstream', async () => {
     const { send, calls } = bridgeProxy();
-    for (const headers of [{ origin: ORIGIN }, {}]) {
+    for (const headers of [{ origin: ORIGIN }, {}] as Record<string, string>[]) {
       const response = await send('/api/return', { headers });
       assert.equal(response.status, 200);
       const body = (await response.json()) as { payload: Record<string, unknown> };
