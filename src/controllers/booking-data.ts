@@ -38,6 +38,7 @@ import type { BookingState } from '../state/booking-state.js';
 import { sizeCondition, type PartyRange } from '../venue/offers.js';
 import { importPinned } from '../api/pinned-import.js';
 import type { ReadState, ViewState } from '../state/view.js';
+import { offPage } from '../state/journey.js';
 import { venueIds, venueModel, venueName, type VenueModel } from '../venue/venue-model.js';
 import { venueToday } from '../venue/venue-time.js';
 
@@ -51,6 +52,8 @@ export interface BookingDataHost extends ReactiveControllerHost {
   readonly venueGroup: string;
   readonly steps: string;
   readonly hideOffers: boolean;
+  readonly returnMethod: 'post' | 'get';
+  readonly returnUrl: string;
   readonly now: Date | null;
 }
 
@@ -292,12 +295,15 @@ export class BookingData implements ReactiveController {
   private _bridgeRead(host: ReactiveControllerHost): BookingData['bridge'] {
     return new Read(
       host,
-      () => [this._inputs().api, this._handoff] as const,
+      () => {
+        const { api, returnMethod, returnUrl } = this._host;
+        // A GET return to this page needs no bridge; one to another origin always does (journey.ts).
+        const wanted = this._handoff && (returnMethod !== 'get' || offPage(returnUrl));
+        return [api, wanted ? this._handoff : null] as const;
+      },
       async ([api, handoff], signal) => {
         if (!handoff) return false;
-        const payload = await optional(
-          readHandoff(this.clientFor(api), handoff.venue, queryOf(handoff.read), signal),
-        );
+        const payload = await optional(readHandoff(this.clientFor(api), handoff.venue, queryOf(handoff.read), signal));
         return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );

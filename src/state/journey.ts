@@ -138,7 +138,7 @@ export class Journey {
     // A `return-url` on another origin always goes through the bridge when there is one (whatever
     // `return-method` says): a GET return would take the guest's name, email and reference straight
     // there, while the bridge lands only on origins the proxy serves and otherwise tells the guest.
-    const post = bridge !== false && (this.#host.returnMethod !== 'get' || new URL(page).origin !== location.origin);
+    const post = bridge !== false && (this.#host.returnMethod !== 'get' || offPage(page));
     return post
       ? { returnUrl: bridgeUrl(this.#host.api, venue, page, this.#host.locale, bridge), returnMethod: 'post' }
       : { returnUrl: page };
@@ -150,6 +150,9 @@ export class Journey {
     location.assign(url);
   }
 }
+
+/** Whether a `return-url` (relative: this page's) is on another origin than this page: its return must take the bridge. */
+export const offPage = (returnUrl: string) => new URL(returnUrl, location.href).origin !== location.origin;
 
 /**
  * The proxy's return bridge for a venue: the page to send the guest back to, and the language of its
