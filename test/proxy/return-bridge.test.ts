@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { Metrics, total } from '../../proxy/core/metrics.js';
 import { configFromEnv } from '../../proxy/env.js';
 import { HANDOFF_TTL_S } from '../../proxy/api/handoff.js';
+import { CLAIMS_PER_KIND, MemoryState } from '../../proxy/state/memory.js';
 import type { ProxyConfig } from '../../proxy/app.js';
 import { freePort, runBin } from './node-bin.js';
 import {
@@ -531,6 +532,48 @@ describe(
     });
   },
 );
+
+describe('the memory state keeps the signing key apart from the claims (issue 34, finding 3)', () => {
+  it('twice the claims it keeps, a minute apart, and an id given out before still lands', async () => {
+    let now = Date.UTC(2030, 0, 1, 12);
+    const { send, proxy } = bridgeProxy({ now: () => now });
+    const first = await handoffOf(send);
+    // Every return with a valid id claims its nonce: more of them than the state keeps, twice, the
+    // key read again in between (once a minute, when an id is signed).
+    for (const round of [1, 2]) {
+      for (let i = 0; i <= CLAIMS_PER_KIND; i++)
+        await proxy.state.claim(`handoff:flood${round}x${i}`, 'DMN-0 x', 3_600_000);
+      now += 61_000;
+      await handoffOf(send);
+    }
+    const back = await send(
+      getReturn({ venue: OTHER_VENUE, page: leftFrom, handoff: first, reference: 'DMN-1', status: 'complete' }),
+    );
+    assert.equal(back.status, 303, 'the guest lands, counted: not "by email"');
+  });
+
+  it('bounds claims by kind, and drops the expired ones before the oldest', async () => {
+    let now = Date.UTC(2030, 0, 1, 12);
+    const state = new MemoryState({ ttlMs: 1000, staleMs: 0, now: () => now });
+    await state.claim('ref:DMN-1', 'key-a', 24 * 3_600_000);
+    await state.claim('handoff:kept', 'DMN-2 a', 24 * 3_600_000);
+    for (let i = 0; i < CLAIMS_PER_KIND - 1; i++) await state.claim(`handoff:short${i}`, 'DMN-3 a', 1000);
+    now += 2000;
+    for (let i = 0; i < 10; i++) await state.claim(`handoff:late${i}`, 'DMN-4 a', 24 * 3_600_000);
+    assert.equal(
+      await state.claim('handoff:kept', 'DMN-2 b', 24 * 3_600_000),
+      'DMN-2 a',
+      'the oldest, unexpired, is kept',
+    );
+    assert.equal(await state.claim('ref:DMN-1', 'key-b', 24 * 3_600_000), 'key-a', 'another kind is untouched');
+    for (let i = 0; i <= CLAIMS_PER_KIND; i++) await state.claim(`handoff:more${i}`, 'DMN-5 a', 24 * 3_600_000);
+    assert.equal(
+      await state.claim('ref:DMN-1', 'key-c', 24 * 3_600_000),
+      'key-a',
+      'a flood of one kind evicts no other',
+    );
+  });
+});
 
 describe('the return page’s words', () => {
   it('name the booking as the widget does, in each of its languages', async () => {
