@@ -526,6 +526,26 @@ describe(
         const metrics = await (await send('/metrics')).text();
         assert.match(metrics, /^venue_booking_bookings_total\{outcome="handed_off"\} 1$/m);
         assert.match(metrics, /^venue_booking_bookings_total\{outcome="unproven_return"\} 1$/m);
+        assert.doesNotMatch(run.output(), /VENUE_BOOKING_RETURN_SECRET/, 'no return key, no warning about it');
+      } finally {
+        run.stop();
+      }
+    });
+
+    it('with a return key and no shared store, it warns at start that a return counts once per instance (finding 4)', async () => {
+      const port = await freePort();
+      const env = { PORT: String(port), VENUE_BOOKING_RETURN_SECRET: SECRET };
+      const run = await runBin(env, [], /(Add the widget|not built)[^\n]*\n/);
+      try {
+        const warning = run
+          .output()
+          .split('\n')
+          .find((line) => line.includes('VENUE_BOOKING_RETURN_SECRET'));
+        assert.ok(warning, run.output());
+        const { level, msg } = JSON.parse(warning) as { level: string; msg: string };
+        assert.equal(level, 'warn');
+        assert.match(msg, /once per instance and again after a restart; set VENUE_BOOKING_REDIS_URL/);
+        assert.ok(!run.output().includes(SECRET), 'the key itself is never written');
       } finally {
         run.stop();
       }
