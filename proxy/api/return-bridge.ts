@@ -41,10 +41,9 @@ import { envelopeResponse, ProxyError } from '../core/envelope.js';
 import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { ID_RE } from '../guards/validate.js';
-import type { Relayed } from '../state/types.js';
 import { checkHandoff, issueHandoff } from './handoff.js';
 import { allowedVenue, inputOf } from './input.js';
-import { readThrough } from './read-through.js';
+import { cachedAnswer } from './read-through.js';
 import { availabilityRead } from './reads.js';
 
 /**
@@ -231,17 +230,7 @@ export async function handOff(ctx: ProxyContext, c: Context): Promise<Response> 
   noBridge(ctx);
   const venue = await allowedVenue(ctx, c);
   const spec = availabilityRead(ctx, venue, await inputOf(c));
-  const read = await readThrough<Relayed>(
-    ctx,
-    {
-      path: urlOf(c.req.raw).pathname,
-      method: c.req.method,
-      client: () => ctx.clientOf(c),
-      waitUntil: () => {},
-      send: (relayed) => relayed,
-    },
-    spec,
-  );
+  const read = await cachedAnswer(ctx, c, spec);
   if (read.status !== 200) return ctx.send(c, read);
   if (!handsOff((JSON.parse(read.text) as { payload?: unknown }).payload))
     throw new ProxyError(409, 'These details are booked here, not on the booking site: no hand-off', {
