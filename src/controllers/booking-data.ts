@@ -139,16 +139,19 @@ export class Read<const A extends readonly unknown[], R> {
 /** `ReadState` statuses by `TaskStatus` (0 initial, 1 pending, 2 complete, 3 error). */
 const STATUS = ['initial', 'pending', 'complete', 'error'] as const;
 
+/** An availability answer in hand, with the read that produced it and its venue. */
+type VenueAnswer = HeldAvailability & { venue: string };
+
 /** The booking's reads. */
 export class BookingData implements ReactiveController {
   /** The last availability answer, the read it answered and its venue. */
-  private _held: (HeldAvailability & { venue: string }) | null = null;
+  private _held: VenueAnswer | null = null;
   private _client: ApiClient | null = null;
   private _clientBase = '';
   /** Set once a hand-off to the booking site (or a confirmation without a name) is in sight for good. */
   private _wantRecord = false;
   /** The answer that last put a hand-off in sight, and its venue: the proxy's hand-off id is asked for it. */
-  private _handoff: (HeldAvailability & { venue: string }) | null = null;
+  private _handoff: VenueAnswer | null = null;
   /** Set once a booking is in sight for good (the party step, the details form or a confirmation). */
   private _wantLater = false;
 
@@ -163,7 +166,7 @@ export class BookingData implements ReactiveController {
   /** A single venue's name, read only when a hand-off or a confirmation needs it and nothing else gives it. */
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   /** The return bridge's signed hand-off id ('' without one), else false: the proxy confirms only returns with it. */
-  readonly bridge: Read<readonly [string, BookingData['_handoff']], string | false>;
+  readonly bridge: Read<readonly [string, VenueAnswer | null], string | false>;
   /** The later steps' code, a pinned on-demand chunk fetched once the party step, a dead end or a booking is in sight. */
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
   /** What a dead end offers (`readPartyHelp`), read once one is in sight: never on a first load. */
