@@ -15,6 +15,8 @@ export const PATHS = {
   venues: '/api/venues',
   bookings: '/api/bookings',
   return: '/api/return',
+  /** A hand-off id, for a booking whose availability sends the guest to the booking site. */
+  handoff: '/api/venues/:venue/handoff',
   health: '/healthz',
   live: '/livez',
   ready: '/readyz',

@@ -27,7 +27,7 @@ import {
   type TieredRead,
 } from './api/reads.js';
 import { profileRead } from './api/profile.js';
-import { returnBridge } from './api/return-bridge.js';
+import { handOff, returnBridge } from './api/return-bridge.js';
 import { scriptFiles } from './api/script.js';
 import { returnPageResponse } from './pages/return-page.js';
 import { siteCheck } from './pages/wordpress/wordpress.js';
@@ -105,6 +105,7 @@ const API_ROUTES: readonly Route[] = [
   { path: PATHS.bookings, methods: ['POST'], cache: 'none', answer: book, booking: storedBefore },
   { path: PATHS.return, methods: ['GET'], cache: 'none', answer: RETURN.get, anySite: true, fromBookingSite: true },
   { path: PATHS.return, methods: ['POST'], cache: 'none', answer: RETURN.post, fromBookingSite: true },
+  { path: PATHS.handoff, methods: ['GET'], cache: 'none', answer: handOff },
   { path: PATHS.health, methods: ['GET'], cache: 'none', answer: health },
   { path: PATHS.live, methods: ['GET'], cache: 'none', answer: live },
   { path: PATHS.ready, methods: ['GET'], cache: 'none', answer: ready },

@@ -1,12 +1,16 @@
 /**
  * Returns that prove themselves: the signed, expiring hand-off id the proxy gives a widget about to
- * send a guest to the booking site (`GET /api/return`, the bridge probe), which the widget puts in
- * the return URL. Only a return that carries a valid one counts as a booking and may say
- * "confirmed" (return-bridge.ts); anything else could be anyone's GET.
+ * send a guest to the booking site, which the widget puts in the return URL. Only a return that
+ * carries a valid one counts as a booking and may say "confirmed" (return-bridge.ts); anything else
+ * could be anyone's GET. The proxy issues an id only where the upstream's own answer hands the
+ * guest off (`GET /api/venues/:venue/handoff`, return-bridge.ts), so an id proves "this proxy
+ * sent a guest of this venue to the booking site", not merely "this id came from the proxy".
  *
- * An id is `<expiry>.<nonce>.<HMAC-SHA256 of both>`: it names nothing of the guest, expires after
- * `HANDOFF_TTL_S`, and counts once (a claim in the state binds its nonce to the first reference
- * returned with it; the same return again lands without counting, another reference is refused).
+ * An id is `<expiry>.<nonce>.<HMAC-SHA256 of both and the venue>`: it names nothing of the guest
+ * (the venue is signed, not written: the return URL names it), proves a return for that venue
+ * only, expires after `HANDOFF_TTL_S`, and counts once (a claim in the state binds its nonce to the
+ * first reference returned with it; the same return again lands without counting, another
+ * reference is refused).
  * The key is the proxy's, never sent anywhere: `VENUE_BOOKING_RETURN_SECRET` when set (every
  * instance and restart then agrees), else a random one agreed through the shared state (Redis, a
  * Durable Object), else a random one of this process (memory state: ids die with a restart).
@@ -93,27 +97,36 @@ const keys = (ctx: ProxyContext) => {
   return found;
 };
 
-/** A new hand-off id, valid for `HANDOFF_TTL_S`. */
-export async function issueHandoff(ctx: ProxyContext): Promise<string> {
+/** What an id's signature covers: its expiry and nonce, and the venue it was issued for. */
+const signedData = (expiry: string, nonce: string, venue: string) => encoder.encode(`${expiry}.${nonce}.${venue}`);
+
+/** A new hand-off id for a guest of `venue`, valid for `HANDOFF_TTL_S`. */
+export async function issueHandoff(ctx: ProxyContext, venue: string): Promise<string> {
   const expiry = Math.floor(ctx.config.now() / 1000 + HANDOFF_TTL_S).toString(36);
-  const signed = `${expiry}.${randomText(12)}`;
-  const mac = await crypto.subtle.sign('HMAC', await keys(ctx).current(), encoder.encode(signed));
-  return `${signed}.${base64url(new Uint8Array(mac))}`;
+  const nonce = randomText(12);
+  const mac = await crypto.subtle.sign('HMAC', await keys(ctx).current(), signedData(expiry, nonce, venue));
+  return `${expiry}.${nonce}.${base64url(new Uint8Array(mac))}`;
 }
 
 /**
- * What a return's hand-off id proves for `reference`: `first` (count it), `repeat` (the same return
- * again: land, do not count), or `invalid` (absent, forged, expired, or used for another reference).
+ * What a return's hand-off id proves for `reference` at `venue`: `first` (count it), `repeat` (the
+ * same return again: land, do not count), or `invalid` (absent, forged, expired, issued for another
+ * venue, or used for another reference).
  */
-export async function checkHandoff(ctx: ProxyContext, id: string | null, reference: string): Promise<HandoffCheck> {
+export async function checkHandoff(
+  ctx: ProxyContext,
+  id: string | null,
+  venue: string | null,
+  reference: string,
+): Promise<HandoffCheck> {
   const parts = id === null ? null : ID_RE.exec(id);
-  if (!parts) return 'invalid';
+  if (!parts || venue === null) return 'invalid';
   const [, expiry, nonce, mac] = parts as unknown as [string, string, string, string];
   const expiresS = parseInt(expiry, 36);
   const nowS = ctx.config.now() / 1000;
   if (!(expiresS > nowS && expiresS <= nowS + HANDOFF_TTL_S + 60)) return 'invalid';
   const signature = fromBase64url(mac);
-  const data = encoder.encode(`${expiry}.${nonce}`);
+  const data = signedData(expiry, nonce, venue);
   let valid = false;
   for (const key of await keys(ctx).accepted())
     if (await crypto.subtle.verify('HMAC', key, signature, data)) valid = true;

@@ -144,6 +144,11 @@ export function cachedRead(ctx: ProxyContext, c: Context, spec: ReadSpec): Promi
   return readThrough(ctx, honoCall(ctx, c), spec);
 }
 
+/** `readThrough` for a route that reads an answer to decide its own (the hand-off): the answer, not sent. */
+export function cachedAnswer(ctx: ProxyContext, c: Context, spec: ReadSpec): Promise<Relayed> {
+  return readThrough(ctx, { ...honoCall(ctx, c), send: (relayed) => relayed }, spec);
+}
+
 /**
  * Runs a read through the cache. A miss spends the upstream budget only within the client's miss
  * limit and the budget's share for its kind; early steps are never sent upstream when the

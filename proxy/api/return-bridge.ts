@@ -22,15 +22,19 @@
  * (pages/return-page.ts) is handed in by the route table (proxy/routes.ts), since the API never
  * imports a page.
  *
- * `GET /api/return` with no query is the widget's probe: it answers which return methods this
- * proxy offers (`{methods: ['post', 'get'], handoff}`), without any upstream call; the widget then
- * asks the booking site for `return_method=post`, and puts `handoff`, a signed, expiring hand-off
- * id (api/handoff.ts), in the return URL.
+ * `GET /api/return` with no query is a probe: it answers which return methods this proxy offers
+ * (`{methods: ['post', 'get']}`), without any upstream call, and gives out nothing that proves a
+ * return. The widget, once a hand-off is in sight, asks `GET /api/venues/:venue/handoff` with the
+ * booking's details instead (`handOff`): the proxy reads their availability (through the cache, as
+ * the widget's own check) and only where that answer hands the guest to the booking site (`next.web`,
+ * with a deposit or no `next.api`: what the widget then follows) answers the methods and `handoff`,
+ * a signed, expiring hand-off id bound to the venue (api/handoff.ts). The widget asks the booking
+ * site for `return_method=post` and puts the id in the return URL.
  *
  * Returns prove themselves: anyone can send a return, so only one that carries a valid hand-off id
- * counts as a booking (`handed_off`, once per hand-off) and lands with its reference and status.
- * Any other lands on the readable page, which confirms nothing and says that the booking site will
- * confirm by email, and is counted apart (`unproven_return`).
+ * for its venue counts as a booking (`handed_off`, once per hand-off) and lands with its reference
+ * and status. Any other lands on the readable page, which confirms nothing and says that the
+ * booking site will confirm by email, and is counted apart (`unproven_return`).
  */
 import type { Context } from 'hono';
 import { envelopeResponse, ProxyError } from '../core/envelope.js';
@@ -38,6 +42,9 @@ import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { ID_RE } from '../guards/validate.js';
 import { checkHandoff, issueHandoff } from './handoff.js';
+import { allowedVenue, inputOf } from './input.js';
+import { cachedAnswer } from './read-through.js';
+import { availabilityRead } from './reads.js';
 
 /**
  * A return that does not land on the venue's page: what the guest must be told, decided here and
@@ -165,9 +172,14 @@ async function getReturn(
   });
 }
 
-/** Whether a return carries a valid hand-off id, counted once as `handed_off`, else as `unproven_return`. */
+/**
+ * Whether a return carries a valid hand-off id for the venue it names, counted once as `handed_off`,
+ * else as `unproven_return`. The venue named, not only one served now: a guest who left while the
+ * venue was served still comes back proven (and told, where the venue's page is no longer known).
+ */
 async function proven(ctx: ProxyContext, query: URLSearchParams, reference: string): Promise<boolean> {
-  const check = await checkHandoff(ctx, query.get('handoff'), reference);
+  const venue = query.get('venue');
+  const check = await checkHandoff(ctx, query.get('handoff'), venue && ID_RE.test(venue) ? venue : null, reference);
   if (check === 'first') ctx.config.metrics.booking('handed_off');
   if (check === 'invalid') ctx.config.metrics.booking('unproven_return');
   return check !== 'invalid';
@@ -188,14 +200,44 @@ export function returnBridge(page: ReturnPage): { get: Answer; post: Answer } {
 function returnGet(ctx: ProxyContext, c: Context, page: ReturnPage): Response | Promise<Response> {
   const url = urlOf(c.req.raw);
   if (url.search) return getReturn(ctx, c.req.raw, url.searchParams, page);
-  if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
-  return returnProbe(ctx, c.req.raw);
+  noBridge(ctx);
+  return envelopeResponse(c.req.raw, 200, { methods: METHODS });
 }
 
-/** The probe's answer: the methods, and a fresh hand-off id for the return URL (never cached). */
-async function returnProbe(ctx: ProxyContext, request: Request): Promise<Response> {
-  const handoff = await issueHandoff(ctx);
-  return envelopeResponse(request, 200, { methods: ['post', 'get'], handoff }, { 'cache-control': 'no-store' });
+/** The return methods the bridge offers. */
+const METHODS = ['post', 'get'];
+
+/** Refuses a hand-off or probe where this proxy offers no bridge (the widget then returns by GET). */
+function noBridge(ctx: ProxyContext): void {
+  if (ctx.config.returnBridge === false) throw new ProxyError(404, 'This proxy offers no return bridge');
+}
+
+/** Whether an availability payload sends the guest to the booking site (src/state/booking-flow.ts `submitRoute`). */
+function handsOff(payload: unknown): boolean {
+  const { next, depositRequired } = (payload ?? {}) as {
+    next?: { api?: unknown; web?: unknown };
+    depositRequired?: unknown;
+  };
+  return Boolean(next?.web && (depositRequired || !next.api));
+}
+
+/**
+ * `GET /api/venues/:venue/handoff` with a booking's details (the availability query): a hand-off id
+ * for this venue, only when the availability answer for them hands the guest to the booking site;
+ * a 409 otherwise, and the read's own refusal (a 429, the upstream's error) as it is. Never cached.
+ */
+export async function handOff(ctx: ProxyContext, c: Context): Promise<Response> {
+  noBridge(ctx);
+  const venue = await allowedVenue(ctx, c);
+  const spec = availabilityRead(ctx, venue, await inputOf(c));
+  const read = await cachedAnswer(ctx, c, spec);
+  if (read.status !== 200) return ctx.send(c, read);
+  if (!handsOff((JSON.parse(read.text) as { payload?: unknown }).payload))
+    throw new ProxyError(409, 'These details are booked here, not on the booking site: no hand-off', {
+      errors: [{ code: 'no_handoff', message: 'This booking is not handed to the booking site', fields: [] }],
+    });
+  const handoff = await issueHandoff(ctx, venue);
+  return envelopeResponse(c.req.raw, 200, { methods: METHODS, handoff }, { 'cache-control': 'no-store' });
 }
 
 /** `POST /api/return`: the booking site's return, answered with 303 to the guest's page. */

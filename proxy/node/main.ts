@@ -222,6 +222,15 @@ async function start() {
         msg: `what the venue saves in the studio (its profile, the sites it allows) and the bookings /status counts end with this process: set ${envName('dataFile')} (one process) or ${envName('redisUrl')}`,
       }),
     );
+  // A configured return key keeps ids valid across instances and restarts, but which of them have
+  // been counted is remembered only in a shared store: without one, each instance counts an id once.
+  if (config.settings.returnSecret && !config.redis)
+    console.error(
+      JSON.stringify({
+        level: 'warn',
+        msg: `${envName('returnSecret')} without ${envName('redisUrl')}: every instance accepts the others' hand-off ids, but remembers only its own which returns it counted, so one return may count once per instance and again after a restart; set ${envName('redisUrl')} to count each once`,
+      }),
+    );
 
   // The handler is built once the port is known, so that with `--port 0` the embedded sandbox's
   // next.web and the proxy's own origin name the port actually listened on.

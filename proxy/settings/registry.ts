@@ -268,7 +268,7 @@ export const SETTINGS = {
     scope: 'proxy',
     parse: parsers.secret,
     defaultDoc: '— (a random key the instances agree on through the shared state, else this process’s own)',
-    doc: 'Environment only (a secret): the key that signs the hand-off id a return from the booking site must carry to count as a booking, so it stays valid across restarts and instances without a shared store; 32 to 200 letters, digits or `._~+/=-`',
+    doc: 'Environment only (a secret): the key that signs the hand-off id a return from the booking site must carry to count as a booking, so it stays valid across restarts and instances without a shared store (each instance then counts a return once, and again after a restart: the proxy warns; a shared store counts it once); 32 to 200 letters, digits or `._~+/=-`',
   },
   studio: {
     env: 'VENUE_BOOKING_STUDIO',

@@ -8,6 +8,20 @@ import { IdempotencyStore } from './idempotency.js';
 import { RateLimiter } from './rate-limit.js';
 import { BOOKING_ANSWER_TTL_MS, type ProxyState, type Relayed } from './types.js';
 
+/**
+ * How many claims of one kind (`handoff:…`, `ref:…`: a name's part before its first colon; a name
+ * without one is a kind of its own, as the return key `return-secret`) are kept: each kind is
+ * bounded apart, so no flood of one (returns with valid hand-off ids) pushes out another's, least
+ * of all the key that signs the hand-off ids.
+ */
+export const CLAIMS_PER_KIND = 20_000;
+
+/** One kind's claims, in claim order, and the soonest expiry among them (when a sweep can free one). */
+interface ClaimKind {
+  claims: Map<string, { holder: string; expires: number }>;
+  soonest: number;
+}
+
 /** Options of the memory state. */
 export interface MemoryStateOptions {
   /** How long identical reads share one upstream answer. */
@@ -23,7 +37,8 @@ export class MemoryState implements ProxyState {
   readonly keys: IdempotencyStore;
   private readonly limiters = new Map<string, RateLimiter>();
   private readonly generations = new Map<string, string>();
-  private readonly claims = new Map<string, { holder: string; expires: number }>();
+  /** Claims by kind, each in claim order, with the soonest expiry among them (when a sweep can free one). */
+  private readonly claims = new Map<string, ClaimKind>();
 
   constructor(private readonly options: MemoryStateOptions) {
     this.reads = new ReadCache<Relayed>({ ...options, maxEntries: 5000 });
@@ -76,12 +91,26 @@ export class MemoryState implements ProxyState {
 
   async claim(name: string, holder: string, ttlMs: number) {
     const now = this.options.now();
-    const held = this.claims.get(name);
+    const kindName = name.split(':', 1)[0]!;
+    let kind = this.claims.get(kindName);
+    if (!kind) this.claims.set(kindName, (kind = { claims: new Map(), soonest: Infinity }));
+    const { claims } = kind;
+    const held = claims.get(name);
     if (held && held.expires > now) return held.holder;
-    this.claims.delete(name);
-    this.claims.set(name, { holder, expires: now + ttlMs });
-    // Bounded: the oldest claims go first (a reference's claim outlives the answers it guards: 24 h).
-    if (this.claims.size > 20_000) this.claims.delete(this.claims.keys().next().value!);
+    claims.delete(name);
+    claims.set(name, { holder, expires: now + ttlMs });
+    kind.soonest = Math.min(kind.soonest, now + ttlMs);
+    if (claims.size > CLAIMS_PER_KIND) {
+      // Bounded per kind: every expired claim goes first (one sweep, only once one can have
+      // expired), else the oldest (a reference's claim outlives the answers it guards: 24 h).
+      if (kind.soonest <= now) {
+        kind.soonest = Infinity;
+        for (const [each, claim] of claims)
+          if (claim.expires <= now) claims.delete(each);
+          else kind.soonest = Math.min(kind.soonest, claim.expires);
+      }
+      if (claims.size > CLAIMS_PER_KIND) claims.delete(claims.keys().next().value!);
+    }
     return holder;
   }
 

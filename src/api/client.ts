@@ -171,6 +171,9 @@ export const readBookingRules = (
   signal?: AbortSignal,
 ) => client.read<WireBookingRules>(venuePath(venue, '/booking-rules'), signal, query);
 
-/** Whether the proxy offers its return bridge (no upstream call). */
-export const readReturnBridge = (client: ApiClient, signal?: AbortSignal) =>
-  client.read<WireReturnBridge>('return', signal);
+/**
+ * The proxy's return bridge and hand-off id for a booking the booking site takes (its availability
+ * query): the proxy answers them only when that availability hands the guest off.
+ */
+export const readHandoff = (client: ApiClient, venue: string, query: AvailabilityQuery, signal?: AbortSignal) =>
+  client.read<WireReturnBridge>(venuePath(venue, '/handoff'), signal, query);

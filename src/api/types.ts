@@ -163,7 +163,7 @@ export interface WireBookingRules {
   max_people?: unknown;
 }
 
-/** The proxy's return bridge (`GET /api/return`): the methods it accepts and its signed hand-off id. */
+/** A hand-off's answer (`GET /api/venues/{id}/handoff`): the return methods the proxy's bridge accepts and its signed hand-off id. */
 export interface WireReturnBridge {
   methods?: unknown;
   handoff?: unknown;

@@ -14,7 +14,7 @@ import {
   readBookingRules,
   readMarketingPreferences,
   readOffers,
-  readReturnBridge,
+  readHandoff,
   readVenue,
   readVenueGroup,
   type ApiClient,
@@ -38,6 +38,7 @@ import type { BookingState } from '../state/booking-state.js';
 import { sizeCondition, type PartyRange } from '../venue/offers.js';
 import { importPinned } from '../api/pinned-import.js';
 import type { ReadState, ViewState } from '../state/view.js';
+import { offPage } from '../state/journey.js';
 import { venueIds, venueModel, venueName, type VenueModel } from '../venue/venue-model.js';
 import { venueToday } from '../venue/venue-time.js';
 
@@ -52,6 +53,7 @@ export interface BookingDataHost extends ReactiveControllerHost {
   readonly steps: string;
   readonly hideOffers: boolean;
   readonly returnMethod: 'post' | 'get';
+  readonly returnUrl: string;
   readonly now: Date | null;
 }
 
@@ -87,7 +89,6 @@ interface BookingInputs {
   people: number;
   /** Whether the venue's name is known without its record (create response, saved names). */
   titled: boolean;
-  returnMethod: 'post' | 'get';
   /** The venue's today (`yyyy-MM-dd`): the date the types' booking rules are read for. */
   today: string;
 }
@@ -138,15 +139,19 @@ export class Read<const A extends readonly unknown[], R> {
 /** `ReadState` statuses by `TaskStatus` (0 initial, 1 pending, 2 complete, 3 error). */
 const STATUS = ['initial', 'pending', 'complete', 'error'] as const;
 
+/** An availability answer in hand, with the read that produced it and its venue. */
+type VenueAnswer = HeldAvailability & { venue: string };
+
 /** The booking's reads. */
 export class BookingData implements ReactiveController {
   /** The last availability answer, the read it answered and its venue. */
-  private _held: (HeldAvailability & { venue: string }) | null = null;
+  private _held: VenueAnswer | null = null;
   private _client: ApiClient | null = null;
   private _clientBase = '';
   /** Set once a hand-off to the booking site (or a confirmation without a name) is in sight for good. */
   private _wantRecord = false;
-  private _wantBridge = false;
+  /** The answer that last put a hand-off in sight, and its venue: the proxy's hand-off id is asked for it. */
+  private _handoff: VenueAnswer | null = null;
   /** Set once a booking is in sight for good (the party step, the details form or a confirmation). */
   private _wantLater = false;
 
@@ -161,7 +166,7 @@ export class BookingData implements ReactiveController {
   /** A single venue's name, read only when a hand-off or a confirmation needs it and nothing else gives it. */
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   /** The return bridge's signed hand-off id ('' without one), else false: the proxy confirms only returns with it. */
-  readonly bridge: Read<readonly [string, boolean], string | false>;
+  readonly bridge: Read<readonly [string, VenueAnswer | null], string | false>;
   /** The later steps' code, a pinned on-demand chunk fetched once the party step, a dead end or a booking is in sight. */
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
   /** What a dead end offers (`readPartyHelp`), read once one is in sight: never on a first load. */
@@ -214,7 +219,7 @@ export class BookingData implements ReactiveController {
       },
       async ([api, venue, read, confirmed], signal) => {
         if (!venue || confirmed) return null;
-        const query = read.fields ? { ...read.choices, fields: read.fields.join(',') } : { ...read.choices };
+        const query = queryOf(read);
         // No `getOffers`: badges come from the offers' own rules (`offers.ts`), so the service is spared that work.
         const availability = normalizeAvailability(await readAvailability(this.clientFor(api), venue, query, signal));
         if (!signal.aborted) this._held = { read, availability, venue };
@@ -285,17 +290,23 @@ export class BookingData implements ReactiveController {
     );
   }
 
-  /** Asked once a hand-off is in sight: the booking site then POSTs the details instead of putting them in a URL. */
+  /**
+   * Asked once a hand-off is in sight, with the details handed off: the proxy gives its id only when
+   * their availability hands the guest off, and the booking site then POSTs the details back through
+   * its bridge instead of putting them in a URL.
+   */
   private _bridgeRead(host: ReactiveControllerHost): BookingData['bridge'] {
     return new Read(
       host,
       () => {
-        const { api, returnMethod } = this._inputs();
-        return [api, this._wantBridge && returnMethod !== 'get'] as const;
+        const { api, returnMethod, returnUrl } = this._host;
+        // A GET return to this page needs no bridge; one to another origin always does (journey.ts).
+        const wanted = this._handoff && (returnMethod !== 'get' || offPage(returnUrl));
+        return [api, wanted ? this._handoff : null] as const;
       },
-      async ([api, wanted], signal) => {
-        if (!wanted) return false;
-        const payload = await optional(readReturnBridge(this.clientFor(api), signal));
+      async ([api, handoff], signal) => {
+        if (!handoff) return false;
+        const payload = await optional(readHandoff(this.clientFor(api), handoff.venue, queryOf(handoff.read), signal));
         return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
       },
     );
@@ -357,7 +368,6 @@ export class BookingData implements ReactiveController {
       wantPreferences,
       partyInSight: at === 'num_people',
       titled: Boolean(pick.title),
-      returnMethod: host.returnMethod,
       today: venueToday(host.now ?? new Date()),
       dead: false,
       people: at === 'type' ? (choices.num_people ?? 0) : 0,
@@ -403,7 +413,7 @@ export class BookingData implements ReactiveController {
   hostUpdate(): void {
     const inputs = this._inputs();
     const away = this._away(inputs);
-    this._wantBridge ||= away;
+    if (away) this._handoff = this._held;
     this._wantRecord ||= away || (inputs.confirmed && !inputs.titled);
   }
 
@@ -491,6 +501,11 @@ export class BookingData implements ReactiveController {
       }),
     );
   }
+}
+
+/** The availability query of a read (the hand-off asks with the same one, so the proxy's cache answers it). */
+function queryOf(read: AvailabilityRead) {
+  return read.fields ? { ...read.choices, fields: read.fields.join(',') } : { ...read.choices };
 }
 
 /** A read whose answer is optional: what it adds the flow can go on without, so a failure is null. */

@@ -130,15 +130,15 @@ export class Journey {
 
   /**
    * Where the booking site sends the guest back: through the proxy's bridge (POST) when it offers
-   * one and the page is on this origin, else to the page itself with the details in its URL
-   * (`venue`: the venue booked, for the bridge; `bridge`: the proxy's hand-off id when it offers
-   * its bridge, else false).
+   * one, else to the page itself with the details in its URL (`venue`: the venue booked, for the
+   * bridge; `bridge`: the proxy's hand-off id when it offers its bridge, else false).
    */
   returnTo(venue: string, bridge: string | false): { returnUrl: string; returnMethod?: 'post' } {
     const page = returnUrlFor(this.#host.returnUrl, location.href, this.#returnKey);
-    // The bridge sends guests back only to an origin the proxy serves: a `return-url` on another
-    // origin than this page's (which the proxy serves, or this widget could not call it) keeps GET.
-    const post = this.#host.returnMethod !== 'get' && bridge !== false && new URL(page).origin === location.origin;
+    // A `return-url` on another origin always goes through the bridge when there is one (whatever
+    // `return-method` says): a GET return would take the guest's name, email and reference straight
+    // there, while the bridge lands only on origins the proxy serves and otherwise tells the guest.
+    const post = bridge !== false && (this.#host.returnMethod !== 'get' || offPage(page));
     return post
       ? { returnUrl: bridgeUrl(this.#host.api, venue, page, this.#host.locale, bridge), returnMethod: 'post' }
       : { returnUrl: page };
@@ -151,9 +151,15 @@ export class Journey {
   }
 }
 
-/** The proxy's return bridge for a venue: the page to send the guest back to, and the language of its own page. */
+/** Whether a `return-url` (relative: this page's) is on another origin than this page: its return must take the bridge. */
+export const offPage = (returnUrl: string) => new URL(returnUrl, location.href).origin !== location.origin;
+
+/**
+ * The proxy's return bridge for a venue: the page to send the guest back to, and the language of its
+ * own page. A relative `api` is this page's, not the return page's (which may be on another origin).
+ */
 function bridgeUrl(api: string, venue: string, page: string, lang: string, handoff: string): string {
-  const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, page);
+  const url = new URL(`${(api || '/api').replace(/\/+$/, '')}/return`, location.href);
   url.searchParams.set('venue', venue);
   url.searchParams.set('page', page);
   url.searchParams.set('lang', lang);

@@ -176,6 +176,7 @@ async function depositHandOff(
   api: string,
   id: string,
   returnUrl = '',
+  returnMethod = 'post',
 ): Promise<{ element: VenueBooking; url: string }> {
   const element = await fixture<VenueBooking>(
     html`<venue-booking
@@ -183,6 +184,7 @@ async function depositHandOff(
       venue=${DEMO_VENUE}
       api=${api}
       return-url=${returnUrl}
+      return-method=${returnMethod}
       .now=${london(NOW)}
     ></venue-booking>`,
   );
@@ -421,13 +423,42 @@ describe('privacy on the hand-off', () => {
     const { url } = await depositHandOff(stack.api, 'brunch-get');
     expect(new URL(url).searchParams.get('return_method')).to.equal(null);
     expect(new URL(new URL(url).searchParams.get('return_url')!).pathname).to.equal(location.pathname);
-    expect((await clientRequests(stack)).some((request) => request.url === '/api/return')).to.equal(true, 'probed');
+    const asked = (await clientRequests(stack)).some((request) =>
+      request.url.startsWith(`/api/venues/${DEMO_VENUE}/handoff?`),
+    );
+    expect(asked).to.equal(true, 'the hand-off asked');
   });
 
-  it('a return-url on another origin keeps GET (the bridge would refuse it), even with a bridge', async () => {
-    const stack = await newStack({ sandbox: { now: NOW } });
-    const { url } = await depositHandOff(stack.api, 'brunch-away', 'https://elsewhere.example/thanks');
-    expect(new URL(url).searchParams.get('return_method')).to.equal(null);
-    expect(new URL(url).searchParams.get('return_url')).to.match(/^https:\/\/elsewhere\.example\/thanks\?vb_return=/);
-  });
+  for (const returnMethod of ['post', 'get'])
+    it(`a return-url on another origin goes through the bridge (return-method ${returnMethod}): the guest's details never travel there`, async () => {
+      const stack = await newStack({ sandbox: { now: NOW } });
+      const away = 'https://elsewhere.example/thanks';
+      const { url } = await depositHandOff(stack.api, `brunch-away-${returnMethod}`, away, returnMethod);
+      const handOff = new URL(url);
+      expect(handOff.searchParams.get('return_method')).to.equal('post');
+      const bridge = new URL(handOff.searchParams.get('return_url')!);
+      expect(bridge.origin + bridge.pathname).to.equal(`${location.origin}${stack.api}/return`);
+      expect(bridge.searchParams.get('page')).to.match(/^https:\/\/elsewhere\.example\/thanks\?vb_return=/);
+      expect(bridge.searchParams.get('handoff')).to.match(/^[0-9a-z]+\.[\w-]{16}\.[\w-]{43}$/);
+
+      // The booking site posts the details to the bridge, which lands only on origins the proxy
+      // serves (this page's, configured ones): it refuses this one, and elsewhere.example gets nothing.
+      const who = { ...guest(`away-${returnMethod}`), first_name: 'Edsger', last_name: 'Dijkstra' };
+      const form = new URLSearchParams(handOff.search);
+      for (const [key, value] of Object.entries({ ...who, card_number: '4242 4242 4242 4242', pay_deposit: 'yes' }))
+        form.set(key, value);
+      const hosted = await fetch(`${stack.base}/sandbox/book`, { method: 'POST', body: form });
+      const returnForm = new DOMParser()
+        .parseFromString(await hosted.text(), 'text/html')
+        .querySelector<HTMLFormElement>('form[method="post"]')!;
+      expect(returnForm.getAttribute('action')).to.equal(bridge.href);
+      const posted = new URLSearchParams();
+      for (const input of returnForm.querySelectorAll('input')) posted.set(input.name, input.value);
+      const back = await fetch(bridge.href, { method: 'POST', body: posted });
+      expect(back.redirected).to.equal(false, 'no redirect to elsewhere.example');
+      expect(back.status).to.equal(404);
+      const told = await back.text();
+      expect(JSON.parse(told).payload.errors[0].code).to.equal('no_return_page');
+      expectNoneOf([who.first_name, who.last_name, who.email], [told]);
+    });
 });

@@ -364,6 +364,13 @@ add(
 );
 // A GET return is not refused: it lands, or shows a readable page (return-bridge.test.ts).
 add('return PUT', `${R}?venue=${VENUE}`, { method: 'PUT' }, 405);
+// The hand-off id: asked with a booking's details of a served venue, by GET; anything else is
+// refused before the availability is read.
+const H = `/api/venues/${VENUE}/handoff`;
+add('handoff foreign venue', `/api/venues/${FOREIGN_VENUE}/handoff?type=${TYPE}`, undefined, 404);
+add('handoff invalid party', `${H}?type=${TYPE}&num_people=abc`, undefined, 400);
+add('handoff script type', `${H}?type=%3Cscript%3E`, undefined, 400);
+add('handoff POST', H, { method: 'POST' }, 405);
 for (const page of [
   'https://evil.example/landing',
   `${ORIGIN}.evil.example/landing`,

@@ -9,8 +9,19 @@ import { describe, it } from 'node:test';
 import { Metrics, total } from '../../proxy/core/metrics.js';
 import { configFromEnv } from '../../proxy/env.js';
 import { HANDOFF_TTL_S } from '../../proxy/api/handoff.js';
+import { CLAIMS_PER_KIND, MemoryState } from '../../proxy/state/memory.js';
+import type { ProxyConfig } from '../../proxy/app.js';
 import { freePort, runBin } from './node-bin.js';
-import { BASE, FOREIGN_VENUE, ORIGIN, OTHER_VENUE, recordingProxy, VENUE } from './support.js';
+import {
+  BASE,
+  FOREIGN_VENUE,
+  ORIGIN,
+  OTHER_VENUE,
+  recordingProxy,
+  upstreamJson,
+  VENUE,
+  type Script,
+} from './support.js';
 
 /** Resolves once `ready` holds (polled), or fails after two seconds. */
 async function until(ready: () => boolean): Promise<void> {
@@ -20,11 +31,42 @@ async function until(ready: () => boolean): Promise<void> {
   }
 }
 
-/** A hand-off id, as the widget gets it from the probe before it sends the guest away. */
-async function handoffOf(send: (path: string, init?: RequestInit) => Promise<Response>): Promise<string> {
-  const response = await send('/api/return', { headers: { origin: ORIGIN } });
+/** A Saturday two weeks or more ahead (the embedded sandbox serves brunch then). */
+const SATURDAY = (() => {
+  const day = new Date(Date.now() + 14 * 86_400_000);
+  day.setUTCDate(day.getUTCDate() + ((6 - day.getUTCDay() + 7) % 7));
+  return day.toISOString().slice(0, 10);
+})();
+/** A brunch for two (the sandbox seed's deposit type): its availability hands the guest to the booking site. */
+const HANDED_OFF = `type=64a1f0c2e4b0a1b2c3d4e602&date=${SATURDAY}&time=10:30&num_people=2&duration=120`;
+
+const SECRET = 'a-return-secret-0123456789abcdef0123';
+
+/** An upstream whose availability answers hand off (a deposit, `next` with only `web`). */
+const handOffScript: Script = () =>
+  upstreamJson({
+    valid: true,
+    action: 'accept',
+    depositRequired: true,
+    next: { web: 'https://book.example/book?venue_id=x' },
+  });
+
+/** A proxy over an upstream whose availability answers hand off. */
+const bridgeProxy = (overrides: Partial<ProxyConfig> = {}) => recordingProxy(overrides, handOffScript);
+
+/** A hand-off id, as the widget gets it once its booking's availability hands the guest off. */
+async function handoffOf(
+  send: (path: string, init?: RequestInit) => Promise<Response>,
+  venue = OTHER_VENUE,
+  origin = ORIGIN,
+): Promise<string> {
+  const response = await send(`/api/venues/${venue}/handoff?${HANDED_OFF}`, { headers: { origin } });
+  assert.equal(response.status, 200);
   return ((await response.json()) as { payload: { handoff: string } }).payload.handoff;
 }
+
+/** The upstream calls besides the hand-off's availability read: a return itself makes none. */
+const beyondHandOff = (calls: { url: string }[]) => calls.filter((call) => !call.url.includes('/booking-availability'));
 
 const RETURNED =
   'reference=DMN-12345678901&status=complete&first_name=Ada&last_name=Lovelace&email=ada%40example.com&phone=07700900123';
@@ -36,14 +78,48 @@ const post = (path: string, origin = 'https://book.example'): RequestInit & { pa
 });
 
 describe('return bridge', () => {
-  it('GET /api/return answers the methods on offer without calling the upstream', async () => {
-    const { send, calls } = recordingProxy();
+  it('GET /api/return answers the methods on offer, and no hand-off id, without calling the upstream', async () => {
+    const { send, calls } = bridgeProxy();
+    for (const headers of [{ origin: ORIGIN }, {}] as Record<string, string>[]) {
+      const response = await send('/api/return', { headers });
+      assert.equal(response.status, 200);
+      const body = (await response.json()) as { payload: Record<string, unknown> };
+      assert.deepEqual(body.payload, { methods: ['post', 'get'] }, 'the probe proves nothing');
+    }
     const response = await send('/api/return', { headers: { origin: ORIGIN } });
-    assert.equal(response.status, 200);
-    const body = (await response.json()) as { payload: { methods: string[] } };
-    assert.deepEqual(body.payload.methods, ['post', 'get']);
     assert.equal(response.headers.get('access-control-allow-origin'), ORIGIN);
     assert.equal(calls.length, 0);
+  });
+
+  it('issues a hand-off id only where the booking’s availability hands the guest off, bound to its venue', async () => {
+    const booked = recordingProxy();
+    const refused = await booked.send(`/api/venues/${OTHER_VENUE}/handoff?${HANDED_OFF}`, {
+      headers: { origin: ORIGIN },
+    });
+    assert.equal(refused.status, 409, 'the service books these details itself: nothing is handed off');
+    const refusal = (await refused.json()) as { payload: { handoff?: string; errors: { code: string }[] } };
+    assert.equal(refusal.payload.handoff, undefined);
+    assert.equal(refusal.payload.errors[0]!.code, 'no_handoff');
+    const unknown = await booked.send(`/api/venues/${FOREIGN_VENUE}/handoff?${HANDED_OFF}`);
+    assert.equal(unknown.status, 404, 'a venue not served here gets none');
+    const invalid = await booked.send(`/api/venues/${OTHER_VENUE}/handoff?num_people=zero`);
+    assert.equal(invalid.status, 400);
+
+    const metrics = new Metrics();
+    const { send } = bridgeProxy({ metrics });
+    const forVenue = await handoffOf(send, VENUE);
+    const other = await send(
+      getReturn({ venue: OTHER_VENUE, page: leftFrom, handoff: forVenue, reference: 'DMN-1', status: 'complete' }),
+    );
+    assert.equal(other.status, 200, 'an id of one venue proves no return for another');
+    assert.match(await other.text(), /will confirm your booking by email/);
+    const own = await send(
+      getReturn({ venue: VENUE, page: leftFrom, handoff: forVenue, reference: 'DMN-1', status: 'complete' }),
+    );
+    assert.equal(own.status, 303);
+    const snapshot = await metrics.snapshot();
+    assert.equal(total(snapshot, 'bookings_total', { outcome: 'handed_off' }), 1);
+    assert.equal(total(snapshot, 'bookings_total', { outcome: 'unproven_return' }), 1);
   });
 
   for (const [name, page] of [
@@ -51,7 +127,7 @@ describe('return bridge', () => {
     ['the proxy’s own origin', `${BASE}/venue?vb_return=w1`],
   ] as const) {
     it(`defaults to the page the guest left from, on ${name}, with only reference and status added`, async () => {
-      const { send, calls, logger } = recordingProxy();
+      const { send, calls, logger } = bridgeProxy();
       // A stale return on the page the guest left from is replaced, never kept.
       const left = `${page}&email=old%40example.com&reference=OLD#step`;
       const handoff = await handoffOf(send);
@@ -69,13 +145,13 @@ describe('return bridge', () => {
       for (const secret of ['Ada', 'Lovelace', 'ada@', 'ada%40', '07700900123', 'old'])
         assert.ok(!location.href.includes(secret), `${secret} in ${location.href}`);
       assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
-      assert.equal(calls.length, 0);
+      assert.deepEqual(beyondHandOff(calls), []);
       assert.ok(!JSON.stringify(logger.lines).includes('Lovelace'), 'no personal data in the logs');
     });
   }
 
   it('takes the POST from a no-referrer booking page (Origin: null), and that opaque origin nowhere else', async () => {
-    const { send, calls } = recordingProxy();
+    const { send, calls } = bridgeProxy();
     const handoff = await handoffOf(send);
     const { path, ...init } = post(
       `/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(`${ORIGIN}/book?vb_return=w1`)}&handoff=${handoff}`,
@@ -86,12 +162,16 @@ describe('return bridge', () => {
     assert.equal(new URL(response.headers.get('location')!).searchParams.get('reference'), 'DMN-12345678901');
     const read = await send(`/api/venues/${VENUE}/offers`, { headers: { origin: 'null' } });
     assert.equal(read.status, 403);
-    assert.equal(calls.length, 0);
+    assert.deepEqual(beyondHandOff(calls), []);
   });
 
-  it('with the bridge off, the probe says 404 (no hand-off id) and only configured pages are targets', async () => {
-    const { send } = recordingProxy({ returnBridge: false });
+  it('with the bridge off, the probe and the hand-off say 404 and only configured pages are targets', async () => {
+    const { send } = bridgeProxy({ returnBridge: false });
     assert.equal((await send('/api/return', { headers: { origin: ORIGIN } })).status, 404);
+    assert.equal(
+      (await send(`/api/venues/${VENUE}/handoff?${HANDED_OFF}`, { headers: { origin: ORIGIN } })).status,
+      404,
+    );
     const left = post(`/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(`${ORIGIN}/book`)}`);
     assert.equal((await send(left.path, left)).status, 404);
     // A return to a configured page without a hand-off id proves nothing: the page, not a landing.
@@ -102,8 +182,8 @@ describe('return bridge', () => {
   });
 
   it('a configured page still wins over the page the widget names', async () => {
-    const { send } = recordingProxy();
-    const handoff = await handoffOf(send);
+    const { send } = bridgeProxy();
+    const handoff = await handoffOf(send, VENUE);
     const { path, ...init } = post(
       `/api/return?venue=${VENUE}&page=${encodeURIComponent(`${ORIGIN}/elsewhere`)}&handoff=${handoff}`,
     );
@@ -135,7 +215,7 @@ describe('the GET return', () => {
     ['with only the reference and the status', {}],
   ] as const) {
     it(`${name}: 303 to the page the guest left, with only reference and status, whoever navigates`, async () => {
-      const { send, calls, logger } = recordingProxy();
+      const { send, calls, logger } = bridgeProxy();
       const path = getReturn({
         venue: OTHER_VENUE,
         page: leftFrom,
@@ -163,15 +243,15 @@ describe('the GET return', () => {
         assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
         assert.equal(response.headers.get('cache-control'), 'no-store');
       }
-      assert.equal(calls.length, 0);
+      assert.deepEqual(beyondHandOff(calls), []);
       assertNoGuestData(JSON.stringify(logger.lines), 'the log');
       assert.ok(logger.lines.some((line) => line.msg === 'booking returned' && line.landed === true));
     });
   }
 
   it('goes where the POST goes: a configured page wins over the page named', async () => {
-    const { send } = recordingProxy();
-    const handoff = await handoffOf(send);
+    const { send } = bridgeProxy();
+    const handoff = await handoffOf(send, VENUE);
     const response = await send(
       getReturn({ venue: VENUE, page: `${ORIGIN}/elsewhere`, handoff, reference: 'DMN-1', status: 'in_progress' }),
     );
@@ -180,8 +260,8 @@ describe('the GET return', () => {
   });
 
   it('a status it cannot read is dropped (the widget then shows an enquiry), never copied', async () => {
-    const { send } = recordingProxy();
-    const handoff = await handoffOf(send);
+    const { send } = bridgeProxy();
+    const handoff = await handoffOf(send, VENUE);
     const response = await send(
       `/api/return?venue=${VENUE}&handoff=${handoff}&reference=DMN-1&status=complete%0d%0aSet-Cookie:%20x=1`,
       { headers: NAVIGATION },
@@ -197,7 +277,7 @@ describe('the GET return', () => {
     try {
       // The embedded stack's own origin (its public URL) names `localhost`.
       const base = `http://localhost:${port}`;
-      const handoff = await handoffOf((path, init) => fetch(`${base}${path}`, init));
+      const handoff = await handoffOf((path, init) => fetch(`${base}${path}`, init), VENUE, base);
       const response = await fetch(
         `${base}${getReturn({ venue: VENUE, page: `${base}/venue?vb_return=w1`, handoff, reference: 'DMN-1', status: 'complete', ...GUEST })}`,
         { redirect: 'manual', headers: NAVIGATION },
@@ -213,6 +293,12 @@ describe('the GET return', () => {
   });
 
   describe('where it cannot land: a readable page, never JSON', () => {
+    /**
+     * An id for a venue this proxy no longer serves: issued by an instance (the same secret) that
+     * served it when the guest left.
+     */
+    const foreignHandoff = () =>
+      handoffOf(bridgeProxy({ returnSecret: SECRET, venues: [FOREIGN_VENUE] }).send, FOREIGN_VENUE);
     const page = async (response: Response) => {
       assert.match(response.headers.get('content-type')!, /^text\/html; charset=utf-8$/);
       const html = await response.text();
@@ -221,13 +307,13 @@ describe('the GET return', () => {
     };
 
     it('an unknown venue and a page on no allowed origin: the reference in the widget’s language, no link', async () => {
-      const { send, calls, logger } = recordingProxy();
+      const { send, calls, logger } = bridgeProxy({ returnSecret: SECRET });
       const response = await send(
         getReturn({
           venue: FOREIGN_VENUE,
           page: 'https://evil.example/landing',
           lang: 'fr',
-          handoff: await handoffOf(send),
+          handoff: await foreignHandoff(),
           reference: 'DMN-12345678901',
           status: 'complete',
           ...GUEST,
@@ -243,12 +329,12 @@ describe('the GET return', () => {
       assertNoGuestData(html, 'the page');
       assertNoGuestData(JSON.stringify(logger.lines), 'the log');
       assert.ok(!JSON.stringify(logger.lines).includes(FOREIGN_VENUE), 'an unserved venue id is not logged');
-      assert.equal(calls.length, 0);
+      assert.deepEqual(beyondHandOff(calls), []);
     });
 
     it('an unknown venue on an allowed page: a link back that shows the booking there', async () => {
-      const { send } = recordingProxy();
-      const handoff = await handoffOf(send);
+      const { send } = bridgeProxy({ returnSecret: SECRET });
+      const handoff = await foreignHandoff();
       const response = await send(
         getReturn({ venue: FOREIGN_VENUE, page: leftFrom, handoff, reference: 'DMN-1', status: 'in_progress' }),
         { headers: { 'accept-language': 'nl-NL,nl;q=0.9,en;q=0.5' } },
@@ -266,7 +352,7 @@ describe('the GET return', () => {
     });
 
     it('no usable reference: 400, what to expect instead, and the venue’s page without values', async () => {
-      const { send } = recordingProxy();
+      const { send } = bridgeProxy();
       for (const reference of ['', '<script>alert(1)</script>']) {
         const response = await send(getReturn({ venue: OTHER_VENUE, page: leftFrom, reference, ...GUEST }));
         assert.equal(response.status, 400);
@@ -282,7 +368,7 @@ describe('the GET return', () => {
     });
 
     it('pages that are no http(s) page of an allowed origin get no link', async () => {
-      const { send } = recordingProxy();
+      const { send } = bridgeProxy();
       for (const left of ['javascript:alert(1)', 'data:text/html,<p>x</p>', `https://u:p@${new URL(ORIGIN).host}/x`]) {
         const response = await send(getReturn({ venue: OTHER_VENUE, page: left, reference: 'DMN-1', status: 'x' }));
         assert.equal(response.status, 200);
@@ -291,7 +377,7 @@ describe('the GET return', () => {
     });
 
     it('its CSP allows its one stylesheet by hash and nothing else', async () => {
-      const { send } = recordingProxy();
+      const { send } = bridgeProxy();
       const response = await send(getReturn({ venue: FOREIGN_VENUE, reference: 'DMN-1', status: 'complete' }));
       const html = await page(response);
       const style = /<style>([^<]*)<\/style>/.exec(html)![1]!;
@@ -307,7 +393,7 @@ describe('the GET return', () => {
     });
 
     it('with the bridge off, only configured pages are landed on', async () => {
-      const { send } = recordingProxy({ returnBridge: false });
+      const { send } = bridgeProxy({ returnBridge: false });
       // The probe is off: these returns carry no hand-off id and confirm nothing; the configured
       // page is still the way back.
       const off = await send(getReturn({ venue: OTHER_VENUE, page: leftFrom, reference: 'DMN-1', status: 'complete' }));
@@ -326,7 +412,7 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
 
   it('50 returns without a hand-off id count no booking, apart, and /status carries none of them', async () => {
     const metrics = new Metrics();
-    const { send } = recordingProxy({ metrics, peerAddress: () => '127.0.0.1' });
+    const { send } = bridgeProxy({ metrics, peerAddress: () => '127.0.0.1' });
     for (let i = 0; i < 50; i++) {
       const response = await send(`/api/return?reference=FAKE${i}`);
       assert.equal(response.status, 200);
@@ -340,7 +426,7 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
   });
 
   it('a forged confirmation says “confirmed” in no language and shows no reference', async () => {
-    const { send } = recordingProxy();
+    const { send } = bridgeProxy();
     const words = {
       en: 'will confirm your booking by email',
       fr: 'par e-mail',
@@ -364,8 +450,8 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
   it('forged, tampered, foreign, expired and reused ids prove nothing; the same return twice counts once', async () => {
     let now = Date.UTC(2030, 0, 1, 12);
     const metrics = new Metrics();
-    const { send } = recordingProxy({ metrics, now: () => now });
-    const other = recordingProxy();
+    const { send } = bridgeProxy({ metrics, now: () => now });
+    const other = bridgeProxy();
     const valid = await handoffOf(send);
     const tampered = `${valid.slice(0, -2)}${valid.endsWith('AA') ? 'BB' : 'AA'}`;
     const ret = (handoff: string, reference: string) =>
@@ -383,7 +469,7 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
   });
 
   it('a POST return without a valid id lands on the page, not on the venue’s page', async () => {
-    const { send } = recordingProxy();
+    const { send } = bridgeProxy();
     const { path, ...init } = post(`/api/return?venue=${OTHER_VENUE}&page=${encodeURIComponent(leftFrom)}&handoff=x`);
     const response = await send(path, init);
     assert.equal(response.status, 200);
@@ -392,11 +478,11 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
     assert.doesNotMatch(html, /DMN-12345678901|Lovelace/);
   });
 
-  it('a configured secret makes every instance accept the others’ ids; the probe is never cached', async () => {
-    const secret = 'a-return-secret-0123456789abcdef0123';
-    const a = recordingProxy({ returnSecret: secret });
-    const b = recordingProxy({ returnSecret: secret });
-    const probe = await a.send('/api/return', { headers: { origin: ORIGIN } });
+  it('a configured secret makes every instance accept the others’ ids; the hand-off is never cached', async () => {
+    const secret = SECRET;
+    const a = bridgeProxy({ returnSecret: secret });
+    const b = bridgeProxy({ returnSecret: secret });
+    const probe = await a.send(`/api/venues/${OTHER_VENUE}/handoff?${HANDED_OFF}`, { headers: { origin: ORIGIN } });
     assert.equal(probe.headers.get('cache-control'), 'no-store');
     const handoff = ((await probe.json()) as { payload: { handoff: string } }).payload.handoff;
     assert.ok(!handoff.includes(secret));
@@ -404,6 +490,108 @@ describe('returns that prove themselves (issue 24, finding 3)', () => {
     assert.equal(landed.status, 303);
     assert.throws(() => configFromEnv({ VENUE_BOOKING_RETURN_SECRET: 'short' }), /VENUE_BOOKING_RETURN_SECRET must be/);
     assert.equal(configFromEnv({ VENUE_BOOKING_RETURN_SECRET: secret }).settings.returnSecret, secret);
+  });
+});
+
+describe(
+  'hand-off ids only for real hand-offs (issue 34, finding 1), through the Node entry',
+  { timeout: 60_000 },
+  () => {
+    it('the probe gives none; the hand-off only for a booking the service hands off, for its venue only', async () => {
+      const port = await freePort();
+      const run = await runBin({ PORT: String(port) }, [], /(Add the widget|not built)[^\n]*\n/);
+      try {
+        const base = `http://localhost:${port}`;
+        const send = (path: string, init?: RequestInit) => fetch(`${base}${path}`, { redirect: 'manual', ...init });
+        // Anyone may probe, with no Origin: the methods only, nothing that proves a return.
+        const probe = (await (await send('/api/return')).json()) as { payload: Record<string, unknown> };
+        assert.deepEqual(probe.payload, { methods: ['post', 'get'] });
+        // A table for two is booked through the API: no hand-off, no id.
+        const table = HANDED_OFF.replace('e602', 'e601').replace('10:30', '19:00');
+        const booked = await send(`/api/venues/${VENUE}/handoff?${table}`, { headers: { origin: base } });
+        assert.equal(booked.status, 409);
+        const handoff = await handoffOf(send, VENUE, base);
+        // The made-up return of the issue: another venue's return proves nothing with this id.
+        const madeUp = await send(
+          getReturn({ venue: OTHER_VENUE, reference: 'MADEUP1', status: 'complete', handoff }),
+          { headers: NAVIGATION },
+        );
+        assert.equal(madeUp.status, 200);
+        assert.doesNotMatch(await madeUp.text(), /Booking confirmed|MADEUP1/);
+        const real = await send(
+          getReturn({ venue: VENUE, page: `${base}/venue`, reference: 'DMN-1', status: 'complete', handoff }),
+          { headers: NAVIGATION },
+        );
+        assert.equal(real.status, 303);
+        const metrics = await (await send('/metrics')).text();
+        assert.match(metrics, /^venue_booking_bookings_total\{outcome="handed_off"\} 1$/m);
+        assert.match(metrics, /^venue_booking_bookings_total\{outcome="unproven_return"\} 1$/m);
+        assert.doesNotMatch(run.output(), /VENUE_BOOKING_RETURN_SECRET/, 'no return key, no warning about it');
+      } finally {
+        run.stop();
+      }
+    });
+
+    it('with a return key and no shared store, it warns at start that a return counts once per instance (finding 4)', async () => {
+      const port = await freePort();
+      const env = { PORT: String(port), VENUE_BOOKING_RETURN_SECRET: SECRET };
+      const run = await runBin(env, [], /(Add the widget|not built)[^\n]*\n/);
+      try {
+        const warning = run
+          .output()
+          .split('\n')
+          .find((line) => line.includes('VENUE_BOOKING_RETURN_SECRET'));
+        assert.ok(warning, run.output());
+        const { level, msg } = JSON.parse(warning) as { level: string; msg: string };
+        assert.equal(level, 'warn');
+        assert.match(msg, /once per instance and again after a restart; set VENUE_BOOKING_REDIS_URL/);
+        assert.ok(!run.output().includes(SECRET), 'the key itself is never written');
+      } finally {
+        run.stop();
+      }
+    });
+  },
+);
+
+describe('the memory state keeps the signing key apart from the claims (issue 34, finding 3)', () => {
+  it('twice the claims it keeps, a minute apart, and an id given out before still lands', async () => {
+    let now = Date.UTC(2030, 0, 1, 12);
+    const { send, proxy } = bridgeProxy({ now: () => now });
+    const first = await handoffOf(send);
+    // Every return with a valid id claims its nonce: more of them than the state keeps, twice, the
+    // key read again in between (once a minute, when an id is signed).
+    for (const round of [1, 2]) {
+      for (let i = 0; i <= CLAIMS_PER_KIND; i++)
+        await proxy.state.claim(`handoff:flood${round}x${i}`, 'DMN-0 x', 3_600_000);
+      now += 61_000;
+      await handoffOf(send);
+    }
+    const back = await send(
+      getReturn({ venue: OTHER_VENUE, page: leftFrom, handoff: first, reference: 'DMN-1', status: 'complete' }),
+    );
+    assert.equal(back.status, 303, 'the guest lands, counted: not "by email"');
+  });
+
+  it('bounds claims by kind, and drops the expired ones before the oldest', async () => {
+    let now = Date.UTC(2030, 0, 1, 12);
+    const state = new MemoryState({ ttlMs: 1000, staleMs: 0, now: () => now });
+    await state.claim('ref:DMN-1', 'key-a', 24 * 3_600_000);
+    await state.claim('handoff:kept', 'DMN-2 a', 24 * 3_600_000);
+    for (let i = 0; i < CLAIMS_PER_KIND - 1; i++) await state.claim(`handoff:short${i}`, 'DMN-3 a', 1000);
+    now += 2000;
+    for (let i = 0; i < 10; i++) await state.claim(`handoff:late${i}`, 'DMN-4 a', 24 * 3_600_000);
+    assert.equal(
+      await state.claim('handoff:kept', 'DMN-2 b', 24 * 3_600_000),
+      'DMN-2 a',
+      'the oldest, unexpired, is kept',
+    );
+    assert.equal(await state.claim('ref:DMN-1', 'key-b', 24 * 3_600_000), 'key-a', 'another kind is untouched');
+    for (let i = 0; i <= CLAIMS_PER_KIND; i++) await state.claim(`handoff:more${i}`, 'DMN-5 a', 24 * 3_600_000);
+    assert.equal(
+      await state.claim('ref:DMN-1', 'key-c', 24 * 3_600_000),
+      'key-a',
+      'a flood of one kind evicts no other',
+    );
   });
 });
 

@@ -248,8 +248,12 @@ for (const dialect of ['spec', 'live'] as const) {
 describe('around the routes', () => {
   test('the return bridge answers 303 to the venue page with only reference and status', async () => {
     const { send } = stackFor('spec');
-    // The hand-off id the widget gets from the bridge's probe: without it a return proves nothing.
-    const probe = (await (await send('/api/return', { headers: { origin: ORIGIN_URL } })).json()) as {
+    // The hand-off id the widget gets for a booking handed off (a brunch takes a deposit): without
+    // it a return proves nothing.
+    const brunch = 'type=64a1f0c2e4b0a1b2c3d4e602&date=2030-05-04&time=10:30&num_people=2&duration=120';
+    const probe = (await (
+      await send(`/api/venues/${VENUE}/handoff?${brunch}`, { headers: { origin: ORIGIN_URL } })
+    ).json()) as {
       payload: { handoff: string };
     };
     const response = await send(`/api/return?venue=${VENUE}&handoff=${probe.payload.handoff}`, {

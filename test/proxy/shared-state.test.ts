@@ -149,8 +149,11 @@ describe('two proxy instances sharing Redis', { timeout: 120_000 }, () => {
   });
 
   test('a hand-off id one instance signed is accepted by the other (a key agreed through Redis), once', async () => {
-    const { a, b } = await pair(stack.upstream, redis.url);
-    const probe = await a.send('/api/return');
+    // The sandbox's booking page, as its `next.web` names it.
+    const { a, b } = await pair(stack.upstream, redis.url, { bookingSite: `${stack.sandbox.publicUrl}/book` });
+    // A brunch (the seed's deposit type) is handed off to the booking site: the hand-off gives an id.
+    const brunch = 'type=64a1f0c2e4b0a1b2c3d4e602&date=2030-06-08&time=10:30&num_people=2&duration=120';
+    const probe = await a.send(`/api/venues/${VENUE}/handoff?${brunch}`);
     const handoff = (probe.body.payload as { handoff: string }).handoff;
     const ret = (one: Instance, reference: string) =>
       one.proxy.fetch(
