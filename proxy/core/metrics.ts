@@ -160,7 +160,7 @@ export const METRICS = {
     help: 'Requests refused by the proxy itself, by reason (a guard, a wrong or throttled operator token, a per-client limit, the upstream budget).',
     labels: ['reason'],
     labelDoc:
-      '`reason`: guards `uri_too_long`, `invalid_path`, `method`, `method_override`, `unauthorized`, `unknown_host`, `forbidden_origin`, `body_too_large`; per-client limits `rate_limit` (the API's and the pages'), `booking_rate_limit`, `miss_limit`; the budget `upstream_budget`, `upstream_spared`, `upstream_backoff`',
+      '`reason`: guards `uri_too_long`, `invalid_path`, `method`, `method_override`, `unauthorized`, `unknown_host`, `forbidden_origin`, `body_too_large`; per-client limits `rate_limit` (the API’s and the pages’), `booking_rate_limit`, `miss_limit`; the budget `upstream_budget`, `upstream_spared`, `upstream_backoff`',
     tells: 'who is refused, and why',
   },
   cache_reads_total: {
