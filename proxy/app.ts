@@ -17,6 +17,7 @@
  */
 import { Hono, type ExecutionContext } from 'hono';
 import { errorResponse } from './core/envelope.js';
+import { onceInAWhile } from './core/log.js';
 import { resolveConfig, type ProxyConfig, type ResolvedConfig } from './config.js';
 import { FastPath } from './pipeline/fast-path.js';
 import { UpstreamBudget } from './guards/budget.js';
@@ -166,9 +167,11 @@ function honoApp(ctx: ProxyContext, { routes, guardSettings, allowOrigin, state,
   // compressed once, at start, and skip this: they carry their Content-Encoding). The Node
   // entry's sequence does the same to the reads it sends (pipeline/sequence.ts, core/encoding.ts `encoded`).
   if (config.compress) app.use('*', compression());
+  // A guard's line tells the operator what to set; a scanner repeating a refused request gets it
+  // written once a minute, not once a request.
   app.use(
     '*',
-    guards(guardSettings, logger, {
+    guards(guardSettings, onceInAWhile(logger, config.now), {
       metrics: config.metrics,
       recentOrigins: ctx.recentOrigins,
       peerAddress: config.peerAddress,

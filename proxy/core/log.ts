@@ -47,3 +47,29 @@ export function redactingLogger(inner: Logger, secrets: string[]): Logger {
     },
   };
 }
+
+/**
+ * Wraps a logger so that a line repeated within `windowMs` (same level, message and fields) is
+ * written once: the guards' lines tell the operator what to set or which origin to add, and a
+ * scanner repeating a refused request (a foreign Host, a foreign Origin) would otherwise flood the
+ * log with them. The next line written for it says how many were left out (`repeated`). At most
+ * `kinds` lines are remembered, the oldest forgotten first.
+ */
+export function onceInAWhile(inner: Logger, now: () => number, windowMs = 60_000, kinds = 200): Logger {
+  const seen = new Map<string, { until: number; left: number }>();
+  return {
+    log(entry) {
+      const kind = JSON.stringify(entry);
+      const at = now();
+      const last = seen.get(kind);
+      if (last && at < last.until) {
+        last.left += 1;
+        return;
+      }
+      seen.delete(kind);
+      if (seen.size >= kinds) seen.delete(seen.keys().next().value!);
+      seen.set(kind, { until: at + windowMs, left: 0 });
+      inner.log(last?.left ? { ...entry, repeated: last.left } : entry);
+    },
+  };
+}

@@ -53,6 +53,20 @@ describe("the proxy's own origin", () => {
     assert.ok(logger.lines.some((line) => /VENUE_BOOKING_PUBLIC_URL/.test(line.msg)));
   });
 
+  test('a scanner repeating a refused request is logged once a minute, then with how many were left out', async () => {
+    const logger = memoryLogger();
+    let now = Date.parse('2026-11-28T12:00:00Z');
+    const { proxy } = recordingProxy({ publicUrl: undefined, logger, now: () => now });
+    const scan = () => proxy.fetch(new Request(`http://evil.example${READ}`, { headers: { host: 'evil.example' } }));
+    const said = () => logger.lines.filter((line) => /VENUE_BOOKING_PUBLIC_URL/.test(line.msg));
+    for (let i = 0; i < 50; i++) assert.equal((await scan()).status, 421);
+    assert.equal(said().length, 1);
+    now += 61_000;
+    await scan();
+    assert.equal(said().length, 2);
+    assert.equal(said()[1]!.repeated, 49);
+  });
+
   test('without a public URL, local development on a loopback host works, next.api on that host', async () => {
     const { proxy } = recordingProxy({ publicUrl: undefined });
     const response = await proxy.fetch(
