@@ -240,6 +240,14 @@ describe('the booking page and the profile', () => {
     assert.doesNotMatch(after, /\/book\//);
   });
 
+  it('writes its JSON-LD so that no venue name can end the script element', async () => {
+    const { get } = pages();
+    const html = await (await get(`/book/${VENUE}`)).text();
+    const block = /<script type="application\/ld\+json">([^]*?)<\/script>/.exec(html)![1]!;
+    assert.ok(block.includes('"name":"The Crown \\u0026 \\u003cAnchor\\u003e"'), block);
+    assert.equal(JSON.parse(block).name, 'The Crown & <Anchor>');
+  });
+
   it('lists each venue of a group with its own contact', async () => {
     const { get, post } = pages();
     await post(FORM);
