@@ -32,7 +32,7 @@ import { COLOUR_PROPERTIES, elementOf, fallbackOf, type WidgetSettings } from '.
 import { groupName, londonToday, studioChoices, venueName, type StudioOffer } from './studio-form.js';
 import { bookingLink } from './studio.js';
 import { groupInfo, named, venueInfo } from './venue-data.js';
-import { contactOf, LOOK_KEYS, lookQuery, profilesOf, withLook } from './venue-profile.js';
+import { LOOK_KEYS, lookQuery, profilesOf, withLook } from './venue-profile.js';
 import { keepCount } from '../api/booking-source.js';
 import { placeOfPage, qrLink } from '../state/day-counts.js';
 import { pageWords, type PageWords } from './words/index.js';
@@ -188,8 +188,9 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     settings.colours.text ? `:root { color: ${settings.colours.text}; }` : '',
     declarations.length ? `venue-booking { ${declarations.join(' ')} }` : '',
   ].join('');
-  // Never a link to the booking page: the guest is on it.
-  const fallback = fallbackOf({ link: null, ...contactOf(profiles), locale: settings.locale }, null);
+  // Never a link to the booking page: the guest is on it; nor the phone and email, which the page
+  // shows above it (the widget says them again only to a party none of its types takes).
+  const fallback = fallbackOf({ link: null, phone: null, email: null, locale: settings.locale }, null);
   // Relative to the page, so they name the address the guest opened (either of this machine's
   // names, a mount path), which the origin rule counts as the proxy's own.
   const widget = script

@@ -85,9 +85,11 @@ describe('the booking page as Google reads it, through the real bin', () => {
     for (const node of data['@graph']) assert.equal(node.acceptsReservations, `${base}/book/${GROUP}`);
   });
 
-  it('shows the guest the address and the phone, and keeps its strict CSP: the data block needs no script', async () => {
+  it('shows the guest the address and the phone once, and keeps its strict CSP: the data block needs no script', async () => {
     const { html, csp } = await page(`/book/${VENUE}`);
     assert.match(html, /<address>1 Quay Street<br>Bristol BS1 4DJ<br>Phone: <a href="tel:\+441174960000">/);
+    assert.equal(html.match(/href="tel:/g)?.length, 1, 'the phone once: the fallback does not repeat the page');
+    assert.equal(html.match(/href="mailto:/g)?.length, 1, 'the email once');
     // Nothing allowed for it: no script at all without the widget built, else the widget's nonce only.
     assert.match(csp, /script-src (?:'none'|'self' 'nonce-[^']+')(?:;|$)/);
     assert.doesNotMatch(csp, /unsafe-inline/);
