@@ -95,3 +95,56 @@ describe('the booking page as Google reads it, through the real bin', () => {
     assert.doesNotMatch(csp, /unsafe-inline/);
   });
 });
+
+describe('the studio’s “Put your booking page on Google”, through the real bin', () => {
+  /** The bin with `env`, until `stop()`; `studio(query)` is its studio's HTML. */
+  async function studioBin(env: Record<string, string> = {}) {
+    const port = await freePort();
+    const run = await runBin({ PORT: String(port), ...env }, [], STARTED);
+    assert.ok(run.code === null && STARTED.test(run.out), `the bin did not start: ${run.out}`);
+    const studio = async (query: string) => {
+      const response = await fetch(`http://127.0.0.1:${port}/embed?${query}`, { signal: AbortSignal.timeout(10_000) });
+      assert.equal(response.status, 200);
+      return response.text();
+    };
+    return { port, studio, stop: run.stop };
+  }
+  /** The Google step's part of the studio. */
+  const stepOf = (html: string) => /<section aria-labelledby="google-title">([^]*?)<\/section>/.exec(html)?.[1] ?? '';
+  const links = (step: string) => [...step.matchAll(/class="google-link" readonly value="([^"]+)"/g)].map((m) => m[1]);
+
+  it('gives the link to paste into the Business Profile and what Google asks of the page', async () => {
+    const bin = await studioBin({ VENUE_BOOKING_PUBLIC_URL: 'https://book.example' });
+    try {
+      const html = await bin.studio(`venue=${VENUE}&locale=fr`);
+      assert.match(html, /<h2 id="google-title">Put your booking page on Google<\/h2>/);
+      const step = stepOf(html);
+      assert.deepEqual(links(step), [`https://book.example/book/${VENUE}?locale=fr`]);
+      assert.match(step, /<label for="google-link-0">The link to paste<\/label>/);
+      assert.match(step, /<em>Edit profile<\/em>/);
+      assert.match(step, /<em>Bookings<\/em> or <em>Reservations<\/em>/);
+      assert.match(step, /A page for this venue/);
+      assert.match(step, /The booking can be finished there/);
+      assert.match(step, /No sign-in/);
+      assert.doesNotMatch(step, /Google cannot open/, 'a public address needs no warning');
+    } finally {
+      bin.stop();
+    }
+  });
+
+  it('gives each venue of a group its own link, never the group’s, and says when the address is this computer’s', async () => {
+    const bin = await studioBin();
+    try {
+      const step = stepOf(await bin.studio(`group=${GROUP}`));
+      const given = links(step);
+      assert.ok(given.length >= 2, step);
+      for (const link of given) assert.match(link!, /\/book\/[0-9a-f]{24}$/);
+      assert.ok(given.includes(`http://127.0.0.1:${bin.port}/book/${VENUE}`), given.join(' '));
+      assert.ok(!given.some((link) => link!.includes(GROUP)), 'not the group’s page');
+      assert.match(step, /<label for="google-link-0">The link for Harbour &amp; Vine Quayside<\/label>/);
+      assert.match(step, /Google cannot open\. Your web person sets .*VENUE_BOOKING_PUBLIC_URL/);
+    } finally {
+      bin.stop();
+    }
+  });
+});
