@@ -74,6 +74,36 @@ describe('the booking page as Google reads it, through the real bin', () => {
     ]);
   });
 
+  it('passes what Lighthouse’s SEO audits check: status, title, description, lang, one canonical, crawlable and indexable', async () => {
+    for (const [path, lang] of [
+      [`/book/${VENUE}`, 'en-GB'],
+      [`/book/${VENUE}?locale=fr`, 'fr'],
+      [`/book/${GROUP}?locale=de`, 'de'],
+    ] as const) {
+      const response = await fetch(`${base}${path}`, { signal: AbortSignal.timeout(10_000) });
+      assert.equal(response.status, 200, path);
+      assert.equal(response.headers.get('x-robots-tag'), null, `${path}: no X-Robots-Tag`);
+      const html = await response.text();
+      assert.equal(/<html lang="([^"]+)">/.exec(html)?.[1], lang, `${path}: its language`);
+      assert.deepEqual(Intl.getCanonicalLocales(lang), [lang], `${path}: a valid lang`);
+      assert.match(html, /<title>[^<]+<\/title>/, `${path}: a title`);
+      assert.match(html, /<meta name="description" content="[^"]{20,}">/, `${path}: a description`);
+      assert.doesNotMatch(html, /<meta name="robots"/, `${path}: nothing keeps it out of the index`);
+      assert.doesNotMatch(html, /hreflang=/, `${path}: no hreflang to get wrong`);
+      const canonicals = [...html.matchAll(/<link rel="canonical" href="([^"]+)">/g)].map((match) => match[1]!);
+      assert.equal(canonicals.length, 1, `${path}: one canonical`);
+      assert.ok(
+        URL.canParse(canonicals[0]!) && new URL(canonicals[0]!).pathname !== '/',
+        `${path}: absolute, not the root`,
+      );
+      // Crawlable links: each anchor has an href a crawler can follow (no script, no empty one).
+      for (const [anchor] of html.matchAll(/<a\b[^>]*>/g)) {
+        const href = /\shref="([^"]*)"/.exec(anchor)?.[1];
+        assert.ok(href && !/^javascript:/i.test(href), `${path}: ${anchor}`);
+      }
+    }
+  });
+
   it('describes each venue of a group, an address it cannot split as its text', async () => {
     const { html } = await page(`/book/${GROUP}`);
     const data = jsonLdOf(html)[0] as { '@graph': Record<string, any>[] };
