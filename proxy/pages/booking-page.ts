@@ -12,6 +12,10 @@
  * configured public URL, it redirects there; under this machine's other name (`localhost` for
  * `127.0.0.1`) it works to the end, its widget's script and `api` relative to the page.
  *
+ * What search engines read: the venues as schema.org JSON-LD, taking reservations at that canonical
+ * address (pages/structured-data.ts), so that a Google Business Profile's reservation link may
+ * point here.
+ *
  * Open to anyone (it is for guests), like the widget's files; the venue's name is read through the
  * cache as the widget reads it.
  */
@@ -28,10 +32,11 @@ import { COLOUR_PROPERTIES, elementOf, fallbackOf, type WidgetSettings } from '.
 import { groupName, londonToday, studioChoices, venueName, type StudioOffer } from './studio-form.js';
 import { bookingLink } from './studio.js';
 import { groupInfo, named, venueInfo } from './venue-data.js';
-import { contactOf, LOOK_KEYS, lookQuery, profilesOf, withLook } from './venue-profile.js';
+import { LOOK_KEYS, lookQuery, profilesOf, withLook } from './venue-profile.js';
 import { keepCount } from '../api/booking-source.js';
 import { placeOfPage, qrLink } from '../state/day-counts.js';
 import { pageWords, type PageWords } from './words/index.js';
+import { structuredData } from './structured-data.js';
 
 /** The venue or group of `id` as the studio's form reads it, or null when this proxy does not serve it. */
 async function offerOf(ctx: ProxyContext, id: string): Promise<{ offer: StudioOffer; name: string } | null> {
@@ -183,8 +188,9 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     settings.colours.text ? `:root { color: ${settings.colours.text}; }` : '',
     declarations.length ? `venue-booking { ${declarations.join(' ')} }` : '',
   ].join('');
-  // Never a link to the booking page: the guest is on it.
-  const fallback = fallbackOf({ link: null, ...contactOf(profiles), locale: settings.locale }, null);
+  // Never a link to the booking page: the guest is on it; nor the phone and email, which the page
+  // shows above it (the widget says them again only to a party none of its types takes).
+  const fallback = fallbackOf({ link: null, phone: null, email: null, locale: settings.locale }, null);
   // Relative to the page, so they name the address the guest opened (either of this machine's
   // names, a mount path), which the origin rule counts as the proxy's own.
   const widget = script
@@ -195,7 +201,14 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     name: venueName(venues.find((item) => item.id === venue)!),
     profile,
   }));
-  const body = `<main class="book-page">${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(book(found.name))}</h1>${contactBlock(words, named, isGroup)}${widget}</main>`;
+  const canonical = canonicalOf(ctx, url, id, settings);
+  // What search engines read of the venues: those whose name could be read now.
+  const listed = venues.flatMap((venue) =>
+    venue.title
+      ? [{ name: venue.title, profile: profiles.find((item) => item.venue === venue.id)?.profile ?? null }]
+      : [],
+  );
+  const body = `<main class="book-page">${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(book(found.name))}</h1>${contactBlock(words, named, isGroup)}${widget}</main>${structuredData(listed, canonical)}`;
   // Each time the page opens (not a HEAD's check), one page view of its link or of its QR code.
   if (c.req.method === 'GET')
     await keepCount(ctx, { venue: null, source: placeOfPage(url.searchParams), outcome: 'view' });
@@ -206,7 +219,7 @@ export async function bookingPage(ctx: ProxyContext, c: Context): Promise<Respon
     nonce: script ? nonce : undefined,
     style,
     stylesheet: 'style.css',
-    canonical: canonicalOf(ctx, url, id, settings),
+    canonical,
     // Its address goes with its booking to this proxy, which tells its link from its QR code by it.
     referrer: 'same-origin',
   });

@@ -265,6 +265,7 @@ input[type='color']:disabled { opacity: 0.4; }
 details { margin: 0.25rem 0; }
 summary { cursor: pointer; color: #0b57a4; }
 .qr svg { inline-size: 10rem; block-size: 10rem; background: #fff; }
+.google-link { display: block; inline-size: 100%; box-sizing: border-box; }
 .book-page { max-width: 40rem; }
 .status-grid { grid-template-columns: repeat(auto-fit, minmax(min(20rem, 100%), 1fr)); }
 .verdict { font-size: 1.2rem; font-weight: 600; border-radius: 8px; padding: 0.75rem 1rem; border: 2px solid; }

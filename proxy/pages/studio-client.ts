@@ -79,7 +79,8 @@ export function studioClient(): void {
     });
     if (!response.ok) return;
     const next = new DOMParser().parseFromString(await response.text(), 'text/html');
-    for (const id of ['problems', 'contrast', 'snippet-section', 'links', 'steps', 'prefill']) replace(next, id);
+    for (const id of ['problems', 'contrast', 'snippet-section', 'links', 'google', 'steps', 'prefill'])
+      replace(next, id);
     const element = next.querySelector('#preview venue-booking');
     const shown = document.querySelector('#preview venue-booking');
     if (element && shown && element.outerHTML !== previewSource) {

@@ -3,7 +3,8 @@
  * venue's site alone: a form in plain words (venues and booking types by name, read from the venue
  * data; colour pickers with a contrast check; language, steps, a prefill the venue takes, the
  * fallback), a live preview of the real widget served by this proxy that stays in view, the one
- * snippet to paste, the booking page's link and QR code, steps for the usual site builders, and
+ * snippet to paste, the booking page's link and QR code, how to put that page on Google (the
+ * Business Profile's booking link, pages/studio-google.ts), steps for the usual site builders, and
  * the sites allowed to show the widget.
  *
  * Rendered here from the query, every value checked (pages/studio-form.ts) and escaped. The studio
@@ -31,6 +32,7 @@ import { formOf, londonToday, studioChoices, type StudioOffer } from './studio-f
 import { originsOf } from './studio-origins.js';
 import { profileSection, profileVenues, studioQuery, venuesNamed } from './studio-profile.js';
 import { stepsOf } from './studio-steps.js';
+import { googleStep } from './studio-google.js';
 import { venuesAndGroups, withPartySizes } from './venue-data.js';
 import { contactOf, profilesOf } from './venue-profile.js';
 import { pluginLink } from './wordpress/wordpress.js';
@@ -115,6 +117,7 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
 <p><button type="button" id="copy" class="secondary" hidden>Copy the code</button> <span id="copied" role="status"></span></p>
 <details><summary>For your web person</summary><p>The HTML snippet to put on the venue’s pages: a <code>preconnect</code> to this proxy, a <code>modulepreload</code> and the module script, both with their Subresource Integrity hash, then the <code>&lt;venue-booking&gt;</code> element (and a <code>&lt;style&gt;</code> rule for the colours chosen). The site’s origin must be allowed (below) for the widget to book there.</p></details></div></section>
 <section aria-labelledby="link-title"><h2 id="link-title">Your booking page and its QR code</h2>${linksOf(choices, base)}</section>
+<section aria-labelledby="google-title"><h2 id="google-title">Put your booking page on Google</h2>${googleStep(choices, offer, base, (id) => bookingLink({ ...choices, group: null, venues: [id] }, base))}</section>
 <section aria-labelledby="platforms"><h2 id="platforms">Where to paste it</h2><div id="steps">${stepsOf(plugin, bookingLink(choices, base))}</div></section>
 <section aria-labelledby="venue-title"><h2 id="venue-title">Your venue</h2>${parts.profile}</section>
 <section id="sites" aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${parts.sites}</section>

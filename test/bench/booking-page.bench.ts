@@ -1,8 +1,9 @@
 /**
  * The booking page `/book/<id>` under Lighthouse 12.2.3's mobile audit (its default: a Moto G
  * Power-sized screen, simulated slow 4G and a 4× CPU slowdown), in Debian's Chromium: the
- * performance and accessibility scores, and the figures behind the first. The page is served as
- * a venue's guests get it: the Node entry's listener with the fast path, the built widget bundle and
+ * performance, accessibility and SEO scores, the figures behind the first and any SEO audit not
+ * passed (the page a Google Business Profile's booking link opens). The page is served as a
+ * venue's guests get it, the venue's address and phone from its profile: the Node entry's listener with the fast path, the built widget bundle and
  * its locale chunks, on the embedded sandbox, warmed by one visit. Lighthouse runs through
  * `npx lighthouse@12.2.3` (fetched from the npm registry on first use; CHROME_PATH names the browser).
  */
@@ -19,9 +20,15 @@ import type { BenchRow } from './run.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
+/** The venue's profile: what the page's contact block and its structured data show. */
+const PROFILE = {
+  phone: '+44 117 496 0000',
+  email: 'bookings@quayside.example',
+  address: '1 Quay Street\nBristol BS1 4DJ',
+};
 
 interface LighthouseReport {
-  categories: Record<'performance' | 'accessibility', { score: number }>;
+  categories: Record<'performance' | 'accessibility' | 'seo', { score: number; auditRefs: { id: string }[] }>;
   audits: Record<string, { numericValue?: number; score: number | null; displayValue?: string }>;
 }
 
@@ -36,7 +43,7 @@ async function lighthouse(url: string): Promise<LighthouseReport> {
       '-y',
       'lighthouse@12.2.3',
       url,
-      '--only-categories=performance,accessibility',
+      '--only-categories=performance,accessibility,seo',
       '--output=json',
       '--quiet',
       '--chrome-flags=--headless=new --no-sandbox --disable-background-networking --disable-component-update --no-first-run',
@@ -52,7 +59,10 @@ export async function run(): Promise<BenchRow[]> {
   const server = createServer();
   const port = await listen(server);
   const origin = `http://127.0.0.1:${port}`;
-  const stack = createStack({ origin, proxy: { logger: silentLogger, widgetScript: script, widgetChunks: chunks } });
+  const stack = createStack({
+    origin,
+    proxy: { logger: silentLogger, widgetScript: script, widgetChunks: chunks, profileSeed: { [VENUE]: PROFILE } },
+  });
   server.on('request', nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
   const url = `${origin}/book/${VENUE}`;
   try {
@@ -60,7 +70,11 @@ export async function run(): Promise<BenchRow[]> {
     await (await fetch(url)).text();
     const report = await lighthouse(url);
     const audit = (id: string) => report.audits[id]?.displayValue ?? '—';
-    const score = (name: 'performance' | 'accessibility') => Math.round(report.categories[name].score * 100);
+    const score = (name: 'performance' | 'accessibility' | 'seo') => Math.round(report.categories[name].score * 100);
+    // The SEO audits Lighthouse scores that did not pass (those it does not score are left out).
+    const failed = report.categories.seo.auditRefs
+      .map(({ id }) => id)
+      .filter((id) => typeof report.audits[id]?.score === 'number' && report.audits[id]!.score! < 1);
     return [
       {
         name: 'booking page /book/<id>, Lighthouse 12.2.3 mobile: performance',
@@ -70,6 +84,11 @@ export async function run(): Promise<BenchRow[]> {
       {
         name: 'booking page /book/<id>, Lighthouse 12.2.3 mobile: accessibility',
         value: String(score('accessibility')),
+        goal: '100',
+      },
+      {
+        name: 'booking page /book/<id>, Lighthouse 12.2.3 mobile: SEO',
+        value: `${score('seo')}${failed.length ? ` (not passed: ${failed.join(', ')})` : ''}`,
         goal: '100',
       },
     ];

@@ -327,6 +327,14 @@ describe('the embed studio', () => {
     );
     const qr = await fetch(doc.querySelector<HTMLAnchorElement>('#qr-download')!.href);
     expect(qr.headers.get('content-type')).to.equal('image/svg+xml; charset=utf-8');
+    // The link to paste into Google's Business Profile is the same page, and follows the form.
+    expect(doc.querySelector<HTMLInputElement>('#google-link-0')!.value).to.equal(link.href);
+    await change(doc, doc.querySelector<HTMLSelectElement>('select[name="locale"]')!, 'fr');
+    await until(
+      () => doc.querySelector<HTMLInputElement>('#google-link-0')!.value.endsWith('?locale=fr'),
+      'the Google link in French',
+    );
+    await change(doc, doc.querySelector<HTMLSelectElement>('select[name="locale"]')!, 'de');
     // The plugin carries the studio's choices too: here the language.
     expect(doc.querySelector<HTMLAnchorElement>('#wordpress-plugin')!.href).to.equal(
       `${location.origin}${stack.base}/embed/wordpress-plugin.zip?venue=${DEMO_VENUE}&locale=de`,

@@ -129,6 +129,26 @@ describe('the booking page', () => {
     expect(formatViolations(await axeViolations(frame, nonce))).to.equal('');
   });
 
+  it('carries the venue as JSON-LD the browser reads, bookable at its canonical address, its widget running beside it', async () => {
+    const profile = { phone: '+44 20 7946 0000', address: '1 Quay Street\nBristol BS1 4DJ' };
+    const stack = await newStack({ proxy: { widget: true, profiles: { [DEMO_VENUE]: profile } } });
+    const frame = await bookingPage(stack, '?locale=de');
+    const doc = frame.contentDocument!;
+    const blocks = doc.querySelectorAll('script[type="application/ld+json"]');
+    expect(blocks.length).to.equal(1);
+    const data = JSON.parse(blocks[0]!.textContent!);
+    const canonical = doc.querySelector<HTMLLinkElement>('link[rel="canonical"]')!.href;
+    expect(canonical).to.match(/\/book\/[0-9a-f]{24}\?locale=de$/);
+    expect(data['@type']).to.equal('FoodEstablishment');
+    expect(data.name).to.be.a('string').and.not.equal('');
+    expect(data.telephone).to.equal(profile.phone);
+    expect(data.address.postalCode).to.equal('BS1 4DJ');
+    expect(data.acceptsReservations).to.equal(canonical);
+    expect(data.potentialAction.target.urlTemplate).to.equal(canonical);
+    // The page's phone, once: its contact block (the widget's fallback does not repeat it).
+    expect(doc.querySelectorAll('a[href^="tel:"]').length).to.equal(1);
+  });
+
   it('answers an id the proxy does not serve with a 404 page in the link’s language', async () => {
     const stack = await newStack({ proxy: { widget: true } });
     const response = await fetch(`${stack.base}/book/64a1f0c2e4b0a1b2c3d4e599?locale=es`);

@@ -226,18 +226,22 @@ describe('the booking page and the profile', () => {
     assert.match(html, /<meta name="twitter:card" content="summary">/);
   });
 
-  it('gives its fallback the venue’s phone and email and never a link to the booking page itself', async () => {
+  it('gives its fallback no phone or email, which the page shows above it, and never a link to the booking page itself', async () => {
     const { get, post } = pages();
-    const before = await (await get(`/book/${VENUE}`)).text();
     const fallback = (html: string) => /<venue-booking[^>]*>([^]*?)<\/venue-booking>/.exec(html)![1]!;
-    assert.match(fallback(before), /To book a table, please get in touch with us\./);
-    await post(FORM);
-    const after = fallback(await (await get(`/book/${VENUE}`)).text());
-    assert.match(
-      after,
-      /Please call <a href="tel:\+442079460000">\+44 20 7946 0000<\/a> or email <a href="mailto:bookings@crown\.example">/,
-    );
-    assert.doesNotMatch(after, /\/book\//);
+    await post({ ...FORM, address: '', email: '' });
+    const shown = await (await get(`/book/${VENUE}`)).text();
+    assert.match(fallback(shown), /To book a table, please get in touch with us\./);
+    assert.equal(shown.match(/href="tel:/g)?.length, 1);
+    assert.doesNotMatch(fallback(shown), /\/book\//);
+  });
+
+  it('writes its JSON-LD so that no venue name can end the script element', async () => {
+    const { get } = pages();
+    const html = await (await get(`/book/${VENUE}`)).text();
+    const block = /<script type="application\/ld\+json">([^]*?)<\/script>/.exec(html)![1]!;
+    assert.ok(block.includes('"name":"The Crown \\u0026 \\u003cAnchor\\u003e"'), block);
+    assert.equal(JSON.parse(block).name, 'The Crown & <Anchor>');
   });
 
   it('lists each venue of a group with its own contact', async () => {
