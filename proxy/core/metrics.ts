@@ -178,6 +178,14 @@ export const METRICS = {
       '`outcome` (`confirmed`, `enquiry`, `handed_off`: back from the booking site through the return bridge, `replayed`, `refused`, `failed`)',
     tells: 'bookings',
   },
+  booking_searches_total: {
+    type: 'counter',
+    help: 'Booking searches upstream (GET /bookings) made to tell whether a booking sent under an Idempotency-Key was made, by why and by what they found.',
+    labels: ['reason', 'result'],
+    labelDoc:
+      '`reason` (`holder_lost`: the instance that sent it was lost, `settling`: in the background, `store_away`: a key met while the shared store is away), `result` (`found`: adopted, `none`: every result another booking, `unknown`)',
+    tells: 'exactly once: how often it had to ask the upstream, and what it could tell',
+  },
   store_state: {
     type: 'gauge',
     help: 'State of the shared store: 1 for the current state (memory, ok, degraded, down), 0 for the others.',

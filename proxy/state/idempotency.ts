@@ -29,8 +29,18 @@ export type Reconciled =
   | { found: StoredAnswer }
   /** No such booking upstream. */
   | { none: true }
-  /** The look failed, or found more than one candidate. */
-  | { unknown: true };
+  /**
+   * The look failed, found more than one candidate, or found one that cannot show every detail;
+   * `unavailable`: the upstream refuses the search itself (no `read_bookings`), so it never will tell.
+   */
+  | { unknown: true; unavailable?: true };
+
+/**
+ * Why a shared state searched the upstream for a key's booking: its holder was lost after sending
+ * (`holder_lost`), the background settling of a key left unknown (`settling`), or the store is
+ * away and this instance meets a key it does not know (`store_away`).
+ */
+export type SearchReason = 'holder_lost' | 'settling' | 'store_away';
 
 /**
  * How a shared state settles a key whose holder sent the booking and was lost before it stored
@@ -39,7 +49,8 @@ export type Reconciled =
  * and replays what it finds rather than booking blindly a second time.
  */
 export interface Reconciler {
-  find(): Promise<Reconciled>;
+  /** Searches the upstream once; `reason` says why (counted, so that searches stay where they belong). */
+  find(reason: SearchReason): Promise<Reconciled>;
   /** The answer while the outcome cannot be told: 504, `stored: 'unknown'`, and how to find out. */
   unsettled(): StoredAnswer;
 }

@@ -19,11 +19,14 @@
  * for `settleAfterMs` after it was sent (longer than any holder could still be waiting for it) is
  * the booking taken as never made: a waiting repeat books it, or the key is freed for the next.
  *
- * While the store is away each instance books on its own (once per key within the instance) and
- * keeps the records in its journal, which are written to the store when it is back.
+ * While the store is away each instance decides on its own (once per key within the instance) and
+ * keeps the records in its journal, which are written to the store when it is back. A guest's
+ * retry may land on another instance than the one that booked, so an instance that meets a key it
+ * does not know searches upstream once first: it replays the booking found, books only when the
+ * search shows none, and answers `unknown` when it cannot tell.
  */
 import type { Logger } from '../core/log.js';
-import type { IdempotentResult, Reconciled, Reconciler, StoredAnswer } from './idempotency.js';
+import type { IdempotentResult, Reconciled, Reconciler, SearchReason, StoredAnswer } from './idempotency.js';
 import { KeyJournal, type KeyRecord } from './key-journal.js';
 import { Lease } from './lease.js';
 import type { SharedStore } from './shared-store.js';
@@ -167,7 +170,7 @@ export class SharedKeys {
     work: () => Promise<StoredAnswer>,
     reconciler: Reconciler,
   ): Promise<IdempotentResult> {
-    if (!(await this.options.beforeClaim(BOOKING_PATIENCE_MS))) return this.offline(key, fingerprint, work, reconciler);
+    if (!(await this.options.beforeClaim(BOOKING_PATIENCE_MS))) return this.offline(key, fingerprint, reconciler, work);
     // Whether another instance was seen working on the key: then this one never books it offline.
     let seen = false;
     for (;;) {
@@ -176,7 +179,7 @@ export class SharedKeys {
       const record = taken === null ? undefined : await this.read(key);
       if (record === undefined) {
         if (taken) await lease.release();
-        return seen ? this.lookOffline(key, fingerprint, reconciler) : this.offline(key, fingerprint, work, reconciler);
+        return this.offline(key, fingerprint, reconciler, seen ? null : work);
       }
       if (record && (record.fingerprint !== fingerprint || record.answer)) {
         if (taken) await lease.release();
@@ -193,21 +196,6 @@ export class SharedKeys {
       if (!record) return this.book(key, fingerprint, work, reconciler, lease);
       return this.reconcile(key, record, work, reconciler, lease);
     }
-  }
-
-  /**
-   * The store went away while another instance held the key: it may have booked, so this one
-   * looks upstream instead of booking, and answers what it finds or `unknown`.
-   */
-  private async lookOffline(key: string, fingerprint: string, reconciler: Reconciler): Promise<IdempotentResult> {
-    const found = await this.find(reconciler);
-    if ('found' in found) {
-      const record: KeyRecord = { fingerprint, answer: found.found };
-      this.journal.note(key, record, this.options.now() + BOOKING_ANSWER_TTL_MS, false);
-      return { answer: found.found, replayed: true };
-    }
-    this.settleLater(key, fingerprint, reconciler);
-    return { answer: reconciler.unsettled(), replayed: false };
   }
 
   /** Books under a held lease: the record says "sent" before the POST leaves. */
@@ -242,7 +230,7 @@ export class SharedKeys {
     reconciler: Reconciler,
     lease: Lease,
   ): Promise<IdempotentResult> {
-    const found = await lease.hold(() => this.find(reconciler));
+    const found = await lease.hold(() => this.find(reconciler, 'holder_lost'));
     if ('found' in found) {
       await this.answered(key, record, found.found, reconciler);
       await lease.release();
@@ -273,17 +261,48 @@ export class SharedKeys {
     this.journal.note(key, record, this.options.now() + BOOKING_ANSWER_TTL_MS, await this.write(key, record));
   }
 
-  /** The store is away: book within this instance, and keep the record for when it is back. */
+  /**
+   * The store is away and this instance meets a key it holds no answer of. Another instance may
+   * have booked it (a guest's retry lands anywhere), so it asks the upstream first, once: it
+   * replays a booking found; it books (`work`) only when the search shows none and nothing says
+   * one was sent (this instance's own record of sending it, or `work` null: another instance was
+   * seen working on the key when the store went away); otherwise it answers `unknown` and keeps
+   * that, so that repeats here ask nothing more, and the key is settled once the store is back.
+   * An upstream that refuses the search itself (`unavailable`) is booked on as before (fail open:
+   * an outage of the store never costs a venue every booking). The records are kept for the
+   * store's return.
+   */
   private async offline(
     key: string,
     fingerprint: string,
-    work: () => Promise<StoredAnswer>,
     reconciler: Reconciler,
+    work: (() => Promise<StoredAnswer>) | null,
   ): Promise<IdempotentResult> {
     const sentAt = this.options.now();
+    const mine = this.journal.get(key)?.record;
+    const sent = mine?.fingerprint === fingerprint && mine.sentAt !== undefined ? mine : undefined;
+    const found = await this.find(reconciler, 'store_away');
+    if ('found' in found) {
+      this.journal.note(key, { fingerprint, sentAt, answer: found.found }, sentAt + BOOKING_ANSWER_TTL_MS, false);
+      return { answer: found.found, replayed: true };
+    }
+    const bookable = 'none' in found || ('unavailable' in found && !sent);
+    if (!bookable || !work || (sent && !this.taken(sent))) {
+      const answer = reconciler.unsettled();
+      this.journal.note(
+        key,
+        { fingerprint, sentAt: sent?.sentAt ?? sentAt, answer },
+        sentAt + BOOKING_ANSWER_TTL_MS,
+        false,
+      );
+      this.settleLater(key, fingerprint, reconciler);
+      return { answer, replayed: false };
+    }
     const answer = await work();
     if (answer.keep) {
-      this.journal.note(key, { fingerprint, sentAt, answer }, sentAt + BOOKING_ANSWER_TTL_MS, false);
+      // An unsettled answer is kept as the lookup's, so that repeats are told how to find out.
+      const kept = answer.unsettled ? reconciler.unsettled() : answer;
+      this.journal.note(key, { fingerprint, sentAt, answer: kept }, sentAt + BOOKING_ANSWER_TTL_MS, false);
       if (answer.unsettled) this.settleLater(key, fingerprint, reconciler);
     }
     return { answer, replayed: false };
@@ -313,7 +332,7 @@ export class SharedKeys {
       const record = await this.read(key);
       if (record === undefined) return false;
       if (!record || record.answer || record.fingerprint !== fingerprint) return true;
-      const found = await lease.hold(() => this.find(reconciler));
+      const found = await lease.hold(() => this.find(reconciler, 'settling'));
       if ('found' in found) {
         await this.answered(key, record, found.found, reconciler);
         this.options.logger.log({ level: 'info', msg: 'booking settled in the background: found upstream' });
@@ -335,9 +354,9 @@ export class SharedKeys {
     return record.sentAt !== undefined && this.options.now() >= record.sentAt + this.options.settleAfterMs;
   }
 
-  private async find(reconciler: Reconciler): Promise<Reconciled> {
+  private async find(reconciler: Reconciler, reason: SearchReason): Promise<Reconciled> {
     try {
-      return await reconciler.find();
+      return await reconciler.find(reason);
     } catch {
       return { unknown: true };
     }
