@@ -37,9 +37,15 @@ if (typeof document === 'undefined' && typeof postMessage === 'function')
 function inWorker(url: string, challenge: Challenge): Promise<Solution> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { type: 'module' });
-    const end = () => worker.terminate();
-    worker.onmessage = (event: MessageEvent<Solution>) => (end(), resolve(event.data));
-    worker.onerror = (event) => (end(), event.preventDefault(), reject(new Error('worker')));
+    worker.onmessage = (event: MessageEvent<Solution>) => {
+      worker.terminate();
+      resolve(event.data);
+    };
+    worker.onerror = (event) => {
+      worker.terminate();
+      event.preventDefault();
+      reject(new Error('worker'));
+    };
     worker.postMessage(challenge);
   });
 }

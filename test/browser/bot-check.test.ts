@@ -49,11 +49,11 @@ describe('the bot check, as a guest meets it', () => {
   it('the honeypot is out of sight, out of the tab order, out of the accessibility tree and autofill', async () => {
     const { form } = await atDetails();
     const honeypot = form.querySelector<HTMLInputElement>('[name="website"]')!;
-    expect(honeypot).to.exist;
+    expect(honeypot).to.not.equal(null);
     expect(honeypot.tabIndex).to.equal(-1);
     expect(honeypot.autocomplete).to.equal('off');
     const hidden = honeypot.closest<HTMLElement>('[aria-hidden="true"]')!;
-    expect(hidden).to.exist;
+    expect(hidden).to.not.equal(null);
     // Out of sight: its box is one pixel, and what overflows it is clipped.
     const box = hidden.getBoundingClientRect();
     expect(box.width * box.height).to.be.at.most(1);

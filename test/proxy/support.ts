@@ -74,7 +74,6 @@ export function recordingProxy(overrides: Partial<ProxyConfig> = {}, script: Scr
   return { proxy, calls, logger, send, sendAsIs };
 }
 
-
 /** JSON POST init. */
 export function postJson(body: unknown, headers: Record<string, string> = {}): RequestInit {
   return {
