@@ -225,7 +225,7 @@ export const SETTINGS = {
     parse: parsers.whole(100, 10_000_000),
     default: '30000',
     unit: 'SHA-256 hashes at most',
-    doc: 'The work of the invisible proof each booking carries (the widget does half of it on average while the guest types, about 0.1 s on a phone); 8 times as much for a client whose proofs keep failing',
+    doc: 'The work of the invisible proof each booking carries (the widget does half of it on average, in a worker while the guest types); 8 times as much for a client whose proofs keep failing',
   },
   /** The App ID's upstream calls per hour; the budget's shares derive from it. */
   upstreamQuota: {
