@@ -12,7 +12,7 @@ import { configFromEnv } from '../../proxy/env.js';
 import { addDays, londonDate } from '../../proxy/state/day-counts.js';
 import { solvedProof } from '../support/bot-proof.js';
 import { freePort, runBin } from './node-bin.js';
-import { OTHER_VENUE, TYPE, VENUE } from './support.js';
+import { OTHER_VENUE, postJson, recordingProxy, TYPE, validBooking, VENUE } from './support.js';
 
 const STARTED = /(Add the widget|not built)[^\n]*\n/;
 const SITE = 'https://venue.example';
@@ -183,5 +183,28 @@ describe('VENUE_BOOKING_BOT_CHECK=off', () => {
     assert.equal(warned({ ...live, VENUE_BOOKING_BOT_CHECK: 'off' }), true);
     assert.equal(warned(live), false);
     assert.equal(warned({ VENUE_BOOKING_BOT_CHECK: 'off' }), false, 'the embedded sandbox books nothing real');
+  });
+});
+
+describe('a proof past its time', () => {
+  test("is refused plainly after 2 hours by the proxy's own clock, and a fresh one books", async () => {
+    let now = Date.parse('2030-05-01T10:00:00Z');
+    const { sendAsIs, calls } = recordingProxy({ now: () => now });
+    const proof = await solvedProof(sendAsIs, '', VENUE);
+    now += 2 * 3_600_000 + 1000;
+    const late = await sendAsIs(
+      '/api/bookings',
+      postJson(validBooking({ proof }), { 'idempotency-key': 'key-late-0001' }),
+    );
+    assert.equal(late.status, 403);
+    assert.equal(((await late.json()) as any).payload.errors[0].code, 'bot_check_stale');
+    assert.equal(calls.filter((call) => call.method === 'POST').length, 0);
+    const fresh = await solvedProof(sendAsIs, '', VENUE);
+    const booked = await sendAsIs(
+      '/api/bookings',
+      postJson(validBooking({ proof: fresh }), { 'idempotency-key': 'key-late-0001' }),
+    );
+    assert.equal(booked.status, 200);
+    assert.equal(calls.filter((call) => call.method === 'POST').length, 1);
   });
 });
