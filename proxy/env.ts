@@ -85,6 +85,10 @@ export function configFromEnv(env: ProxyEnv, rows: Registry = SETTINGS): EnvConf
     warnings.push(
       `${envName('publicUrl')} is not set: only requests to localhost are answered (local development); set it to the public address of this proxy`,
     );
+  if (settings.botCheck === false)
+    warnings.push(
+      `${envName('botCheck')} is off with live credentials: bookings need no proof and bots are not answered with decoys; turn it on unless bookings come server to server`,
+    );
   if (problems.length) throw new ConfigError(problems);
   return { embedded: false, settings: { ...settings, appId, apiKey, upstream, venues }, warnings, redis };
 }

@@ -12,6 +12,8 @@ export const PATHS = {
   marketingPreferences: '/api/venues/:venue/marketing-preferences',
   venue: '/api/venues/:venue',
   profile: '/api/venues/:venue/profile',
+  /** The bot check's proof-of-work challenge for a booking at the venue (api/bot-check.ts). */
+  challenge: '/api/venues/:venue/challenge',
   venues: '/api/venues',
   bookings: '/api/bookings',
   return: '/api/return',

@@ -10,6 +10,7 @@
 import type { Context } from 'hono';
 import type { ProxyContext } from './context.js';
 import { book, storedBefore } from './api/bookings.js';
+import { challengeRead } from './api/bot-check.js';
 import { BOOKING_ROUTES } from './pages/booking-page.js';
 import type { ResolvedConfig } from './config.js';
 import { health, live, ready } from './api/health.js';
@@ -101,6 +102,7 @@ const API_ROUTES: readonly Route[] = [
   { path: PATHS.marketingPreferences, methods: ['GET'], cache: 'static', read: marketingPreferences, fast: 'memo' },
   { path: PATHS.venue, methods: ['GET'], cache: 'static', read: venueRecord, fast: 'memo' },
   { path: PATHS.profile, methods: ['GET'], cache: 'none', answer: profileRead },
+  { path: PATHS.challenge, methods: ['GET'], cache: 'none', answer: challengeRead },
   { path: PATHS.venues, methods: ['GET'], cache: 'static', read: venueList, fast: 'memo' },
   { path: PATHS.bookings, methods: ['POST'], cache: 'none', answer: book, booking: storedBefore },
   { path: PATHS.return, methods: ['GET'], cache: 'none', answer: RETURN.get, anySite: true, fromBookingSite: true },

@@ -126,7 +126,7 @@ export class VenueBooking extends VenueBookingApi {
         this,
         checkGuest,
         () => venueToday(this.now ?? new Date()),
-        () => this._view.kind === 'details',
+        () => this._view.kind === 'details' && this._data.venue.current,
       );
     const { confirmation, pick } = this._state;
     const view = { ...this._state, ...this._data.viewReads, confirmed: Boolean(confirmation), venue: pick.id };
@@ -217,7 +217,8 @@ export class VenueBooking extends VenueBookingApi {
     fire(this, 'vb-submit', { booking: this._summary });
     try {
       const key = await this._journey.pendingKey(later, JSON.stringify(booking.body));
-      const created = await this._data.clientFor(this.api).createBooking(booking.body, key);
+      const body = { ...booking.body, ...(await form.proof(booking.body.venue_id)) };
+      const created = await this._data.clientFor(this.api).createBooking(body, key);
       this._apply({ type: 'booked', created, instant: booking.instant });
       this._journey.sent(later);
       this._steps.pending = true;

@@ -13,6 +13,7 @@ import { guestError } from '../upstream/errors.js';
 import { faultRelay } from '../upstream/relay.js';
 import { isConfirmed, LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
 import { bookingAnswer } from './booking-answer.js';
+import { botAnswer, HONEYPOT, judgeBooking, PROOF } from './bot-check.js';
 import { bookingSource, keepCount } from './booking-source.js';
 import type { ProxyContext } from '../context.js';
 import { jsonBody } from './input.js';
@@ -43,8 +44,11 @@ const BOOKING: Record<string, Rule> = {
   source: { kind: 'text', max: 50 },
 };
 
-/** Keys of an availability answer's bookingDetails that the widget may echo; dropped, not forwarded. */
-const ECHOED = ['venue_group', 'payments'];
+/**
+ * Keys dropped, not forwarded: an availability answer's bookingDetails that the widget may echo,
+ * and the bot check's fields (read by bot-check.ts).
+ */
+const ECHOED = ['venue_group', 'payments', HONEYPOT, PROOF];
 
 /** Client-chosen idempotency keys: a UUID or similar opaque token. */
 const KEY_RE = /^[A-Za-z0-9_.:-]{8,128}$/;
@@ -109,14 +113,16 @@ async function bookingBody(ctx: ProxyContext, c: Context): Promise<Record<string
 
 /**
  * Whether a booking request is one the route would send (a valid key, valid fields, a venue served
- * here): the client limits count only those against the client's bookings, so an invalid one (400)
- * never spends a booking slot.
+ * here, a bot check passed): the client limits count only those against the client's bookings, so
+ * an invalid one (400) or a bot's (a decoy) never spends a booking slot.
  */
 export async function bookingValid(ctx: ProxyContext, c: Context): Promise<boolean> {
   try {
     idempotencyKey(c);
-    const { errors, values } = readFields(await jsonBody(c), BOOKING, { drop: ECHOED });
-    return errors.length === 0 && (await ctx.venueAllowed(values.venue_id as string));
+    const input = await jsonBody(c);
+    const { errors, values } = readFields(input, BOOKING, { drop: ECHOED });
+    if (errors.length || !(await ctx.venueAllowed(values.venue_id as string))) return false;
+    return !ctx.config.botCheck || (await judgeBooking(ctx, input, ctx.clientOf(c))) === 'passed';
   } catch {
     return false;
   }
@@ -177,6 +183,9 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   const path = urlOf(c.req.raw).pathname;
   const key = idempotencyKey(c);
   const body = await bookingBody(ctx, c);
+  // Before any slot or upstream call: a bot gets its decoy; the proof is spent by this key.
+  const decoy = await botAnswer(ctx, path, await jsonBody(c), ctx.clientOf(c), key ?? crypto.randomUUID());
+  if (decoy) return ctx.send(c, decoy);
   const source = bookingSource(ctx, c.req.raw);
   const work = () => placeBooking(ctx, path, body, source);
   if (key === undefined) {

@@ -172,10 +172,10 @@ export const METRICS = {
   },
   bookings_total: {
     type: 'counter',
-    help: 'Bookings by outcome: confirmed, enquiry, handed_off (returned from the booking site with its hand-off id), replayed, refused, failed; unproven_return counts returns without a valid hand-off id (no booking is proven).',
+    help: 'Bookings by outcome: confirmed, enquiry, handed_off (returned from the booking site with its hand-off id), replayed, refused, failed; unproven_return counts returns without a valid hand-off id (no booking is proven); decoy counts bots answered with a made-up booking (none made).',
     labels: ['outcome'],
     labelDoc:
-      '`outcome` (`confirmed`, `enquiry`, `handed_off`: back from the booking site through the return bridge, `replayed`, `refused`, `failed`)',
+      '`outcome` (`confirmed`, `enquiry`, `handed_off`: back from the booking site through the return bridge, `replayed`, `refused`, `failed`, `decoy`: a bot answered with a made-up booking)',
     tells: 'bookings',
   },
   booking_searches_total: {
@@ -185,6 +185,14 @@ export const METRICS = {
     labelDoc:
       '`reason` (`holder_lost`: the instance that sent it was lost, `settling`: in the background, `store_away`: a key met while the shared store is away), `result` (`found`: adopted, `none`: every result another booking, `unknown`)',
     tells: 'exactly once: how often it had to ask the upstream, and what it could tell',
+  },
+  bot_checks_total: {
+    type: 'counter',
+    help: 'Booking requests judged by the bot check, by outcome: passed, or why not (the decoys and the stale proofs refused).',
+    labels: ['outcome'],
+    labelDoc:
+      '`outcome` (`passed`; decoys: `honeypot`, `missing`, `invalid`, `replayed`; refused to fetch a new proof: `stale`)',
+    tells: 'bots answered with a decoy instead of a booking, and proofs gone stale (see How it guards)',
   },
   store_state: {
     type: 'gauge',
@@ -224,7 +232,7 @@ export type RefusalReason =
 
 /** What became of a booking attempt. */
 export type BookingOutcome =
-  'confirmed' | 'enquiry' | 'handed_off' | 'unproven_return' | 'replayed' | 'refused' | 'failed';
+  'confirmed' | 'enquiry' | 'handed_off' | 'unproven_return' | 'replayed' | 'refused' | 'failed' | 'decoy';
 
 /** How an upstream call ended: `ok` (2xx), `refused` (another answer it meant), or the fault. */
 export type UpstreamOutcome =

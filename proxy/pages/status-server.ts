@@ -147,6 +147,7 @@ const OUTCOMES: Record<BookingOutcome, string> = {
   replayed: 'Sent twice by a guest (kept once)',
   refused: 'Refused (full, closed, or not possible)',
   failed: 'Failed (the booking service did not answer)',
+  decoy: 'Sent by bots, answered with a made-up booking (nothing booked)',
 };
 
 /** The plain words for a state of the booking service or of the shared store. */

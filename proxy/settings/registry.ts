@@ -207,6 +207,26 @@ export const SETTINGS = {
     unit: 'requests per minute',
     doc: `Requests per minute per client on \`/api\`, cache hits included (bookings: ${BOOKINGS_PER_WINDOW} per 10 minutes), and apart from them on the pages`,
   },
+  /**
+   * Whether a booking must pass the bot check (api/bot-check.ts: the honeypot, the proof of work,
+   * Turnstile when set); one judged a bot gets a decoy success and never reaches the upstream.
+   */
+  botCheck: {
+    env: 'VENUE_BOOKING_BOT_CHECK',
+    scope: 'proxy',
+    parse: parsers.onOff,
+    default: 'on',
+    doc: '`off`: bookings need no proof of work and no bot gets a decoy (bookings sent server to server, a load test); see [How it guards](#how-it-guards)',
+  },
+  /** The proof of work a booking carries: hashes a solver tries on average is half of it. */
+  botWork: {
+    env: 'VENUE_BOOKING_BOT_WORK',
+    scope: 'proxy',
+    parse: parsers.whole(100, 10_000_000),
+    default: '30000',
+    unit: 'SHA-256 hashes at most',
+    doc: 'The work of the invisible proof each booking carries (the widget does half of it on average, in a worker while the guest types); 8 times as much for a client whose proofs keep failing',
+  },
   /** The App ID's upstream calls per hour; the budget's shares derive from it. */
   upstreamQuota: {
     env: 'VENUE_BOOKING_UPSTREAM_QUOTA',

@@ -10,11 +10,14 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { checkGuest, GuestDetails, GuestError } from '../state/booking-flow.js';
 import type { GuestPrefill } from '../state/element-types.js';
+import { Proofs, type Proof } from '../pow/proofs.js';
 
 /** The element as this controller sees it. */
 export interface GuestHost extends ReactiveControllerHost {
   readonly guest: GuestPrefill | null;
   readonly askDob: 'required' | 'optional' | '';
+  /** The proxy's API base (the bot check's challenge is fetched there). */
+  readonly api: string;
 }
 
 /** The details form's values and errors. */
@@ -33,18 +36,26 @@ export class GuestForm implements ReactiveController {
   private _touched = new Set<string>();
   /** The last `guest` prefill applied. */
   private _prefill: GuestPrefill | null = null;
+  /** The bot check's proofs, solved while the guest types (`pow/proofs.ts`). */
+  private _proofs = new Proofs();
 
-  /** `check`: the guest-detail rules; `today`: London's date (for the date of birth); `shown`: whether the form is in sight. */
+  /**
+   * `check`: the guest-detail rules; `today`: London's date (for the date of birth); `shown`: the
+   * venue being booked while the form is in sight, else a falsy value.
+   */
   constructor(
     private readonly _host: GuestHost,
     private readonly _check: typeof checkGuest,
     private readonly _today: () => string,
-    private readonly _shown: () => boolean,
+    private readonly _shown: () => string | false | null,
   ) {
     _host.addController(this);
   }
 
   hostUpdate(): void {
+    // The details are in sight: the proof the booking will carry is solved while the guest types.
+    const venue = this._shown();
+    if (venue) this._proofs.prepare(this._host.api, venue);
     const guest = this._host.guest;
     if (guest === this._prefill) return;
     this._prefill = guest;
@@ -84,6 +95,11 @@ export class GuestForm implements ReactiveController {
     this.errors = this._check(this.details, this._host.askDob, this._today());
     this._host.requestUpdate();
     return Object.keys(this.errors).length === 0;
+  }
+
+  /** The bot check's proof for one attempt to book at `venue` (`{}` where the proxy asks none). */
+  proof(venue: string): Promise<{ proof?: Proof }> {
+    return this._proofs.take(this._host.api, venue);
   }
 
   /** A new booking: the guest keeps their name and contact details, not the notes or consent. */

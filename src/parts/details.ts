@@ -171,6 +171,21 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
           </fieldset>`
         : nothing
     }
+    ${
+      // The bot check's honeypot (proxy/api/bot-check.ts): out of sight, out of the accessibility
+      // tree, the tab order and autofill, so only a script that fills every field fills it.
+      html`<div class="visually-hidden" aria-hidden="true">
+        <label for="vb-website">Website</label>
+        <input
+          id="vb-website"
+          name="website"
+          tabindex="-1"
+          autocomplete="off"
+          .value=${details.website ?? ''}
+          @input=${onInput}
+        />
+      </div>`
+    }
     ${props.error ? html`<p class="error" role="alert">${props.error}</p>` : nothing}
     ${action === 'enquire' || action === 'may_enquire' ? html`<p class="note" data-confirm-note>${s.actions[action]}</p>` : nothing}
     <div>

@@ -264,6 +264,8 @@ export interface GuestDetails {
   dob?: string;
   notes?: string;
   marketing_preferences?: string[];
+  /** The honeypot (parts/details.ts): no person fills it; a form-filling script does. */
+  website?: string;
 }
 
 /** How a ready booking is submitted. */

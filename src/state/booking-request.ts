@@ -37,6 +37,7 @@ export function bookingRequest(
   if (guest.dob) body.dob = guest.dob;
   if (guest.notes?.trim()) body.notes = guest.notes.trim();
   if (guest.marketing_preferences?.length) body.marketing_preferences = guest.marketing_preferences;
+  if (guest.website) body.website = guest.website;
   if (options.offer) body.offer = options.offer;
   if (options.partnerSource) body.partner_source = options.partnerSource;
   body.source = 'partner';

@@ -35,10 +35,11 @@ export function builtWidget(): { script: Uint8Array<ArrayBuffer>; chunks: Record
  * A venue's site as in production, on two loopback origins until `close()`: the proxy (the Node
  * entry with the built widget, on its embedded sandbox) on `localhost`, and the venue's pages on
  * `127.0.0.1`, each the page `pageAt(path, snippet, api)` gives for a path (404 where it gives
- * none), with the proxy's snippet and API address.
+ * none), with the proxy's snippet and API address; `settings` for the proxy (the bot check off).
  */
 export async function venueSite(
   pageAt: (path: string, snippet: string, api: string) => string | undefined,
+  settings: { botCheck?: boolean } = {},
 ): Promise<{ pageOrigin: string; proxyOrigin: string; close: () => void }> {
   const { script, chunks } = builtWidget();
   const proxyServer = createServer();
@@ -47,7 +48,7 @@ export async function venueSite(
   const pageOrigin = `http://127.0.0.1:${await listen(pageServer)}`;
   const stack = createStack({
     origin: proxyOrigin,
-    proxy: { logger: silentLogger, widgetScript: script, widgetChunks: chunks, origins: [pageOrigin] },
+    proxy: { logger: silentLogger, widgetScript: script, widgetChunks: chunks, origins: [pageOrigin], ...settings },
   });
   proxyServer.on('request', nodeListener({ fetch: stack.fetch, fast: stack.proxy.fast }));
   const snippet = widgetSnippet(`${proxyOrigin}/venue-booking.js`, await integrityOf(script));

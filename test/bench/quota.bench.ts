@@ -105,7 +105,7 @@ async function serve() {
 }
 
 /** The step the widget shows: a step's name, `details`, `confirmation`, or null while loading. */
-function currentStep(page: Page): Promise<string | null> {
+export function currentStep(page: Page): Promise<string | null> {
   return page.evaluate(() => {
     const root = document.querySelector('venue-booking')?.shadowRoot;
     if (!root) return null;
@@ -117,7 +117,7 @@ function currentStep(page: Page): Promise<string | null> {
 }
 
 /** Waits until the widget shows a step other than `previous`. */
-async function nextStep(page: Page, previous: string | null): Promise<string> {
+export async function nextStep(page: Page, previous: string | null): Promise<string> {
   for (let i = 0; i < 600; i++) {
     const step = await currentStep(page);
     if (step && step !== previous) return step;

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createProxy, type ProxyConfig } from '../../proxy/app.js';
 import { createSandbox, SANDBOX_APP } from '../../sandbox/app.js';
-import { memoryLogger, postJson, TYPE, VENUE } from './support.js';
+import { fetchWithProof, memoryLogger, postJson, TYPE, VENUE } from './support.js';
 
 const DATE = '2030-06-04';
 type Envelope = { payload: Record<string, any>; status: number };
@@ -34,12 +34,14 @@ function quotaStack(quota: number, overrides: Partial<ProxyConfig> = {}) {
     clientKey: (request) => request.headers.get('x-client') ?? undefined,
     logger: memoryLogger(),
     upstreamQuota: quota,
+    botWork: 100,
     ...overrides,
   });
   const send = async (path: string, client: string, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     headers.set('x-client', client);
-    const response = await proxy.fetch(new Request(`http://proxy.test${path}`, { ...init, headers }));
+    // A booking carries its proof of work, solved for this client, as the widget's does.
+    const response = await fetchWithProof(proxy, `http://proxy.test${path}`, { ...init, headers });
     return { response, body: (await response.json()) as Envelope };
   };
   return { sandbox, proxy, send, counts: () => ({ upstreamCalls, upstream429 }) };

@@ -20,7 +20,7 @@ import { createRedisState } from '../../proxy/state/redis.js';
 import type { SharedState } from '../../proxy/state/shared.js';
 import { startRedis, until, type RedisServer } from '../support/redis.js';
 import { freePort, runBin } from './node-bin.js';
-import { memoryLogger, postJson, recordingProxy, TYPE, upstreamJson, VENUE } from './support.js';
+import { memoryLogger, postJson, recordingProxy, TYPE, upstreamJson, VENUE, withProof } from './support.js';
 
 const LISTENING = /(Add the widget|not built)[^\n]*\n/;
 const TOKEN = 'op-token-0123456789abcdef';
@@ -73,22 +73,26 @@ describe('/metrics of the Node entry', { timeout: 60_000 }, () => {
     const slot = times.find((item) => item.valid)!;
     // A cached read: the same read again.
     assert.equal((await get(withDate)).status, 200);
-    const booked = await fetch(`${base}/api/bookings`, {
-      ...postJson(
-        {
-          venue_id: VENUE,
-          type: TYPE,
-          date,
-          time: slot.time ?? slot.value,
-          num_people: 2,
-          first_name: 'Grace',
-          last_name: 'Hopper',
-          email: 'grace@example.com',
-        },
-        // The embedded stack's own origin (its public URL names localhost).
-        { origin: base.replace('127.0.0.1', 'localhost'), 'idempotency-key': `metrics-${Date.now()}` },
-      ),
-    });
+    // With its proof of work, as the widget sends it.
+    const booked = await fetch(
+      `${base}/api/bookings`,
+      await withProof(fetch, `${base}/api/bookings`, {
+        ...postJson(
+          {
+            venue_id: VENUE,
+            type: TYPE,
+            date,
+            time: slot.time ?? slot.value,
+            num_people: 2,
+            first_name: 'Grace',
+            last_name: 'Hopper',
+            email: 'grace@example.com',
+          },
+          // The embedded stack's own origin (its public URL names localhost).
+          { origin: base.replace('127.0.0.1', 'localhost'), 'idempotency-key': `metrics-${Date.now()}` },
+        ),
+      }),
+    );
     assert.equal(booked.status, 200, await booked.clone().text());
     // A refused origin.
     assert.equal((await get(read, { origin: 'https://not-listed.example' })).status, 403);

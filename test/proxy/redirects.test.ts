@@ -8,7 +8,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createProxy } from '../../proxy/app.js';
-import { API_KEY, APP_ID, assertNoLeak, memoryLogger, postJson, validBooking, VENUE } from './support.js';
+import {
+  API_KEY,
+  APP_ID,
+  assertNoLeak,
+  fetchWithProof,
+  memoryLogger,
+  postJson,
+  validBooking,
+  VENUE,
+} from './support.js';
 
 type Hit = { url: string; authorization: string | undefined };
 
@@ -83,7 +92,7 @@ describe('an upstream redirect under Node', () => {
       venues: [VENUE],
       logger: memoryLogger(),
     });
-    const response = await proxy.fetch(new Request('http://localhost/api/bookings', postJson(validBooking())));
+    const response = await fetchWithProof(proxy, 'http://localhost/api/bookings', postJson(validBooking()));
     assert.equal(response.status, 502);
     assert.equal(((await response.json()) as { payload: { stored: unknown } }).payload.stored, 'unknown');
     assert.equal(elsewhere.hits.length, 0);

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createStack } from '../../proxy/stack.js';
-import { API_KEY, GROUP, memoryLogger, ORIGIN, postJson, TYPE, VENUE } from './support.js';
+import { API_KEY, fetchWithProof, GROUP, memoryLogger, ORIGIN, postJson, TYPE, VENUE } from './support.js';
 
 const ORIGIN_URL = 'http://localhost:5173';
 const BASE = `${ORIGIN_URL}/stack`;
@@ -31,7 +31,8 @@ function stackFor(dialect: 'spec' | 'live', proxy: Parameters<typeof createStack
       ...proxy,
     },
   });
-  const send = (path: string, init?: RequestInit) => stack.fetch(new Request(`${BASE}${path}`, init));
+  // A booking carries its proof of work, as the widget's does.
+  const send = (path: string, init: RequestInit = {}) => fetchWithProof(stack, `${BASE}${path}`, init);
   const json = async <T = Record<string, any>>(path: string, init?: RequestInit) => {
     const response = await send(path, init);
     return { response, body: (await response.json()) as Envelope<T> };

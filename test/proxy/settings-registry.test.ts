@@ -35,6 +35,8 @@ const SAMPLES: Record<Exclude<SettingKey, 'stateBinding'>, string> = {
   staticTtlMs: '7000',
   staleMs: '3000',
   rateLimit: '60',
+  botCheck: 'off',
+  botWork: '5000',
   upstreamQuota: '1000',
   upstreamReserve: '40',
   missLimit: '8',

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { addDays, londonDate } from '../../proxy/state/day-counts.js';
+import { withProof } from '../support/bot-proof.js';
 import { startRedis, until, type RedisServer } from '../support/redis.js';
 import { freePort, runBin } from './node-bin.js';
 import { sourceRows } from './status-rows.js';
@@ -33,7 +34,9 @@ async function startBin(env: Record<string, string>) {
   /** A real booking a week ahead, sent as a page with `headers` sends it (each at its own time). */
   const book = async (headers: Record<string, string>) => {
     const time = `18:${String(15 * (minute++ % 4)).padStart(2, '0')}`;
-    const response = await fetch(`${base}/api/bookings`, {
+    const url = `${base}/api/bookings`;
+    // With its proof of work, solved as the widget on that page solves it.
+    const init = await withProof(fetch, url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
       body: JSON.stringify({
@@ -49,6 +52,7 @@ async function startBin(env: Record<string, string>) {
         phone: '07700 900123',
       }),
     });
+    const response = await fetch(url, init);
     assert.equal(response.status, 200, await response.text());
   };
   const rows = async () => sourceRows(await (await fetch(`${base}/status`)).text());

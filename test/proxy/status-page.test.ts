@@ -15,6 +15,7 @@ import { MemoryRecords } from '../../proxy/state/records.js';
 import { timingLine } from '../../proxy/pages/status-server.js';
 import { verdictOf, type VerdictInput } from '../../proxy/pages/status.js';
 import {
+  fetchWithProof,
   BASE,
   okScript,
   ORIGIN,
@@ -68,7 +69,8 @@ function proxyAt(now = () => NOON) {
     script,
   );
   /** A request to the proxy as opened on this machine (the operator's pages open there). */
-  const send = (path: string, init: RequestInit = {}) => proxy.fetch(new Request(`${HERE}${path}`, init));
+  // A booking carries its proof of work, as the widget's does.
+  const send = (path: string, init: RequestInit = {}) => fetchWithProof(proxy, `${HERE}${path}`, init);
   let key = 0;
   /** A booking sent with these headers (each with its own Idempotency-Key). */
   const book = (headers: Record<string, string>, extra: Record<string, unknown> = {}) =>

@@ -6,6 +6,9 @@
 import assert from 'node:assert/strict';
 import { createProxy, type ProxyApp, type ProxyConfig } from '../../proxy/app.js';
 import type { LogEntry, Logger } from '../../proxy/core/log.js';
+import { withProof } from '../support/bot-proof.js';
+
+export { fetchWithProof, withProof } from '../support/bot-proof.js';
 
 export const APP_ID = 'test-app';
 export const API_KEY = 'k3y-MUST-never-LEAK-7f3a9c';
@@ -54,6 +57,8 @@ export function recordingProxy(overrides: Partial<ProxyConfig> = {}, script: Scr
     returnPages: { [VENUE]: 'https://venue.example/thanks' },
     bookingSite: 'https://book.example/book',
     publicUrl: BASE,
+    // The bot check stays on, as guests get it, with little work per proof (`send` solves one per booking).
+    botWork: 100,
     fetch: async (request) => {
       const body = await request.text();
       calls.push({ method: request.method, url: request.url, headers: request.headers, body });
@@ -61,10 +66,12 @@ export function recordingProxy(overrides: Partial<ProxyConfig> = {}, script: Scr
     },
     ...overrides,
   });
-  /** Sends a request to the proxy (path relative to BASE). */
-  const send = (path: string, init: RequestInit = {}) =>
+  /** Sends a request to the proxy as it is (path relative to BASE). */
+  const sendAsIs = (path: string, init: RequestInit = {}) =>
     proxy.fetch(new Request(path.startsWith('http') ? path : `${BASE}${path}`, init));
-  return { proxy, calls, logger, send };
+  /** Sends a request to the proxy (path relative to BASE); a booking carries a proof, as the widget's does. */
+  const send = async (path: string, init: RequestInit = {}) => sendAsIs(path, await withProof(sendAsIs, path, init));
+  return { proxy, calls, logger, send, sendAsIs };
 }
 
 /** JSON POST init. */

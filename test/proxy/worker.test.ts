@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { createSandbox, SANDBOX_APP } from '../../sandbox/app.js';
 import { until } from '../support/redis.js';
-import { postJson, TYPE, VENUE } from './support.js';
+import { postJson, TYPE, VENUE, withProof } from './support.js';
 
 /** The README's `compatibility_date`: from 2025-09-01 workerd drops credentials on cross-origin redirects. */
 const COMPATIBILITY_DATE = '2025-09-01';
@@ -265,11 +265,18 @@ describe('the edge entry in workerd (miniflare)', { timeout: 120_000 }, () => {
         email: 'grace@example.com',
       };
       const before = sandbox.store.bookings.length;
-      const answers = await Promise.all(
+      // Each with its proof of work fetched from the other isolate: the signing key is agreed in
+      // the Durable Object, and so is each proof's single use.
+      const inits = await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
-          send(i, '/api/bookings', postJson(body, { 'idempotency-key': 'edge-key-0001' })),
+          withProof(
+            (path, init) => send(i + 1, path, init),
+            '/api/bookings',
+            postJson(body, { 'idempotency-key': 'edge-key-0001' }),
+          ),
         ),
       );
+      const answers = await Promise.all(inits.map((init, i) => send(i, '/api/bookings', init)));
       const bodies = (await Promise.all(answers.map((response) => response.json()))) as {
         payload: { booking: { reference: string } };
       }[];
@@ -280,6 +287,14 @@ describe('the edge entry in workerd (miniflare)', { timeout: 120_000 }, () => {
       assert.equal(sandbox.store.bookings.length, before + 1, 'exactly one booking upstream');
       assert.equal(new Set(bodies.map((answer) => answer.payload.booking.reference)).size, 1);
       assert.equal(answers.filter((response) => response.headers.get('idempotent-replayed') === 'true').length, 5);
+      // A proof spent on one isolate, sent again under another key to the other: a decoy, no booking.
+      const reused = await send(1, '/api/bookings', { ...inits[0]!, headers: { 'content-type': 'application/json' } });
+      assert.equal(reused.status, 200);
+      assert.match(
+        ((await reused.json()) as { payload: { booking: { reference: string } } }).payload.booking.reference,
+        /^DMN-/,
+      );
+      assert.equal(sandbox.store.bookings.length, before + 1, 'the reused proof booked nothing');
       const health = (await (await send(1, '/healthz')).json()) as { store: string };
       assert.equal(health.store, 'ok');
     });

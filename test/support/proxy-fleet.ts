@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { createSandbox, SANDBOX_APP, type Sandbox } from '../../sandbox/app.js';
 import { freePort, until } from './redis.js';
+import { withProof } from './bot-proof.js';
 
 export const VENUE = '64a1f0c2e4b0a1b2c3d4e501';
 export const TYPE = '64a1f0c2e4b0a1b2c3d4e601';
@@ -128,6 +129,8 @@ export async function startInstance(
       VENUE_BOOKING_VENUES: VENUE,
       VENUE_BOOKING_BOOKING_SITE: 'http://127.0.0.1/book',
       VENUE_BOOKING_CLIENT_IP_HEADER: 'x-forwarded-for',
+      // The bot check on, as guests get it, with little work per proof (`postBooking` solves one each).
+      VENUE_BOOKING_BOT_WORK: '1000',
       VENUE_BOOKING_REDIS_URL: redisUrl,
       VENUE_BOOKING_REDIS_PREFIX: prefix,
       ...env,
@@ -196,12 +199,14 @@ export async function postBooking(
   client: string,
   timeoutMs = 20_000,
 ): Promise<Booked> {
-  const response = await fetch(`${instance.base}/api/bookings`, {
+  const url = `${instance.base}/api/bookings`;
+  // Each attempt with a proof of work of its own, solved for this client, as the widget's.
+  const init = await withProof(fetch, url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': key, 'x-forwarded-for': client },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
   });
+  const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   const envelope = (await response.json()) as { payload: Record<string, any> };
   return {
     status: response.status,
