@@ -10,7 +10,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { checkGuest, GuestDetails, GuestError } from '../state/booking-flow.js';
 import type { GuestPrefill } from '../state/element-types.js';
-import { Proofs, type Proof } from '../pow/proofs.js';
+import { Proofs, type Proof } from '../api/proofs.js';
 
 /** The element as this controller sees it. */
 export interface GuestHost extends ReactiveControllerHost {
@@ -36,7 +36,7 @@ export class GuestForm implements ReactiveController {
   private _touched = new Set<string>();
   /** The last `guest` prefill applied. */
   private _prefill: GuestPrefill | null = null;
-  /** The bot check's proofs, solved while the guest types (`pow/proofs.ts`). */
+  /** The bot check's proofs, solved while the guest types (`api/proofs.ts`). */
   private _proofs = new Proofs();
 
   /**
