@@ -11,6 +11,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { checkGuest, GuestDetails, GuestError } from '../state/booking-flow.js';
 import type { GuestPrefill } from '../state/element-types.js';
 import { Proofs, type Proof } from '../api/proofs.js';
+import { togglePhrase } from '../state/requests.js';
 
 /** The element as this controller sees it. */
 export interface GuestHost extends ReactiveControllerHost {
@@ -78,8 +79,16 @@ export class GuestForm implements ReactiveController {
     }
     this._touched.add(name);
     this._set({ ...this.details, [name]: input.value });
-    // Once a field was flagged, re-check it as the guest types so the message goes away promptly.
-    if (this.errors[name]) this._recheck(name);
+    // Once a field was flagged, re-check it as the guest types so the message goes away promptly;
+    // the notes at every keystroke, so notes past the limit are said as they pass it, not on submit.
+    if (this.errors[name] || name === 'notes') this._recheck(name);
+  }
+
+  /** A quick pick pressed: its phrase added to the notes, or taken out when they hold it (`togglePhrase`). */
+  request(phrase: string): void {
+    this._touched.add('notes');
+    this._set({ ...this.details, notes: togglePhrase(this.details.notes ?? '', phrase) });
+    this._recheck('notes');
   }
 
   /** A field left: checked when it holds something. */

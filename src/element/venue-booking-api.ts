@@ -51,6 +51,8 @@ import type { GuestPrefill } from '../state/element-types.js';
  * @csspart offers - The offers list of the details step.
  * @csspart offer - One offer.
  * @csspart form - The guest details form.
+ * @csspart requests - The quick picks beside the notes box; `request` is one pick.
+ * @csspart notes - The notes said back on the confirmation.
  * @csspart consent - The marketing preferences.
  * @csspart submit - The submit (or continue to the booking site) button.
  * @csspart confirmation - The confirmation shown once the booking is stored.

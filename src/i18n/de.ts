@@ -86,6 +86,17 @@ export const strings: LocaleStrings = {
   phone: 'Telefon',
   dob: 'Geburtsdatum',
   notes: 'Hinweise für das Lokal (optional)',
+  requestsTitle: 'Häufige Wünsche',
+  requests: [
+    ['Geburtstag', 'Wir feiern einen Geburtstag'],
+    ['Jahrestag', 'Wir feiern einen Jahrestag'],
+    ['Ernährung', 'Besondere Ernährung:'],
+    ['Rollstuhlzugang', 'Wir brauchen einen rollstuhlgerechten Zugang'],
+    ['Hochstuhl', 'Bitte einen Hochstuhl'],
+  ],
+  notesLong: (max, length) =>
+    `Hinweise dürfen bis zu ${max} Zeichen lang sein, diese haben ${length}: Bitte kürzen Sie sie.`,
+  notesSent: 'Ihre Hinweise',
   marketingTitle: 'In Kontakt bleiben (optional)',
   guestErrors: {
     required: (field) => `Bitte geben Sie Folgendes ein: ${field}.`,

@@ -23,6 +23,19 @@ export const enGBLater = {
   phone: 'Phone',
   dob: 'Date of birth',
   notes: 'Notes for the venue (optional)',
+  // The quick picks beside the notes (`state/requests.ts`): a button's label and the phrase it puts
+  // in the notes. No phrase may hold another, or one pick would show pressed for the other's phrase.
+  requestsTitle: 'Quick requests',
+  requests: [
+    ['Birthday', 'Celebrating a birthday'],
+    ['Anniversary', 'Celebrating an anniversary'],
+    ['Dietary needs', 'Dietary needs:'],
+    ['Wheelchair access', 'Wheelchair access needed'],
+    ['High chair', 'A high chair, please'],
+  ] as [label: string, phrase: string][],
+  notesLong: (max: number, length: number) =>
+    `Notes can be up to ${max} characters and these have ${length}: please shorten them.`,
+  notesSent: 'Your notes',
   marketingTitle: 'Keep in touch (optional)',
   guestErrors: {
     required: (field: string) => `Please enter your ${field.toLowerCase()}.`,

@@ -86,6 +86,17 @@ export const strings: LocaleStrings = {
   phone: 'Teléfono',
   dob: 'Fecha de nacimiento',
   notes: 'Notas para el local (opcional)',
+  requestsTitle: 'Peticiones rápidas',
+  requests: [
+    ['Cumpleaños', 'Celebramos un cumpleaños'],
+    ['Aniversario', 'Celebramos un aniversario'],
+    ['Necesidades dietéticas', 'Necesidades dietéticas:'],
+    ['Acceso en silla de ruedas', 'Necesitamos acceso para silla de ruedas'],
+    ['Trona', 'Una trona, por favor'],
+  ],
+  notesLong: (max, length) =>
+    `Las notas pueden tener hasta ${max} caracteres y estas tienen ${length}: acórtelas, por favor.`,
+  notesSent: 'Sus notas',
   marketingTitle: 'Mantengámonos en contacto (opcional)',
   guestErrors: {
     required: (field) => `Indique: ${field.toLowerCase()}.`,

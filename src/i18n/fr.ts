@@ -92,6 +92,17 @@ export const strings: LocaleStrings = {
   phone: 'Téléphone',
   dob: 'Date de naissance',
   notes: 'Remarques pour l’établissement (facultatif)',
+  requestsTitle: 'Demandes rapides',
+  requests: [
+    ['Anniversaire', 'Nous fêtons un anniversaire'],
+    ['Anniversaire de mariage', 'Nous fêtons notre anniversaire de mariage'],
+    ['Régime alimentaire', 'Régime alimentaire :'],
+    ['Accès fauteuil roulant', 'Accès en fauteuil roulant nécessaire'],
+    ['Chaise haute', 'Une chaise haute, s’il vous plaît'],
+  ],
+  notesLong: (max, length) =>
+    `Les remarques peuvent compter jusqu’à ${max} caractères et celles-ci en ont ${length} : merci de les raccourcir.`,
+  notesSent: 'Vos remarques',
   marketingTitle: 'Restons en contact (facultatif)',
   guestErrors: {
     required: (field) => `Veuillez indiquer : ${field.toLowerCase()}.`,

@@ -86,6 +86,17 @@ export const strings: LocaleStrings = {
   phone: 'Telefoon',
   dob: 'Geboortedatum',
   notes: 'Opmerkingen voor de locatie (optioneel)',
+  requestsTitle: 'Snelle verzoeken',
+  requests: [
+    ['Verjaardag', 'We vieren een verjaardag'],
+    ['Jubileum', 'We vieren een jubileum'],
+    ['Dieetwensen', 'Dieetwensen:'],
+    ['Rolstoeltoegang', 'Rolstoeltoegankelijkheid nodig'],
+    ['Kinderstoel', 'Graag een kinderstoel'],
+  ],
+  notesLong: (max, length) =>
+    `Opmerkingen mogen tot ${max} tekens lang zijn en deze hebben er ${length}: maak ze korter.`,
+  notesSent: 'Uw opmerkingen',
   marketingTitle: 'Op de hoogte blijven (optioneel)',
   guestErrors: {
     required: (field) => `Vul uw ${field.toLowerCase()} in.`,

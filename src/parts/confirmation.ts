@@ -29,6 +29,11 @@ export interface Booked {
   format: (field: BookingField, value: string | number) => string;
   /** Minutes of a duration as the service sent it (`durationMinutes`). */
   minutes: (duration: number) => number;
+  /**
+   * The notes this page sent with the booking (the form's), shown back and put in the calendar
+   * entry; none for a confirmation from the booking site or kept across a reload (notes are not saved).
+   */
+  notes?: string;
 }
 
 /** What the confirmation renders. */
@@ -59,6 +64,7 @@ export function calendarEvent({
   venue,
   format,
   minutes,
+  notes,
 }: Booked): CalendarEvent | null {
   const { date, time, duration, type } = choices;
   if (!date || !time) return null;
@@ -69,7 +75,7 @@ export function calendarEvent({
     time,
     minutes: duration === undefined ? null : minutes(duration),
     location: venue,
-    description: `${s.reference}: ${reference}`,
+    description: `${s.reference}: ${reference}${notes?.trim() ? `\n\n${notes.trim()}` : ''}`,
   };
 }
 
@@ -79,18 +85,28 @@ export function renderConfirmation({ html, nothing }: LitTags, props: Confirmati
   const summary = confirmationLines(props);
   const event = calendarEvent(props);
   const confirmed = props.status === 'confirmed';
+  const notes = props.notes?.trim();
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>
     <p data-announce>${s.reference}: <strong class="reference">${props.reference}</strong></p>
     ${
-      summary.length
+      summary.length || notes
         ? html`<dl class="booking-summary">
             ${summary.map(
               ([label, value]) =>
                 html`<dt>${label}</dt>
                   <dd>${value}</dd>`,
             )}
+            ${
+              // The notes' lines as the guest wrote them (a line break each; no inline style, for strict CSP).
+              notes
+                ? html`<dt>${s.notesSent}</dt>
+                    <dd part="notes">
+                      ${notes.split('\n').map((line, i) => html`${i ? html`<br />` : nothing}${line}`)}
+                    </dd>`
+                : nothing
+            }
           </dl>`
         : nothing
     }

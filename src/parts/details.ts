@@ -7,6 +7,7 @@ import type { html as litHtml, nothing as litNothing } from 'lit';
 import type { AvailabilityAction, WireMarketingPreference, WireOffer } from '../api/types.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
+import { NOTES_MAX } from '../state/requests.js';
 
 /**
  * Lit's `html` and `nothing`, handed over by the bundle: this template travels in an on-demand
@@ -119,11 +120,55 @@ function offers(lit: LitTags, props: DetailsProps) {
   </fieldset>`;
 }
 
+/**
+ * The notes box with its quick picks (`state/requests.ts`): toggle buttons in a labelled group, each
+ * pressed while its phrase is in the notes. No `maxlength`: it would cut a paste silently; notes
+ * past the limit are said at once, with their length, and the form keeps them until shortened.
+ */
+function notes({ html, nothing }: LitTags, props: DetailsProps) {
+  const s = props.strings;
+  const text = props.form.details.notes ?? '';
+  const length = text.trim().length;
+  const error = props.form.errors.notes
+    ? length > NOTES_MAX
+      ? s.notesLong(NOTES_MAX, length)
+      : s.guestErrors.text
+    : null;
+  return html`<div class="field">
+    <label for="vb-notes">${s.notes}</label>
+    <div role="group" part="requests" class="requests" aria-labelledby="vb-requests-title">
+      <span id="vb-requests-title" class="note">${s.requestsTitle}</span>
+      ${s.requests.map(
+        ([label, phrase]) =>
+          html`<button
+            type="button"
+            class="option small"
+            part="request"
+            aria-pressed=${text.includes(phrase) ? 'true' : 'false'}
+            @click=${() => props.form.request(phrase)}
+          >
+            ${label}
+          </button>`,
+      )}
+    </div>
+    <textarea
+      id="vb-notes"
+      name="notes"
+      rows="3"
+      .value=${text}
+      aria-invalid=${error ? 'true' : 'false'}
+      aria-describedby=${error ? 'vb-notes-error' : nothing}
+      @input=${(event: Event) => props.form.input(event)}
+    ></textarea>
+    ${error ? html`<span class="field-error" id="vb-notes-error">${error}</span>` : nothing}
+  </div>`;
+}
+
 /** Renders the details form. */
 export function renderDetails(lit: LitTags, props: DetailsProps) {
   const { html, nothing } = lit;
   const { strings: s, action } = props;
-  const { details, errors } = props.form;
+  const { details } = props.form;
   const onInput = (event: Event) => props.form.input(event);
   const chosen = new Set(details.marketing_preferences ?? []);
   return html`<form part="form" novalidate @submit=${props.onSubmit} aria-labelledby="step-title">
@@ -135,20 +180,7 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
       ${field(lit, props, 'email', s.email, 'email', 'email')} ${field(lit, props, 'phone', s.phone, 'tel', 'tel')}
       ${props.dob ? field(lit, props, 'dob', s.dob, 'date', 'bday', props.dob === 'required') : nothing}
     </div>
-    <div class="field">
-      <label for="vb-notes">${s.notes}</label>
-      <textarea
-        id="vb-notes"
-        name="notes"
-        rows="3"
-        maxlength="2000"
-        .value=${details.notes ?? ''}
-        aria-invalid=${errors.notes ? 'true' : 'false'}
-        aria-describedby=${errors.notes ? 'vb-notes-error' : nothing}
-        @input=${onInput}
-      ></textarea>
-      ${errors.notes ? html`<span class="field-error" id="vb-notes-error">${s.guestErrors.text}</span>` : nothing}
-    </div>
+    ${notes(lit, props)}
     ${
       props.preferences.length
         ? html`<fieldset part="consent">

@@ -40,12 +40,37 @@ function span(event: CalendarEvent): [Date, Date] {
   return [start, new Date(start.getTime() + minutes * 60_000)];
 }
 
-/** Escapes text for an iCalendar property value. */
+/** Escapes text for an iCalendar property value (RFC 5545 3.3.11): any line break, CRLF too, as `\\n`. */
 function icsText(value: string): string {
   return value
     .replace(/\\/g, '\\\\')
-    .replace(/\n/g, '\\n')
+    .replace(/\r\n?|\n/g, '\\n')
     .replace(/([,;])/g, '\\$1');
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Folds a content line at 75 octets (RFC 5545 3.1), a continuation starting with a space, never
+ * inside a character: a guest's notes make descriptions long, and calendars may refuse or cut an
+ * unfolded line.
+ */
+function fold(line: string): string {
+  const parts: string[] = [];
+  let part = '';
+  let size = 0;
+  for (const char of line) {
+    const octets = utf8.encode(char).length;
+    if (size + octets > 75) {
+      parts.push(part);
+      part = ' ';
+      size = 1;
+    }
+    part += char;
+    size += octets;
+  }
+  parts.push(part);
+  return parts.join('\r\n');
 }
 
 /** The `.ics` file contents. `now` stamps the entry (DTSTAMP). */
@@ -66,7 +91,9 @@ export function icsFile(event: CalendarEvent, now: Date): string {
     'END:VEVENT',
     'END:VCALENDAR',
     '',
-  ].join('\r\n');
+  ]
+    .map(fold)
+    .join('\r\n');
 }
 
 /** A data URL of the `.ics` file, for an `<a download>`. */
