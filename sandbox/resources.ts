@@ -4,7 +4,7 @@
  */
 
 import type { Ctx, Handler, Route } from './context.js';
-import { slotsFor, typeDurations } from './availability/index.js';
+import { moneyNotes, slotsFor, typeDurations } from './availability/index.js';
 import { preferencesOf } from './bookings/index.js';
 import { ApiError, badField, int, isHexId, list, str } from './http.js';
 import { isVisible, matches } from './offers.js';
@@ -85,7 +85,14 @@ const bookingRules: Handler = (ctx) => {
     bookings_from: day.times[0] ?? type!.rules.from,
     bookings_to: day.times[day.times.length - 1] ?? type!.rules.to,
     booking_available: venue.can_book && day.reason === null,
-    booking_notes: day.reason && venue.can_book ? `${venue.booking_notes} ${day.reason}.`.trim() : venue.booking_notes,
+    // The type's money terms join the venue's policy: the service has no fields for them (`moneyNotes`).
+    booking_notes: [
+      venue.booking_notes,
+      ...moneyNotes(ctx.availability, type!),
+      ...(day.reason && venue.can_book ? [`${day.reason}.`] : []),
+    ]
+      .filter(Boolean)
+      .join(' '),
     ...(maxDuration !== undefined ? { max_duration: maxDuration } : {}),
     ...(min != null ? { min_people: min } : {}),
     ...(max != null ? { max_people: max } : {}),

@@ -16,6 +16,8 @@ export interface ScenarioEffects {
   fullyBooked?: boolean;
   /** Every type takes at least this deposit a head (pounds): `depositRequired`, `next` holds only `web`. */
   depositPerPerson?: number;
+  /** Every type takes card details (a £0 check); a no-show may be charged up to this a head (pounds): `depositRequired`, `next` holds only `web`. */
+  noShowCharge?: number;
   /** No type confirms automatically: `enquire`, and a booking is `received`. */
   enquiryOnly?: boolean;
 }
@@ -44,6 +46,10 @@ export const SCENARIOS = {
   'deposit-required': {
     doc: 'Every booking type takes a deposit (at least £10 a head): depositRequired is true, next holds only web, a submission through the API URL is refused (web_required), and the hosted page asks for the deposit.',
     effects: { depositPerPerson: 10 },
+  },
+  'card-check': {
+    doc: 'Every booking type takes card details, a £0 check that is not a charge: depositRequired is true, next holds only web, and booking-rules’ booking_notes states that a no-show may be charged up to £20 a head.',
+    effects: { noShowCharge: 20 },
   },
   'enquiry-only': {
     doc: 'No booking type confirms automatically: the action is enquire, and POST /bookings answers bookingStatus received.',

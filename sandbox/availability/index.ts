@@ -25,6 +25,8 @@ export {
   durationMinutes,
   durationOut,
   FIELDS,
+  moneyNotes,
+  takesPayment,
   typeDurations,
   type Action,
   type AvailabilityContext,

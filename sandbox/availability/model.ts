@@ -84,6 +84,31 @@ export function depositPerPerson(ctx: Pick<AvailabilityContext, 'scenario'>, t: 
   return Math.max(t.rules.deposit_per_person ?? 0, ctx.scenario?.depositPerPerson ?? 0);
 }
 
+/** The most a no-show may be charged a head after the card check a `card-check` scenario asks for, else 0. */
+export const noShowCharge = (ctx: Pick<AvailabilityContext, 'scenario'>): number => ctx.scenario?.noShowCharge ?? 0;
+
+/** Whether the booking site takes money or card details for a type (`depositRequired`): a deposit or a card check. */
+export const takesPayment = (ctx: Pick<AvailabilityContext, 'scenario'>, t: BookingType): boolean =>
+  depositPerPerson(ctx, t) > 0 || noShowCharge(ctx) > 0;
+
+/**
+ * What a type's money terms add to the venue's policy text (`booking_notes` of booking-rules): the
+ * service gives the terms no fields of their own, so the venue states its deposit and its no-show
+ * charge in its policy, as these words do.
+ */
+export function moneyNotes(ctx: Pick<AvailabilityContext, 'scenario'>, t: BookingType): string[] {
+  const deposit = depositPerPerson(ctx, t);
+  const noShow = noShowCharge(ctx);
+  return [
+    ...(deposit > 0 ? [`A deposit of £${deposit} a person is taken when you book.`] : []),
+    ...(noShow > 0
+      ? [
+          `Card details are checked when you book (£0, not a charge); a no-show may be charged up to £${noShow} a person.`,
+        ]
+      : []),
+  ];
+}
+
 /** How a type handles a booking that fits: confirmed (accept) or taken as an enquiry. */
 export const handlingFor = (ctx: AvailabilityContext, t: BookingType): Action =>
   autoconfirms(ctx, t) ? 'accept' : 'enquire';

@@ -8,10 +8,10 @@ import type { Venue } from '../types.js';
 import { assess, hasError, validDuration, type Assessment } from './fields.js';
 import {
   defaultDuration,
-  depositPerPerson,
   durationOut,
   FIELDS,
   handlingFor,
+  takesPayment,
   type Action,
   type AvailabilityContext,
   type Dialect,
@@ -69,8 +69,8 @@ export function nextOf(a: Assessment): Record<string, string> {
   return needsWeb(a) ? { web } : { web, api: `${a.ctx.publicUrl}/v4/bookings` };
 }
 
-/** Whether the chosen type takes a deposit (`depositRequired`). */
-export const depositRequiredOf = (a: Assessment) => !!a.type && depositPerPerson(a.ctx, a.type) > 0;
+/** Whether the chosen type takes a deposit or card details (`depositRequired`). */
+export const depositRequiredOf = (a: Assessment) => !!a.type && takesPayment(a.ctx, a.type);
 
 /** Whether only the hosted page can take the booking: a deposit or required pre-orders. */
 const needsWeb = (a: Assessment) => depositRequiredOf(a) || a.type?.rules.preorders === 'required';

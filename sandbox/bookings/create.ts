@@ -7,8 +7,8 @@
 
 import {
   defaultDuration,
-  depositPerPerson,
   durationMinutes,
+  takesPayment,
   verdictOf,
   type AvailabilityContext,
 } from '../availability/index.js';
@@ -235,7 +235,7 @@ const NEW_BOOKING_STAGES: ((d: BookingDraft) => void)[] = [
   },
   function webOnlyThroughApiUrl(d) {
     const t = d.type;
-    if (d.viaApiUrl && t && (depositPerPerson(d.ctx, t) > 0 || t.rules.preorders === 'required'))
+    if (d.viaApiUrl && t && (takesPayment(d.ctx, t) || t.rules.preorders === 'required'))
       fieldError(
         d,
         'type',

@@ -161,6 +161,8 @@ export interface WireVenue {
 export interface WireBookingRules {
   min_people?: unknown;
   max_people?: unknown;
+  /** The venue's bookings policy message (§2.11): shown before a hand-off, as text. */
+  booking_notes?: unknown;
 }
 
 /** A hand-off's answer (`GET /api/venues/{id}/handoff`): the return methods the proxy's bridge accepts and its signed hand-off id. */

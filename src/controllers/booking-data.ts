@@ -169,6 +169,8 @@ export class BookingData implements ReactiveController {
   readonly bridge: Read<readonly [string, VenueAnswer | null], string | false>;
   /** The later steps' code, a pinned on-demand chunk fetched once the party step, a dead end or a booking is in sight. */
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
+  /** The venue's policy text for a hand-off (`readPolicy`), read once one is in sight: never on a first load. */
+  readonly policy: Read<readonly [string, VenueAnswer | null, LaterSteps | null], string | null>;
   /** What a dead end offers (`readPartyHelp`), read once one is in sight: never on a first load. */
   readonly help: Read<readonly [string, string, number, boolean, LaterSteps | null], PartyHelp | null>;
   /** Each type's party sizes, read when an offer limits the size: a type's badge needs them before it is chosen. */
@@ -193,6 +195,12 @@ export class BookingData implements ReactiveController {
     this.bridge = this._bridgeRead(_host);
     this.laterSteps = this._laterStepsRead(_host);
     this.help = this._helpRead(_host);
+    this.policy = new Read(
+      _host,
+      () => [_host.api, this._handoff, this.laterSteps.task.value ?? null] as const,
+      async ([api, handoff, later], signal) =>
+        handoff && later ? later.readPolicy(this.clientFor(api), handoff.venue, handoff.read.choices, signal) : null,
+    );
   }
 
   /** Venues that cannot be read keep what was known: the picker still lists them. */
@@ -320,8 +328,11 @@ export class BookingData implements ReactiveController {
       // after the element's view is decided), so that update's view already waits for the chunk;
       // and for good, so booking again keeps it.
       () => {
-        const { wantPreferences, confirmed, partyInSight, dead } = this._inputs();
-        return [(this._wantLater ||= wantPreferences || confirmed || partyInSight || dead)] as const;
+        const inputs = this._inputs();
+        const { wantPreferences, confirmed, partyInSight, dead } = inputs;
+        return [
+          (this._wantLater ||= wantPreferences || confirmed || partyInSight || dead || this._away(inputs)),
+        ] as const;
       },
       async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../parts/later-steps.js')) : null),
     );
@@ -402,6 +413,7 @@ export class BookingData implements ReactiveController {
       preferences: this.preferences.task.value ?? [],
       later: this.laterSteps.task.value ?? null,
       help: this.help.task.value ?? null,
+      policy: this.policy.task.value ?? null,
     };
   }
 

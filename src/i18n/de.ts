@@ -113,9 +113,13 @@ export const strings: LocaleStrings = {
     'Für diese Reservierung ist eine Anzahlung oder weitere Angaben nötig: Sie schließen sie auf der Buchungsseite ab und kommen dann hierher zurück.',
   continueToSite: 'Weiter zur Buchungsseite',
   depositNeeded: 'Anzahlung auf der Buchungsseite nötig',
-  depositNote:
-    'Für diese Reservierung ist eine Anzahlung nötig: Sie leisten sie auf der Buchungsseite, die die Reservierung bestätigt, und kommen dann hierher zurück.',
-  payDeposit: 'Weiter zur Anzahlung',
+  handoffIntro: 'Auf der Buchungsseite des Lokals, bevor die Buchung entsteht:',
+  handoffPayment:
+    'Eine Anzahlung wird erhoben oder Ihre Karte geprüft. Eine Kartenprüfung ist keine Zahlung: Es wird kein Geld abgebucht; erscheinen Sie nicht, darf das Lokal später höchstens den in seinen Bedingungen genannten Betrag berechnen.',
+  handoffPreorders: 'Dort können Sie Speisen und Getränke vorbestellen.',
+  handoffEnquiry:
+    'Dies ist eine Anfrage: Jetzt wird nichts bezahlt. Nimmt das Lokal sie an und verlangt eine Zahlung, kann ein Zahlungslink per E-Mail folgen.',
+  handoffPolicy: 'Bedingungen des Lokals:',
   cannotBookTitle: 'Diese Reservierung ist hier nicht möglich',
   cannotBookNote:
     'Die Buchungsseite ist von dieser Seite aus gerade nicht erreichbar. Bitte reservieren Sie direkt beim Lokal.',

@@ -72,6 +72,14 @@ export const enGBLater = {
   durationKept: (duration: string) => `Your ${duration} carries over.`,
   continueAs: (to: string) => `Continue as ${to}`,
   changeParty: 'Change the party size',
+  // The hand-off's money terms (issue 37): never "hold", for the card check takes no money.
+  handoffIntro: 'On the venue’s booking site, before the booking is made:',
+  handoffPayment:
+    'A deposit is taken, or your card is checked. A card check is not a charge: no money is taken; if you do not come, the venue may later charge no more than the amount its policy states.',
+  handoffPreorders: 'You can pre-order food and drink there.',
+  handoffEnquiry:
+    'This is an enquiry: nothing is paid now. If the venue accepts it and asks for a payment, a payment link may follow by email.',
+  handoffPolicy: 'The venue’s policy:',
 };
 
 /** The words of the later steps, in one locale. */

@@ -61,9 +61,6 @@ export const enGB = {
     'This booking needs a deposit or extra details: you will finish it on the venue’s booking site and come back here.',
   continueToSite: 'Continue to the booking site',
   depositNeeded: 'Deposit needed on the booking site',
-  depositNote:
-    'This booking needs a deposit: you will pay it on the venue’s booking site, where the booking is confirmed, and come back here.',
-  payDeposit: 'Continue to pay the deposit',
   cannotBookTitle: 'This booking cannot be made here',
   cannotBookNote: 'The booking site is not available from this page right now. Please book with the venue directly.',
   confirmedTitle: 'Booking confirmed',

@@ -113,9 +113,13 @@ export const strings: LocaleStrings = {
     'Esta reserva requiere un depósito o más datos: la terminará en la web de reservas del local y volverá aquí.',
   continueToSite: 'Continuar a la web de reservas',
   depositNeeded: 'Depósito en la web de reservas',
-  depositNote:
-    'Esta reserva requiere un depósito: lo pagará en la web de reservas del local, que confirmará la reserva, y volverá aquí.',
-  payDeposit: 'Continuar para pagar el depósito',
+  handoffIntro: 'En la web de reservas del local, antes de hacer la reserva:',
+  handoffPayment:
+    'Se cobra un depósito o se comprueba su tarjeta. La comprobación de la tarjeta no es un cobro: no se carga ningún importe; si no se presenta, el local solo podrá cobrar después hasta el importe que indiquen sus condiciones.',
+  handoffPreorders: 'Allí puede encargar comida y bebida por adelantado.',
+  handoffEnquiry:
+    'Esto es una solicitud: ahora no se paga nada. Si el local la acepta y pide un pago, puede llegarle un enlace de pago por correo electrónico.',
+  handoffPolicy: 'Condiciones del local:',
   cannotBookTitle: 'Esta reserva no se puede hacer aquí',
   cannotBookNote:
     'La web de reservas no está disponible desde esta página en este momento. Reserve directamente con el local.',

@@ -119,9 +119,13 @@ export const strings: LocaleStrings = {
     'Cette réservation demande un acompte ou des informations supplémentaires : vous la finaliserez sur le site de réservation puis reviendrez ici.',
   continueToSite: 'Continuer vers le site de réservation',
   depositNeeded: 'Acompte à régler sur le site de réservation',
-  depositNote:
-    'Cette réservation demande un acompte : vous le réglerez sur le site de réservation, qui confirmera la réservation, puis reviendrez ici.',
-  payDeposit: 'Continuer pour régler l’acompte',
+  handoffIntro: 'Sur le site de réservation de l’établissement, avant que la réservation soit faite :',
+  handoffPayment:
+    'Un acompte est demandé, ou votre carte est vérifiée. Une vérification de carte n’est pas un paiement : aucune somme n’est prélevée ; en cas d’absence non signalée, l’établissement ne pourra facturer ensuite que jusqu’au montant indiqué dans ses conditions.',
+  handoffPreorders: 'Vous pourrez y passer des précommandes (plats et boissons commandés à l’avance).',
+  handoffEnquiry:
+    'Il s’agit d’une demande : rien n’est payé maintenant. Si l’établissement l’accepte et demande un paiement, un lien de paiement pourra suivre par e-mail.',
+  handoffPolicy: 'Conditions de l’établissement :',
   cannotBookTitle: 'Cette réservation ne peut pas être faite ici',
   cannotBookNote:
     'Le site de réservation n’est pas accessible depuis cette page pour le moment. Veuillez réserver directement auprès de l’établissement.',

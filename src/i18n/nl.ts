@@ -113,9 +113,13 @@ export const strings: LocaleStrings = {
     'Voor deze reservering is een aanbetaling of meer informatie nodig: u rondt haar af op de reserveringssite en komt daarna hier terug.',
   continueToSite: 'Verder naar de reserveringssite',
   depositNeeded: 'Aanbetaling via de reserveringssite',
-  depositNote:
-    'Voor deze reservering is een aanbetaling nodig: u betaalt die op de reserveringssite, die de reservering bevestigt, en komt daarna hier terug.',
-  payDeposit: 'Verder om de aanbetaling te doen',
+  handoffIntro: 'Op de reserveringssite van de zaak, voordat de reservering wordt gemaakt:',
+  handoffPayment:
+    'Er wordt een aanbetaling gevraagd of uw kaart wordt gecontroleerd. Een kaartcontrole is geen betaling: er wordt geen geld afgeschreven; komt u niet, dan mag de zaak later hooguit het bedrag rekenen dat in haar voorwaarden staat.',
+  handoffPreorders: 'Daar kunt u eten en drinken vooraf bestellen.',
+  handoffEnquiry:
+    'Dit is een aanvraag: u betaalt nu niets. Als de zaak de aanvraag aanneemt en om betaling vraagt, kan er een betaallink per e-mail volgen.',
+  handoffPolicy: 'Voorwaarden van de zaak:',
   cannotBookTitle: 'Deze reservering kan hier niet worden gemaakt',
   cannotBookNote:
     'De reserveringssite is op dit moment niet bereikbaar vanaf deze pagina. Reserveer rechtstreeks bij de zaak.',

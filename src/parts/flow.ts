@@ -51,6 +51,8 @@ export interface Flow extends BookingState, present.OfferContext {
   preferences: WireMarketingPreference[];
   /** What a dead end offers (`BookingData.help`), once read. */
   help: PartyHelp | null;
+  /** The venue's policy text for a hand-off (`BookingData.policy`), once read. */
+  policy: string | null;
   /** A guest's action. */
   send: (event: GuestEvent) => void;
   /** Says a text in the live region (a closed day's reason when it is activated). */
@@ -281,8 +283,25 @@ function renderBody(flow: Flow, view: View) {
         : renderStepView(flow, view.step, view.availability);
     case 'details':
       return renderDetailsView(flow, view.availability);
-    case 'redirect':
-      return renderRedirect(s, view.deposit, flow.onRedirect);
+    case 'redirect': {
+      // The money terms come with the later steps (`handoff.ts`); without them, one line and the button.
+      const { later, policy, onRedirect } = flow;
+      const { availability } = view;
+      const action = chosenAction(availability, choices);
+      return later
+        ? later.renderHandoff(
+            { html, nothing },
+            {
+              strings: laterStrings(later, s),
+              payment: availability.depositRequired,
+              preorders: availability.preordersAvailable,
+              enquiry: action === 'enquire' || action === 'may_enquire',
+              policy,
+              onRedirect,
+            },
+          )
+        : renderRedirect(s, onRedirect);
+    }
     case 'unavailable':
       return renderUnavailable(s);
     case 'reject': {

@@ -58,7 +58,7 @@ export type View =
   /** `moved`: the service gave a larger party another type, which the type step says and the guest confirms. */
   | { kind: 'step'; step: Step; frame: 'flow'; availability: Availability; moved?: boolean }
   | { kind: 'details'; step: 'details'; frame: 'flow'; availability: Availability }
-  | { kind: 'redirect'; step: 'redirect'; frame: 'flow'; deposit: boolean }
+  | { kind: 'redirect'; step: 'redirect'; frame: 'flow'; availability: Availability }
   | { kind: 'unavailable'; step: 'unavailable'; frame: 'flow' }
   | { kind: 'reject'; step: null; frame: 'flow'; availability: Availability };
 
@@ -104,8 +104,7 @@ export function viewFor(state: ViewState, availability: ReadState<Availability |
   const route = submitRoute(answer);
   if (route === 'api' && !state.laterFailed)
     return { kind: 'details', step: 'details', frame: 'flow', availability: answer };
-  if (route && route !== 'api')
-    return { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: answer.depositRequired };
+  if (route && route !== 'api') return { kind: 'redirect', step: 'redirect', frame: 'flow', availability: answer };
   return { kind: 'unavailable', step: 'unavailable', frame: 'flow' };
 }
 

@@ -265,10 +265,10 @@ for (const dialect of ['spec', 'live'] as const) {
           .and.not.match(/Instant confirmation/);
       await page.book({ time: '10:30', num_people: 2 });
       await page.waitForStep('redirect');
-      expect(page.root.querySelector('[data-step="redirect"]')!.textContent).to.match(
-        /needs a deposit: you will pay it/,
+      expect(page.root.querySelector('[data-step="redirect"] [data-term="payment"]')!.textContent).to.match(
+        /A deposit is taken, or your card is checked/,
       );
-      expect(page.submitButton().textContent).to.match(/Continue to pay the deposit/);
+      expect(page.submitButton().textContent).to.match(/Continue to the booking site/);
       let url = '';
       element.addEventListener('vb-redirect', (event) => {
         url = event.detail.url;

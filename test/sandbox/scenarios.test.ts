@@ -44,6 +44,26 @@ describe('scenarios', () => {
     assert.match(await page.text(), /A deposit of <strong>£20\.00<\/strong>/);
   });
 
+  it('card-check: depositRequired and next.web only, and the policy states the card check and the most a no-show costs', async () => {
+    const { request } = setup();
+    const a = await request('GET', avail(V1, complete), undefined, prefer('scenario=card-check'));
+    assert.equal(a.payload.depositRequired, true);
+    assert.equal(a.payload.next.api, undefined);
+    const rules = `/v4/venues/${V1}/booking-rules?type=${T.table}&date=2026-03-23`;
+    const notes = (await request('GET', rules, undefined, prefer('scenario=card-check'))).payload.booking_notes;
+    assert.match(
+      notes,
+      /Card details are checked when you book \(£0, not a charge\); a no-show may be charged up to £20 a person\./,
+    );
+    assert.doesNotMatch((await request('GET', rules)).payload.booking_notes, /Card details|deposit/);
+  });
+
+  it('a type with a deposit states it a person in its booking-rules policy (booking_notes)', async () => {
+    const { get } = setup();
+    const notes = (await get(`/v4/venues/${V1}/booking-rules?type=${T.brunch}&date=2026-03-21`)).payload.booking_notes;
+    assert.match(notes, /A deposit of £10 a person is taken when you book\./);
+  });
+
   it('enquiry-only: the action is enquire and a booking is received', async () => {
     const { request } = setup();
     const a = await request('GET', avail(V1, complete), undefined, prefer('scenario=enquiry-only'));

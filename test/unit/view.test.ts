@@ -122,13 +122,12 @@ describe('viewFor: which view shows', () => {
   it('shows the details form, the hand-off, or the cannot-book step by how the booking can be sent', () => {
     const details = viewFor(state({ choices: all }), ready);
     assert.deepEqual([details.kind, details.step], ['details', 'details']);
-    const deposit = viewFor(
-      state({ choices: all }),
-      answer({ action: 'accept', depositRequired: true, next: { web } }),
-    );
-    assert.deepEqual(deposit, { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: true });
-    const site = viewFor(state({ choices: all }), answer({ action: 'accept', next: { web } }));
-    assert.deepEqual(site, { kind: 'redirect', step: 'redirect', frame: 'flow', deposit: false });
+    const depositAnswer = answer({ action: 'accept', depositRequired: true, next: { web } });
+    const deposit = viewFor(state({ choices: all }), depositAnswer);
+    assert.deepEqual(deposit, { kind: 'redirect', step: 'redirect', frame: 'flow', availability: depositAnswer.value });
+    const siteAnswer = answer({ action: 'accept', next: { web } });
+    const site = viewFor(state({ choices: all }), siteAnswer);
+    assert.deepEqual(site, { kind: 'redirect', step: 'redirect', frame: 'flow', availability: siteAnswer.value });
     const none = viewFor(state({ choices: all }), answer({ action: 'accept', depositRequired: true, next: null }));
     assert.deepEqual(none, { kind: 'unavailable', step: 'unavailable', frame: 'flow' });
   });

@@ -1,0 +1,72 @@
+/**
+ * The hand-off's money terms (issue 37), in the later steps chunk: before the guest leaves for the
+ * booking site, what will happen there, in the guest's language — a deposit or a card check (a
+ * check of the card that is not a charge, against which the venue may later charge a no-show only
+ * up to what its policy states), pre-orders, and for an enquiry that a payment link may follow by
+ * email (deposits at booking apply only to bookings confirmed at once) — then the venue's policy
+ * text. The service gives no amounts of its own (`depositRequired` and `preordersAvailable` are
+ * booleans; the shape of a truthy `depositRequired` has never been seen), so the amounts are the
+ * venue's, in its `booking_notes`, shown as text and never as HTML. Imports nothing at run time.
+ */
+import type { ApiClient } from '../api/client.js';
+import type { Choices } from '../api/normalize.js';
+import type { WireBookingRules } from '../api/types.js';
+import type { LocaleStrings } from '../i18n/en-GB.js';
+import type { LitTags } from './details.js';
+
+/** What the hand-off says and does. */
+export interface HandoffProps {
+  /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
+  strings: LocaleStrings;
+  /** The booking site takes money or card details (`depositRequired`). */
+  payment: boolean;
+  /** Pre-orders are taken there (`preordersAvailable`). */
+  preorders: boolean;
+  /** The booking is an enquiry: the venue confirms it, and asks for any payment later. */
+  enquiry: boolean;
+  /** The venue's policy text (`booking_notes`), once read; null without one. */
+  policy: string | null;
+  onRedirect: () => void;
+}
+
+/** Renders the hand-off step with its terms, each marked with its kind (`data-term`). */
+export function renderHandoff({ html, nothing }: LitTags, props: HandoffProps) {
+  const { strings: s, enquiry, policy } = props;
+  const payment = props.payment && !enquiry;
+  const terms = [
+    payment && (['payment', s.handoffPayment] as const),
+    props.preorders && (['preorders', s.handoffPreorders] as const),
+    enquiry && (['enquiry', s.handoffEnquiry] as const),
+  ].filter((term) => term !== false);
+  return html`<div role="group" part="step" aria-labelledby="step-title" data-step="redirect">
+    <h2 id="step-title" tabindex="-1">${s.redirectTitle}</h2>
+    <p>${terms.length ? s.handoffIntro : s.redirectNote}</p>
+    ${
+      terms.length
+        ? html`<ul>
+            ${terms.map(([kind, text]) => html`<li data-term=${kind}>${text}</li>`)}
+          </ul>`
+        : nothing
+    }
+    ${policy ? html`<p data-policy><strong>${s.handoffPolicy}</strong> ${policy}</p>` : nothing}
+    <button class="primary" part="submit" type="button" @click=${props.onRedirect}>${s.continueToSite}</button>
+  </div>`;
+}
+
+/**
+ * The venue's policy text for the chosen type and date (`booking_notes`), or null without one, or
+ * when it cannot be read: the hand-off goes on without it.
+ */
+export async function readPolicy(
+  client: ApiClient,
+  venue: string,
+  { type, date }: Choices,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  if (!type || !date) return null;
+  const rules = await client
+    .read<WireBookingRules>(`venues/${encodeURIComponent(venue)}/booking-rules`, signal, { type, date })
+    .catch(() => null);
+  const notes = rules?.booking_notes;
+  return typeof notes === 'string' && notes.trim() ? notes.trim() : null;
+}
