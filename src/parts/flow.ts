@@ -285,22 +285,17 @@ function renderBody(flow: Flow, view: View) {
       return renderDetailsView(flow, view.availability);
     case 'redirect': {
       // The money terms come with the later steps (`handoff.ts`); without them, one line and the button.
-      const { later, policy, onRedirect } = flow;
+      const { later } = flow;
       const { availability } = view;
-      const action = chosenAction(availability, choices);
       return later
         ? later.renderHandoff(
             { html, nothing },
-            {
-              strings: laterStrings(later, s),
-              payment: availability.depositRequired,
-              preorders: availability.preordersAvailable,
-              enquiry: action === 'enquire' || action === 'may_enquire',
-              policy,
-              onRedirect,
-            },
+            laterStrings(later, s),
+            availability,
+            /enquire$/.test(chosenAction(availability, choices) ?? ''),
+            flow,
           )
-        : renderRedirect(s, onRedirect);
+        : renderRedirect(s, flow.onRedirect);
     }
     case 'unavailable':
       return renderUnavailable(s);

@@ -14,30 +14,32 @@ import type { WireBookingRules } from '../api/types.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
 import type { LitTags } from './details.js';
 
-/** What the hand-off says and does. */
-export interface HandoffProps {
-  /** The locale's strings, en-GB's later words filled in from the chunk (`enGBLater`). */
-  strings: LocaleStrings;
-  /** The booking site takes money or card details (`depositRequired`). */
-  payment: boolean;
-  /** Pre-orders are taken there (`preordersAvailable`). */
-  preorders: boolean;
-  /** The booking is an enquiry: the venue confirms it, and asks for any payment later. */
-  enquiry: boolean;
+/** What the hand-off step is handed by the flow: the venue's policy text once read, and the way out. */
+export interface HandoffFlow {
   /** The venue's policy text (`booking_notes`), once read; null without one. */
   policy: string | null;
   onRedirect: () => void;
 }
 
-/** Renders the hand-off step with its terms, each marked with its kind (`data-term`). */
-export function renderHandoff({ html, nothing }: LitTags, props: HandoffProps) {
-  const { strings: s, enquiry, policy } = props;
-  const payment = props.payment && !enquiry;
+/**
+ * Renders the hand-off step with its terms, each marked with its kind (`data-term`): `strings`, the
+ * locale's with en-GB's later words filled in (`enGBLater`); `availability`, whether the booking
+ * site takes money or card details (`depositRequired`) and pre-orders (`preordersAvailable`);
+ * `enquiry`, whether the venue confirms the booking itself, and asks for any payment later. The
+ * flow hands over no more than this, so the first load carries none of it.
+ */
+export function renderHandoff(
+  { html, nothing }: LitTags,
+  s: LocaleStrings,
+  availability: { depositRequired?: boolean; preordersAvailable?: boolean },
+  enquiry: boolean,
+  { policy, onRedirect }: HandoffFlow,
+) {
   const terms = [
-    payment && (['payment', s.handoffPayment] as const),
-    props.preorders && (['preorders', s.handoffPreorders] as const),
+    availability.depositRequired && !enquiry && (['payment', s.handoffPayment] as const),
+    availability.preordersAvailable && (['preorders', s.handoffPreorders] as const),
     enquiry && (['enquiry', s.handoffEnquiry] as const),
-  ].filter((term) => term !== false);
+  ].filter((term) => !!term);
   return html`<div role="group" part="step" aria-labelledby="step-title" data-step="redirect">
     <h2 id="step-title" tabindex="-1">${s.redirectTitle}</h2>
     <p>${terms.length ? s.handoffIntro : s.redirectNote}</p>
@@ -49,7 +51,7 @@ export function renderHandoff({ html, nothing }: LitTags, props: HandoffProps) {
         : nothing
     }
     ${policy ? html`<p data-policy><strong>${s.handoffPolicy}</strong> ${policy}</p>` : nothing}
-    <button class="primary" part="submit" type="button" @click=${props.onRedirect}>${s.continueToSite}</button>
+    <button class="primary" part="submit" type="button" @click=${onRedirect}>${s.continueToSite}</button>
   </div>`;
 }
 
