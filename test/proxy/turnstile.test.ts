@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { after, describe, test } from 'node:test';
 import { Metrics } from '../../proxy/core/metrics.js';
+import { configFromEnv, ConfigError } from '../../proxy/env.js';
 import { freePort } from './node-bin.js';
 import { ORIGIN, postJson, recordingProxy, validBooking, VENUE } from './support.js';
 
@@ -188,5 +189,24 @@ describe('Turnstile fails closed', () => {
       for (const line of proxy.logger.lines) assert.ok(!JSON.stringify(line).includes(SECRET), `${name}: logged`);
     }
     assert.equal((await here.checks()).turnstile_unavailable, 2);
+  });
+});
+
+describe('Turnstile settings', () => {
+  test('one of the site key and the secret alone is refused at start, the secret never echoed', () => {
+    for (const env of [{ VENUE_BOOKING_TURNSTILE_SITE_KEY: SITE_KEY }, { VENUE_BOOKING_TURNSTILE_SECRET: SECRET }]) {
+      assert.throws(
+        () => configFromEnv(env),
+        (error: Error) =>
+          error instanceof ConfigError &&
+          /VENUE_BOOKING_TURNSTILE_SITE_KEY and VENUE_BOOKING_TURNSTILE_SECRET/.test(error.message) &&
+          !error.message.includes(SECRET),
+      );
+    }
+    assert.equal(
+      configFromEnv({ VENUE_BOOKING_TURNSTILE_SITE_KEY: SITE_KEY, VENUE_BOOKING_TURNSTILE_SECRET: SECRET }).settings
+        .turnstileSecret,
+      SECRET,
+    );
   });
 });
