@@ -72,6 +72,10 @@ export interface ProxyConfig extends ScopeFields<'credentials' | 'proxy' | 'deri
    * opened at (pages/page.ts `openedAt`): a snippet naming the operator port would serve nobody.
    */
   publicListener?: (env: unknown) => string | undefined;
+  /** Turnstile's siteverify (api/turnstile.ts), for tests' stand-in: no operator points it elsewhere. */
+  turnstileVerifyUrl?: string;
+  /** Turnstile's script the widget loads (api/turnstile.ts), for tests' stand-in. */
+  turnstileScriptUrl?: string;
   /** The proxy's version, for `venue_booking_build_info` (the Node entry reads its package's). */
   version?: string;
   /**
@@ -148,6 +152,8 @@ export interface ResolvedConfig extends ResolvedScope<'proxy'> {
   widgetChunks?: Record<string, Uint8Array<ArrayBuffer>>;
   peerAddress?: ProxyConfig['peerAddress'];
   publicListener?: ProxyConfig['publicListener'];
+  turnstileVerifyUrl?: string;
+  turnstileScriptUrl?: string;
   version: string;
   /** The upstream base URL without a trailing slash. */
   upstreamBase: string;
@@ -195,6 +201,7 @@ export function resolveConfig(config: ProxyConfig, rows: Registry = SETTINGS): R
       config.apiKey,
       `${config.appId}:${config.apiKey}`,
       ...(config.returnSecret ? [config.returnSecret] : []),
+      ...(config.turnstileSecret ? [config.turnstileSecret] : []),
     ]),
     transport: config.transport,
     fetch: config.fetch,
@@ -206,6 +213,8 @@ export function resolveConfig(config: ProxyConfig, rows: Registry = SETTINGS): R
     widgetChunks: config.widgetChunks,
     peerAddress: config.peerAddress,
     publicListener: config.publicListener,
+    turnstileVerifyUrl: config.turnstileVerifyUrl,
+    turnstileScriptUrl: config.turnstileScriptUrl,
     bookingRateLimit: config.bookingRateLimit ?? DEFAULTS.bookingRateLimit,
     bodyLimit: config.bodyLimit ?? DEFAULTS.bodyLimit,
     version: config.version ?? 'unknown',

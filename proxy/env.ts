@@ -45,6 +45,9 @@ function proxySettings(env: ProxyEnv, problems: string[], rows: Registry): Parti
   const { upstreamQuota, upstreamReserve } = settings;
   if (upstreamQuota !== undefined && (upstreamReserve ?? 0) > upstreamQuota)
     problems.push(`${envName('upstreamReserve')} must not be more than ${envName('upstreamQuota')}`);
+  // Turnstile needs both keys: a site key alone would render a widget whose tokens nobody checks.
+  if ((settings.turnstileSiteKey === undefined) !== (settings.turnstileSecret === undefined))
+    problems.push(`${envName('turnstileSiteKey')} and ${envName('turnstileSecret')} are set together, or neither`);
   const operatorPages = readScope(env, ['operatorPages'], problems, rows);
   if (Object.keys(operatorPages).length) settings.operatorPages = operatorPages;
   return settings;

@@ -14,6 +14,7 @@ import { faultRelay } from '../upstream/relay.js';
 import { isConfirmed, LIMITS, PARTY_SIZE } from '../../src/api/rules.js';
 import { bookingAnswer } from './booking-answer.js';
 import { botAnswer, HONEYPOT, judgeBooking, PROOF } from './bot-check.js';
+import { TURNSTILE } from './turnstile.js';
 import { bookingSource, keepCount } from './booking-source.js';
 import type { ProxyContext } from '../context.js';
 import { jsonBody } from './input.js';
@@ -48,7 +49,7 @@ const BOOKING: Record<string, Rule> = {
  * Keys dropped, not forwarded: an availability answer's bookingDetails that the widget may echo,
  * and the bot check's fields (read by bot-check.ts).
  */
-const ECHOED = ['venue_group', 'payments', HONEYPOT, PROOF];
+const ECHOED = ['venue_group', 'payments', HONEYPOT, PROOF, TURNSTILE];
 
 /** Client-chosen idempotency keys: a UUID or similar opaque token. */
 const KEY_RE = /^[A-Za-z0-9_.:-]{8,128}$/;
@@ -184,7 +185,15 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   const key = idempotencyKey(c);
   const body = await bookingBody(ctx, c);
   // Before any slot or upstream call: a bot gets its decoy; the proof is spent by this key.
-  const decoy = await botAnswer(ctx, path, await jsonBody(c), ctx.clientOf(c), key ?? crypto.randomUUID());
+  const input = await jsonBody(c);
+  const decoy = await botAnswer(
+    ctx,
+    path,
+    input,
+    ctx.clientOf(c),
+    key ?? crypto.randomUUID(),
+    c.req.header('origin') ?? null,
+  );
   if (decoy) return ctx.send(c, decoy);
   const source = bookingSource(ctx, c.req.raw);
   const work = () => placeBooking(ctx, path, body, source);

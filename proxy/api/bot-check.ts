@@ -16,6 +16,7 @@
  * the venue's counts). A proof that merely went stale (expired, or fetched from another address:
  * a phone that left its Wi-Fi) is refused plainly instead, so the widget fetches a fresh one and
  * the guest never sees a false confirmation. Web Crypto only: the same code runs on Workers.
+ * Cloudflare Turnstile, when set, is one layer more, checked last (api/turnstile.ts).
  */
 import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/web/sha';
@@ -24,6 +25,7 @@ import { envelopeText, ProxyError } from '../core/envelope.js';
 import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { allowedVenue } from './input.js';
+import { judgeTurnstile, TURNSTILE, turnstileOffer, type TurnstileVerdict } from './turnstile.js';
 
 /** The body field of the honeypot: a name form fillers fill, which the widget's form never shows a person. */
 export const HONEYPOT = 'website';
@@ -196,8 +198,9 @@ export async function judgeBooking(
 }
 
 /**
- * Judges a booking about to be made, counting the verdict: the decoy answer for a bot, a throw for
- * a stale proof, or null to go on and book. A failed proof raises the client's next challenges.
+ * Judges a booking about to be made, sent from `page` (its Origin), counting the verdict: the decoy
+ * answer for a bot, a throw for a stale proof or a Turnstile that could not be asked, or null to go
+ * on and book. A failed proof raises the client's next challenges.
  */
 export async function botAnswer(
   ctx: ProxyContext,
@@ -205,11 +208,20 @@ export async function botAnswer(
   input: Record<string, unknown>,
   client: string,
   claimFor: string,
+  page: string | null,
 ): Promise<{ status: number; text: string } | null> {
   if (!ctx.config.botCheck) return null;
-  const verdict = await judgeBooking(ctx, input, client, claimFor);
+  let verdict: BotVerdict | TurnstileVerdict = await judgeBooking(ctx, input, client, claimFor);
+  // Turnstile last: its siteverify is a network call a bot caught locally never costs.
+  if (verdict === 'passed') verdict = await judgeTurnstile(ctx, input[TURNSTILE], page, client, claimFor);
   ctx.config.metrics.count('bot_checks_total', { outcome: verdict });
   if (verdict === 'passed') return null;
+  if (verdict === 'turnstile_unavailable') {
+    throw new ProxyError(503, 'The booking could not be checked just now: please send it again in a moment', {
+      stored: false,
+      errors: [{ code: 'bot_check_unavailable', message: 'Try again in a moment', fields: [TURNSTILE] }],
+    });
+  }
   botState(ctx).failed(await clientTag(client));
   if (verdict === 'stale') {
     throw new ProxyError(403, 'The booking check has expired: fetch a new one and send the booking again', {
@@ -237,13 +249,14 @@ function decoyAnswer(input: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * `GET /api/venues/:venue/challenge`: a challenge for this client and venue, never cached (the
- * widget asks when the details step opens). With the check off it says so: the widget sends none.
+ * widget asks when the details step opens), with Turnstile's site key and script when set. With
+ * the check off it says so: the widget sends none.
  */
 export async function challengeRead(ctx: ProxyContext, c: Context): Promise<Response> {
   const venue = await allowedVenue(ctx, c);
   const payload = ctx.config.botCheck
-    ? { challenge: await issueChallenge(ctx, venue, ctx.clientOf(c)) }
-    : { challenge: null };
+    ? { challenge: await issueChallenge(ctx, venue, ctx.clientOf(c)), turnstile: turnstileOffer(ctx) }
+    : { challenge: null, turnstile: null };
   const path = urlOf(c.req.raw).pathname;
   return ctx.send(c, { status: 200, text: envelopeText(path, 'GET', 200, payload) }, { 'Cache-Control': 'no-store' });
 }

@@ -191,7 +191,7 @@ export const METRICS = {
     help: 'Booking requests judged by the bot check, by outcome: passed, or why not (the decoys and the stale proofs refused).',
     labels: ['outcome'],
     labelDoc:
-      '`outcome` (`passed`; decoys: `honeypot`, `missing`, `invalid`, `replayed`; refused to fetch a new proof: `stale`)',
+      '`outcome` (`passed`; decoys: `honeypot`, `missing`, `invalid`, `replayed`, and with Turnstile `turnstile_missing`, `turnstile_failed`, `turnstile_replayed`; refused to fetch a new proof: `stale`; refused while Turnstile could not be asked: `turnstile_unavailable`)',
     tells: 'bots answered with a decoy instead of a booking, and proofs gone stale (see How it guards)',
   },
   store_state: {

@@ -227,6 +227,22 @@ export const SETTINGS = {
     unit: 'SHA-256 hashes at most',
     doc: 'The work of the invisible proof each booking carries (the widget does half of it on average, in a worker while the guest types); 8 times as much for a client whose proofs keep failing',
   },
+  /** Turnstile's site key (api/turnstile.ts): with the secret, the widget renders Cloudflare's check. */
+  turnstileSiteKey: {
+    env: 'VENUE_BOOKING_TURNSTILE_SITE_KEY',
+    scope: 'proxy',
+    parse: parsers.text,
+    defaultDoc: '— (no Turnstile)',
+    doc: 'Cloudflare Turnstile’s site key: with the secret, each booking also carries a Turnstile token the proxy verifies (fails closed); the page loads Cloudflare’s script, so its CSP must allow `challenges.cloudflare.com` (see [How it guards](#how-it-guards))',
+  },
+  /** Turnstile's secret key, sent to siteverify only: never logged or answered. */
+  turnstileSecret: {
+    env: 'VENUE_BOOKING_TURNSTILE_SECRET',
+    scope: 'proxy',
+    parse: parsers.text,
+    defaultDoc: '—',
+    doc: 'Environment only (a secret): Cloudflare Turnstile’s secret key, for the site key above; never logged or answered',
+  },
   /** The App ID's upstream calls per hour; the budget's shares derive from it. */
   upstreamQuota: {
     env: 'VENUE_BOOKING_UPSTREAM_QUOTA',

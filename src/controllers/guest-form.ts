@@ -10,7 +10,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { checkGuest, GuestDetails, GuestError } from '../state/booking-flow.js';
 import type { GuestPrefill } from '../state/element-types.js';
-import { Proofs, type Proof } from '../api/proofs.js';
+import { Proofs, type Proof } from '../pow/proofs.js';
 import { togglePhrase } from '../state/requests.js';
 
 /** The element as this controller sees it. */
@@ -19,6 +19,8 @@ export interface GuestHost extends ReactiveControllerHost {
   readonly askDob: 'required' | 'optional' | '';
   /** The proxy's API base (the bot check's challenge is fetched there). */
   readonly api: string;
+  /** Where the form renders (Turnstile's place is found there). */
+  readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
 /** The details form's values and errors. */
@@ -37,8 +39,8 @@ export class GuestForm implements ReactiveController {
   private _touched = new Set<string>();
   /** The last `guest` prefill applied. */
   private _prefill: GuestPrefill | null = null;
-  /** The bot check's proofs, solved while the guest types (`api/proofs.ts`). */
-  private _proofs = new Proofs();
+  /** The bot check's proofs, solved while the guest types (`pow/proofs.ts`). */
+  private _proofs = new Proofs(() => this._host.requestUpdate());
 
   /**
    * `check`: the guest-detail rules; `today`: London's date (for the date of birth); `shown`: the
@@ -64,6 +66,16 @@ export class GuestForm implements ReactiveController {
       ([name, value]) => typeof value === 'string' && !this._touched.has(name),
     );
     if (fill.length) this.details = { ...this.details, ...Object.fromEntries(fill) };
+  }
+
+  /** Cloudflare Turnstile, where the proxy offers it: the form renders its place (`[data-turnstile]`). */
+  get turnstile(): boolean {
+    return !!this._proofs.turnstile;
+  }
+
+  hostUpdated(): void {
+    const place = this._shown() && this._host.renderRoot.querySelector<HTMLElement>('[data-turnstile]');
+    if (place) this._proofs.turnstile?.mount(place);
   }
 
   /** A field's input: its value, and a new check of a field that was flagged. */
@@ -106,8 +118,8 @@ export class GuestForm implements ReactiveController {
     return Object.keys(this.errors).length === 0;
   }
 
-  /** The bot check's proof for one attempt to book at `venue` (`{}` where the proxy asks none). */
-  proof(venue: string): Promise<{ proof?: Proof }> {
+  /** The bot check's proof (and Turnstile's token) for one attempt to book at `venue` (`{}` where the proxy asks none). */
+  proof(venue: string): Promise<{ proof?: Proof; turnstile?: string }> {
     return this._proofs.take(this._host.api, venue);
   }
 

@@ -218,6 +218,10 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
         />
       </div>`
     }
+    ${
+      // Cloudflare Turnstile's place, where the proxy offers it (pow/turnstile.ts renders into it).
+      props.form.turnstile ? html`<div class="turnstile" data-turnstile></div>` : nothing
+    }
     ${props.error ? html`<p class="error" role="alert">${props.error}</p>` : nothing}
     ${action === 'enquire' || action === 'may_enquire' ? html`<p class="note" data-confirm-note>${s.actions[action]}</p>` : nothing}
     <div>

@@ -59,14 +59,16 @@ const SANDBOX = 'sandbox/';
 
 /**
  * The widget's layers, as the README's table of `src/` lists them: what a booking fetches, the
- * strings, the venue and its time, the booking's state and wording, the controllers, the templates,
- * the element's API and styles, then the element and the package's entry points.
+ * strings, the venue and its time, the booking's state and wording, the bot check's side (`pow/`),
+ * the controllers, the templates, the element's API and styles, then the element and the
+ * package's entry points.
  */
 const WIDGET_LAYERS: Layers = [
   [['src/api/']],
   [['src/i18n/']],
   [['src/venue/']],
   [['src/state/']],
+  [['src/pow/']],
   [['src/controllers/']],
   [['src/parts/']],
   [['src/element/']],

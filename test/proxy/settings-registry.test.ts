@@ -37,6 +37,8 @@ const SAMPLES: Record<Exclude<SettingKey, 'stateBinding'>, string> = {
   rateLimit: '60',
   botCheck: 'off',
   botWork: '5000',
+  turnstileSiteKey: '0x4AAAAAAAsample',
+  turnstileSecret: '0x4AAAAAAAsample-secret',
   upstreamQuota: '1000',
   upstreamReserve: '40',
   missLimit: '8',

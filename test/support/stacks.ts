@@ -39,6 +39,24 @@ import { createRedisState } from '../../proxy/state/redis.js';
 import type { SharedState } from '../../proxy/state/shared.js';
 import { startRedis, until, type RedisServer } from './redis.js';
 
+/**
+ * A stand-in of Cloudflare Turnstile's script (`render=explicit`): renders a note into the element
+ * and calls back with a token that names the action, as the real one's siteverify reports it.
+ */
+const TURNSTILE_STAND_IN = `let count = 0;
+window.turnstile = {
+  render(element, options) {
+    element.textContent = 'Turnstile stand-in';
+    const id = 'w' + ++count;
+    setTimeout(() => options.callback('stand-in.' + options.action + '.' + id + '.' + Math.random().toString(36).slice(2)));
+    this.options = options;
+    return id;
+  },
+  reset(id) {
+    setTimeout(() => this.options.callback('stand-in.' + this.options.action + '.' + id + '.' + Math.random().toString(36).slice(2)));
+  },
+};`;
+
 /** The full-access app every test stack's sandbox knows, for `__upstream` reads. */
 const INSPECTOR = { id: 'test-inspector', key: 'test-inspector-key', capabilities: 'all' as const };
 
@@ -82,6 +100,12 @@ export interface StackRequest {
     profiles?: Record<string, unknown>;
     /** A name: stacks of one name share their state on Redis and the first one's sandbox. */
     shared?: string;
+    /**
+     * Cloudflare Turnstile set, against stand-ins beside the stack (`__turnstile`): Cloudflare's
+     * script (a `window.turnstile` whose token names the action it was rendered with) and its
+     * siteverify (answering as Cloudflare documents; GET lists the forms it was sent).
+     */
+    turnstile?: boolean;
   };
 }
 
@@ -184,6 +208,8 @@ export function stacksMiddleware() {
     const first = shared ? sharedUpstreams.get(shared) : undefined;
     /** The sandbox behind this stack's proxy: its own, or the first of its shared name's. */
     const upstreamOf = (own: Sandbox) => first?.sandbox ?? own;
+    const host = `http://${request.headers.host}`;
+    const verified: Record<string, string>[] = [];
     const stack = createStack({
       origin: `http://${options.proxy?.otherName ? otherName(request.headers.host ?? '') : request.headers.host}`,
       basePath,
@@ -198,6 +224,14 @@ export function stacksMiddleware() {
         ...(options.proxy?.widget ? { widgetScript: await widgetScript() } : {}),
         ...(options.proxy?.allowPages ? { origins: [await pagesOrigin()] } : {}),
         ...(options.proxy?.profiles ? { profileSeed: options.proxy.profiles } : {}),
+        ...(options.proxy?.turnstile
+          ? {
+              turnstileSiteKey: '1x00000000000000000000AA',
+              turnstileSecret: 'stand-in-turnstile-secret',
+              turnstileVerifyUrl: `${host}${basePath}/__turnstile/siteverify`,
+              turnstileScriptUrl: `${host}${basePath}/__turnstile/api.js`,
+            }
+          : {}),
         // A walk through every path is one client making hundreds of reads: no per-client or budget limit.
         ...(options.proxy?.unlimited ? UNLIMITED : {}),
         // The browser's own address, as the Node entry passes it: the operator pages open on loopback.
@@ -244,6 +278,27 @@ export function stacksMiddleware() {
       }
       if (local === '/__requests' && incoming.method === 'GET') return Response.json(received);
       if (local === '/__log' && incoming.method === 'GET') return Response.json(logged);
+      if (local === '/__turnstile' && incoming.method === 'GET') return Response.json(verified);
+      if (local === '/__turnstile/api.js')
+        return new Response(TURNSTILE_STAND_IN, { headers: { 'content-type': 'text/javascript' } });
+      if (local === '/__turnstile/siteverify' && incoming.method === 'POST') {
+        const form = Object.fromEntries(new URLSearchParams(await incoming.text()));
+        const first = !verified.some((sent) => sent.response === form.response);
+        verified.push(form);
+        const action = /^stand-in\.(\w+)\./.exec(form.response ?? '')?.[1];
+        return Response.json(
+          first && action
+            ? {
+                success: true,
+                'error-codes': [],
+                challenge_ts: new Date().toISOString(),
+                hostname: new URL(host).hostname,
+                action,
+                cdata: '',
+              }
+            : { success: false, 'error-codes': [first ? 'invalid-input-response' : 'timeout-or-duplicate'] },
+        );
+      }
       if (local === '/__pages' && incoming.method === 'POST') {
         const path = `/${id}-${pages.size + 1}.html`;
         pages.set(path, await incoming.text());

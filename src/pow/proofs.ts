@@ -13,6 +13,7 @@
  */
 import { solveChallenge, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/web/sha';
+import { Turnstile, type TurnstileOffer } from './turnstile.js';
 
 /** What a booking carries: the challenge as the proxy signed it and its solution. */
 export interface Proof {
@@ -67,6 +68,11 @@ async function solve(challenge: Challenge): Promise<Solution> {
 export class Proofs {
   private _next: Promise<Proof | null> | null = null;
   private _for = '';
+  /** Cloudflare Turnstile, where the challenge answer offers it (`pow/turnstile.ts`). */
+  turnstile: Turnstile | null = null;
+
+  /** `offered`: Turnstile came with a challenge answer, so the form renders its place. */
+  constructor(private readonly _offered: () => void = () => {}) {}
 
   /** Starts on a proof for bookings at `venue` through the proxy at `api` (once per pair). */
   prepare(api: string, venue: string): void {
@@ -82,24 +88,33 @@ export class Proofs {
    * proxy takes a proof once, and a retry under the same Idempotency-Key may bring a new one.
    * Rejects when no challenge can be had, so the booking fails as a request would, never as a bot.
    */
-  async take(api: string, venue: string): Promise<{ proof?: Proof }> {
+  async take(api: string, venue: string): Promise<{ proof?: Proof; turnstile?: string }> {
     this.prepare(api, venue);
     const next = this._next!;
     this._next = null;
     let proof = await next.catch(() => this._solve(api, venue));
     const expires = proof?.challenge.parameters.data?.expires;
     if (typeof expires === 'number' && expires - FRESH_S < Date.now() / 1000) proof = await this._solve(api, venue);
-    return proof ? { proof } : {};
+    const turnstile = this.turnstile ? await this.turnstile.take() : undefined;
+    return { ...(proof ? { proof } : {}), ...(turnstile ? { turnstile } : {}) };
   }
 
-  /** Fetches the venue's challenge (null: the proxy asks none) and solves it. */
+  /** Fetches the venue's challenge (null: the proxy asks none) and solves it; notes a Turnstile offered. */
   private async _solve(api: string, venue: string): Promise<Proof | null> {
     const base = new URL(api.replace(/\/?$/, '/'), location.href);
     const response = await fetch(new URL(`venues/${encodeURIComponent(venue)}/challenge`, base), {
       signal: AbortSignal.timeout(15_000),
     });
     if (!response.ok) throw new Error(`challenge ${response.status}`);
-    const challenge = ((await response.json()) as { payload?: { challenge?: Challenge | null } }).payload?.challenge;
+    const payload = (
+      (await response.json()) as { payload?: { challenge?: Challenge | null; turnstile?: TurnstileOffer } }
+    ).payload;
+    const offer = payload?.turnstile;
+    if (offer && offer.siteKey !== this.turnstile?.offer.siteKey) {
+      this.turnstile = new Turnstile(offer);
+      this._offered();
+    }
+    const challenge = payload?.challenge;
     return challenge ? { challenge, solution: await solve(challenge) } : null;
   }
 }
