@@ -18,6 +18,7 @@ import { createRedisState } from '../../proxy/state/redis.js';
 import type { SharedState } from '../../proxy/state/shared.js';
 import { freePort, startRedis, startRelay, until, type RedisServer } from '../support/redis.js';
 import { memoryLogger, postJson, TYPE, VENUE } from './support.js';
+import { fetchWithProof } from '../support/bot-proof.js';
 
 const DATE = '2030-06-04';
 type Envelope = { payload: Record<string, any>; status: number };
@@ -67,8 +68,9 @@ function instance(
     state,
     ...overrides,
   });
-  const send = async (path: string, init?: RequestInit) => {
-    const response = await proxy.fetch(new Request(`http://proxy.test${path}`, init));
+  // A booking carries a proof of work solved as the widget solves it (the bot check is on).
+  const send = async (path: string, init: RequestInit = {}) => {
+    const response = await fetchWithProof(proxy, `http://proxy.test${path}`, init);
     return { response, body: (await response.json()) as Envelope };
   };
   const health = async () => (await send('/healthz')).body as unknown as { ok: boolean; store: string };
