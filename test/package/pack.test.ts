@@ -34,6 +34,7 @@ import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { elementOf, type Manifest } from '../../scripts/api-tables.js';
+import { withProof } from '../support/bot-proof.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const TYPESCRIPT = join(root, 'node_modules/typescript/bin/tsc');
@@ -139,11 +140,16 @@ async function bookThrough(base: string): Promise<string> {
   if (duration !== undefined) answer = await ask({ time: String(time), duration: Number(duration) });
   assert.ok(answer.bookingDetails, `a complete choice is bookable: ${JSON.stringify(answer.validation)}`);
   const { venue_group: _group, payments: _payments, ...details } = answer.bookingDetails;
-  const response = await fetch(`${base}/api/bookings`, {
-    method: 'POST',
-    headers: { ...headers, 'idempotency-key': 'pack-test-booking-0001' },
-    body: JSON.stringify({ ...details, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
-  });
+  // With a proof of work solved as the widget solves it: the installed proxy's bot check is on.
+  const url = `${base}/api/bookings`;
+  const response = await fetch(
+    url,
+    await withProof(fetch, url, {
+      method: 'POST',
+      headers: { ...headers, 'idempotency-key': 'pack-test-booking-0001' },
+      body: JSON.stringify({ ...details, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }),
+    }),
+  );
   const body = (await response.json()) as { payload: { booking?: { reference?: string } } };
   assert.equal(response.status, 200, JSON.stringify(body));
   return body.payload.booking!.reference!;

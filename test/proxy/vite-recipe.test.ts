@@ -13,6 +13,7 @@ import { createServer, type ViteDevServer } from 'vite';
 import { createStack } from '../../proxy/stack.js';
 import { freePort } from './node-bin.js';
 import { TYPE, validBooking, VENUE } from './support.js';
+import { withProof } from '../support/bot-proof.js';
 
 const READ = `/api/venues/${VENUE}/booking-availability?type=${TYPE}&date=2030-06-04&num_people=2&time=19:00&duration=120`;
 
@@ -71,16 +72,21 @@ describe('Vite server.proxy in front of the proxy', { timeout: 60_000 }, () => {
     test('reads and the booking pass', async () => {
       const read = await fetch(`${dev.base}${READ}`, { headers: { referer: dev.page } });
       assert.equal(read.status, 200);
-      const booking = await fetch(`${dev.base}/api/bookings`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          origin: dev.viteOrigin,
-          referer: dev.page,
-          'idempotency-key': 'vite-recipe-0001',
-        },
-        body: JSON.stringify(validBooking({ date: '2030-06-04' })),
-      });
+      // With a proof of work solved as the widget solves it: the bot check is on.
+      const url = `${dev.base}/api/bookings`;
+      const booking = await fetch(
+        url,
+        await withProof(fetch, url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            origin: dev.viteOrigin,
+            referer: dev.page,
+            'idempotency-key': 'vite-recipe-0001',
+          },
+          body: JSON.stringify(validBooking({ date: '2030-06-04' })),
+        }),
+      );
       assert.ok(booking.status === 200 || booking.status === 201, `booking answered ${booking.status}`);
       const body = (await booking.json()) as { payload: { booking: { reference?: string } } };
       assert.ok(body.payload.booking.reference);
