@@ -109,6 +109,10 @@ export function guest(name = 'ada') {
   };
 }
 
+// Resource Timing keeps 250 entries by default and drops the rest: a file of tests in one page
+// (each booking now fetches its proof's challenge too) passes that, and a count would come up short.
+performance.setResourceTimingBufferSize(100_000);
+
 /** How many requests this page has made whose URL contains `part` (Resource Timing: nothing mocked). */
 export function requestsTo(part: string): string[] {
   return performance
