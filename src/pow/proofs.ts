@@ -34,16 +34,27 @@ const solveHere = async (challenge: Challenge) => {
 if (typeof document === 'undefined' && typeof postMessage === 'function')
   onmessage = (event: MessageEvent<Challenge>) => void solveHere(event.data).then(postMessage);
 
-/** Solves in a worker made of `url`; rejects when the worker cannot start or fails. */
+/** A worker that has not answered by then is given up, and the page solves the challenge itself. */
+const WORKER_TIMEOUT_MS = 30_000;
+
+/** Solves in a worker made of `url`; rejects when the worker cannot start, fails or never answers. */
 function inWorker(url: string, challenge: Challenge): Promise<Solution> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(url, { type: 'module' });
-    worker.onmessage = (event: MessageEvent<Solution>) => {
+    const end = () => {
+      clearTimeout(timer);
       worker.terminate();
+    };
+    const timer = setTimeout(() => {
+      end();
+      reject(new Error('worker timeout'));
+    }, WORKER_TIMEOUT_MS);
+    worker.onmessage = (event: MessageEvent<Solution>) => {
+      end();
       resolve(event.data);
     };
     worker.onerror = (event) => {
-      worker.terminate();
+      end();
       event.preventDefault();
       reject(new Error('worker'));
     };
