@@ -16,6 +16,7 @@ import {
   WidgetPage,
   type TestStack,
 } from '../support/widget-page.js';
+import { withProof } from '../support/bot-proof.js';
 
 const frames: HTMLIFrameElement[] = [];
 afterEach(() => {
@@ -196,23 +197,28 @@ describe('the status page', () => {
       ['?via=qr', '18:00'],
       ['', '18:15'],
     ]) {
-      const booked = await fetch(`${stack.api}/bookings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        referrer: `${location.origin}${stack.base}/book/${DEMO_VENUE}${query}`,
-        body: JSON.stringify({
-          venue_id: DEMO_VENUE,
-          type: TYPES.table,
-          date,
-          time,
-          num_people: 2,
-          duration: 2,
-          first_name: 'Grace',
-          last_name: 'Hopper',
-          email: `status-phone-${Date.now()}@example.com`,
-          phone: '+44 7700 900456',
+      // With a proof of work solved as the widget solves it: the bot check is on.
+      const url = `${stack.api}/bookings`;
+      const booked = await fetch(
+        url,
+        await withProof(fetch, url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          referrer: `${location.origin}${stack.base}/book/${DEMO_VENUE}${query}`,
+          body: JSON.stringify({
+            venue_id: DEMO_VENUE,
+            type: TYPES.table,
+            date,
+            time,
+            num_people: 2,
+            duration: 2,
+            first_name: 'Grace',
+            last_name: 'Hopper',
+            email: `status-phone-${Date.now()}@example.com`,
+            phone: '+44 7700 900456',
+          }),
         }),
-      });
+      );
       expect(booked.status, await booked.clone().text()).to.equal(200);
     }
     const frame = await frameOf({ url: `${stack.base}/status` }, 'status page on a phone', 360);
