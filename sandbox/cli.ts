@@ -179,5 +179,14 @@ if (cli.printOpenApi) {
       sandbox = sandboxOf({ ...cli.options, publicUrl: `http://localhost:${info.port}` });
     banner(sandbox, cli.options, info.port, cli.host);
   });
+  // One line for a port that cannot be had, as the proxy says it, not Node's stack trace.
+  server.once('error', (error: NodeJS.ErrnoException) => {
+    console.error(
+      error.code === 'EADDRINUSE'
+        ? `venue-booking-sandbox: port ${cli.port} is already in use: stop what listens there, or choose another port with --port.`
+        : `venue-booking-sandbox: cannot listen on ${cli.host} port ${cli.port}: ${error.message} (check --port and --host).`,
+    );
+    process.exit(1);
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.close(() => process.exit(0)));
 }

@@ -45,6 +45,19 @@ function exitOf(args: string[]): Promise<{ code: number | null; out: string }> {
 }
 
 describe('venue-booking-sandbox CLI', () => {
+  it('on a port in use says so in one line and exits non-zero, with no stack trace', async () => {
+    const taken = await start(['--port', '0']);
+    try {
+      const { code, out } = await exitOf(['--port', String(taken.port)]);
+      assert.ok(code !== null && code !== 0, `exit code ${code}`);
+      assert.deepEqual(out.trim().split('\n'), [
+        `venue-booking-sandbox: port ${taken.port} is already in use: stop what listens there, or choose another port with --port.`,
+      ]);
+    } finally {
+      taken.stop();
+    }
+  });
+
   it('serves the API with --now, --app, --rate-limit and --dialect', async () => {
     const server = await start([
       '--port',
