@@ -49,11 +49,14 @@ export class StoreLink {
   private probing: Promise<void> | null = null;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  /** Whether the store has been shared at all: its first `ok` is a connection, not a return. */
+  private shared: boolean;
   /** What a probe runs: at least one store call; it throws when the store cannot be shared yet. */
   private check: () => Promise<void> = async () => {};
 
   constructor(private readonly options: StoreLinkOptions) {
     this.state = options.initial ?? 'ok';
+    this.shared = this.state === 'ok';
     if (options.probeEveryMs) this.schedule(this.state === 'ok' ? options.probeEveryMs : 0);
   }
 
@@ -162,10 +165,13 @@ export class StoreLink {
   private change(state: Exclude<StoreHealth, 'memory'>, reason?: string): void {
     if (state === this.state) return;
     this.state = state;
+    const first = state === 'ok' && !this.shared;
+    if (state === 'ok') this.shared = true;
     this.options.logger.log({
       level: state === 'ok' ? 'info' : 'warn',
-      msg:
-        state === 'ok'
+      msg: first
+        ? `shared state: connected to ${this.options.name}; sharing`
+        : state === 'ok'
           ? `shared state: ${this.options.name} is back; sharing again`
           : `shared state: ${this.options.name} is ${state}; working on local state`,
       store: this.options.name,
