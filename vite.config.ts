@@ -317,8 +317,8 @@ const SERVER_ENTRIES = {
 };
 
 /**
- * The widget's build starts from an empty `dist/` but for the server's and the demo's folders (their
- * own builds empty them): `emptyOutDir` is off because `dist/lib` comes from tsc after this build,
+ * The widget's build starts from an empty `dist/` but for the server's, the demo's and the docs'
+ * folders (their own builds empty them): `emptyOutDir` is off because `dist/lib` comes from tsc after this build,
  * so without this, chunks of earlier builds (content-hashed names) and declarations of moved
  * modules stay behind, go into the npm package and mislead the bundle bench.
  */
@@ -340,8 +340,49 @@ function freshDist(): Plugin {
         return; // nothing built yet
       }
       for (const entry of entries)
-        if (entry !== 'server' && entry !== 'demo') rmSync(`${outDir}/${entry}`, { recursive: true, force: true });
+        if (!['server', 'demo', 'docs'].includes(entry)) rmSync(`${outDir}/${entry}`, { recursive: true, force: true });
     },
+  };
+}
+
+/** What the docs site's files are served as. */
+const DOCS_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.png': 'image/png',
+  '.md': 'text/markdown; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Serves the documentation site (`npm run docs:build` into dist/docs, which `npm start` runs first)
+ * at /docs/ beside the demo, so a page's live widget loads the widget from source (`/src/index.ts`,
+ * which Vite serves) and books through the same embedded sandbox.
+ */
+function docsSite(): Plugin {
+  const site = `${root}dist/docs`;
+  const serve = (middlewares: Middlewares) => {
+    middlewares.use((req, res, next) => {
+      const path = decodeURIComponent((req.url ?? '').split('?')[0]!);
+      if (path === '/docs') return void res.writeHead(301, { location: '/docs/' }).end();
+      if (!path.startsWith('/docs/')) return next();
+      const relative = posix.normalize(path.slice('/docs'.length));
+      if (relative.startsWith('/..')) return next();
+      const file = `${site}${relative.endsWith('/') ? `${relative}index.html` : relative}`;
+      let body: Buffer;
+      try {
+        body = readFileSync(file);
+      } catch {
+        return next();
+      }
+      res.writeHead(200, { 'content-type': DOCS_TYPES[posix.extname(file)] ?? 'application/octet-stream' }).end(body);
+    });
+  };
+  return {
+    name: 'venue-booking-docs-site',
+    configureServer: (server) => serve(server.middlewares),
+    configurePreviewServer: (server) => serve(server.middlewares),
   };
 }
 
@@ -375,6 +416,7 @@ export default defineConfig(({ command, mode }) => {
     root: gallery ? demo : root,
     plugins: [
       offlineStack(),
+      docsSite(),
       strictCspPages(),
       chunkIntegrity(),
       ...(gallery ? [] : [freshDist(), compactTemplates(), shortPrivateNames(), secondMinifyPass()]),

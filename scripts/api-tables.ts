@@ -1,10 +1,11 @@
 /**
- * The README's API tables, rendered from the Custom Elements Manifest.
+ * The element's reference tables (docs/reference/element.md), rendered from the Custom Elements
+ * Manifest.
  *
  * The element's JSDoc is the one source: the analyzer turns it into `custom-elements.json` (for
  * editors and framework tooling), and this module turns the same manifest into the tables between
- * `<!-- api-tables:start -->` and `<!-- api-tables:end -->` in README.md. `npm run docs` rewrites
- * them; test/package/readme.test.ts fails when README and manifest drift apart, so a new attribute,
+ * `<!-- api-tables:start -->` and `<!-- api-tables:end -->` in the element's page. `npm run docs`
+ * rewrites them; test/package/docs.test.ts fails when the page and the manifest drift apart, so a new attribute,
  * event or part cannot ship undocumented.
  *
  * Run: `node --import tsx scripts/api-tables.ts [--write | --check]`.
@@ -13,7 +14,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-export const README = `${root}README.md`;
+/** The element's reference page, where the tables are. */
+export const ELEMENT_PAGE = `${root}docs/reference/element.md`;
 export const CONFIG = 'test/custom-elements-manifest.config.mjs';
 export const START = '<!-- api-tables:start -->';
 export const END = '<!-- api-tables:end -->';
@@ -195,7 +197,7 @@ export function renderTables(manifest: Manifest, tag = 'venue-booking'): string 
   return sections.filter(Boolean).join('\n');
 }
 
-/** The text between the markers, or null when the README has no markers. */
+/** The text between the markers, or null when the page has no markers. */
 export function tablesIn(readme: string): string | null {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END, start);
@@ -203,25 +205,25 @@ export function tablesIn(readme: string): string | null {
   return readme.slice(start + START.length, end).trim();
 }
 
-/** The README with `tables` between the markers. */
+/** The page with `tables` between the markers. */
 export function withTables(readme: string, tables: string): string {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END, start);
-  if (start < 0 || end < 0) throw new Error(`README.md lacks the markers ${START} … ${END}`);
+  if (start < 0 || end < 0) throw new Error(`docs/reference/element.md lacks the markers ${START} … ${END}`);
   return `${readme.slice(0, start + START.length)}\n\n${tables.trim()}\n\n${readme.slice(end)}`;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const mode = process.argv[2] ?? '--write';
   const tables = renderTables(await analyze());
-  const readme = readFileSync(README, 'utf8');
+  const page = readFileSync(ELEMENT_PAGE, 'utf8');
   if (mode === '--check') {
-    const same = tablesIn(readme) === tables.trim();
+    const same = tablesIn(page) === tables.trim();
     console.log(
-      same ? 'README API tables match custom-elements.json' : 'README API tables are stale: run `npm run docs`',
+      same ? 'The element’s tables match custom-elements.json' : 'The element’s tables are stale: run `npm run docs`',
     );
     process.exit(same ? 0 : 1);
   }
-  writeFileSync(README, withTables(readme, tables));
-  console.log('README API tables rewritten from the element’s JSDoc');
+  writeFileSync(ELEMENT_PAGE, withTables(page, tables));
+  console.log('docs/reference/element.md: the tables rewritten from the element’s JSDoc');
 }

@@ -216,7 +216,7 @@ export const SETTINGS = {
     scope: 'proxy',
     parse: parsers.onOff,
     default: 'on',
-    doc: '`off`: bookings need no proof of work and no bot gets a decoy (bookings sent server to server, a load test); see [How it guards](#how-it-guards)',
+    doc: '`off`: bookings need no proof of work and no bot gets a decoy (bookings sent server to server, a load test); see [How it guards](../guards/)',
   },
   /** The proof of work a booking carries: hashes a solver tries on average is half of it. */
   botWork: {
@@ -233,7 +233,7 @@ export const SETTINGS = {
     scope: 'proxy',
     parse: parsers.text,
     defaultDoc: '— (no Turnstile)',
-    doc: 'Cloudflare Turnstile’s site key: with the secret, each booking also carries a Turnstile token the proxy verifies (fails closed); the page loads Cloudflare’s script, so its CSP must allow `challenges.cloudflare.com` (see [How it guards](#how-it-guards))',
+    doc: 'Cloudflare Turnstile’s site key: with the secret, each booking also carries a Turnstile token the proxy verifies (fails closed); the page loads Cloudflare’s script, so its CSP must allow `challenges.cloudflare.com` (see [How it guards](../guards/))',
   },
   /** Turnstile's secret key, sent to siteverify only: never logged or answered. */
   turnstileSecret: {
@@ -250,7 +250,7 @@ export const SETTINGS = {
     parse: parsers.whole(1, 10_000_000),
     default: '5000',
     unit: 'calls per hour',
-    doc: "The App ID's upstream calls per hour: set it to your quota; the shares below derive from it (see [How it guards](#how-it-guards), **Upstream budget**)",
+    doc: "The App ID's upstream calls per hour: set it to your quota; the shares below derive from it (see [How it guards](../guards/), **Upstream budget**)",
   },
   /** Upstream calls per hour only final checks and bookings may spend. */
   upstreamReserve: {
@@ -284,7 +284,7 @@ export const SETTINGS = {
     scope: 'operatorPages',
     parse: parsers.onOff,
     default: 'on',
-    doc: '`off`: no `/metrics` and no `/status`, and nothing is counted (see [Watching it run](#watching-it-run-metrics-probes-status))',
+    doc: '`off`: no `/metrics` and no `/status`, and nothing is counted (see [Watching it run](../metrics/))',
   },
   operatorToken: {
     env: 'VENUE_BOOKING_METRICS_TOKEN',
@@ -376,7 +376,7 @@ export const SETTINGS = {
     scope: 'redis',
     parse: parsers.redisUrl,
     defaultDoc: '— (state in this process’s memory)',
-    doc: 'Environment only (it may hold a password): `redis://` or `rediss://` URL of a Redis, Valkey or managed Redis that several instances share their state through (see [Running more than one instance](#running-more-than-one-instance))',
+    doc: 'Environment only (it may hold a password): `redis://` or `rediss://` URL of a Redis, Valkey or managed Redis that several instances share their state through (see [Running more than one instance](../instances/))',
   },
   redisPrefix: {
     env: 'VENUE_BOOKING_REDIS_PREFIX',

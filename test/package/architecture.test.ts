@@ -3,7 +3,7 @@
  * cycle; only proxy/node/ and the CLIs import Node builtins (everything else runs in a browser or
  * an edge runtime); the widget never imports the proxy, and the proxy takes only types from the
  * widget (plus the one rule set they share on purpose); the proxy's layers (proxy/README.md draws
- * them) and the widget's (the README's table of `src/`) import downwards only. Each rule is also
+ * them) and the widget's (the table of `src/` in docs/contributing/architecture.md) import downwards only. Each rule is also
  * run on a small planted graph, to prove it can fail.
  */
 import { describe, it } from 'node:test';
@@ -58,7 +58,7 @@ const PROXY_LAYERS: Layers = [
 const SANDBOX = 'sandbox/';
 
 /**
- * The widget's layers, as the README's table of `src/` lists them: what a booking fetches, the
+ * The widget's layers, as the table of `src/` in docs/contributing/architecture.md lists them: what a booking fetches, the
  * strings, the venue and its time, the booking's state and wording, the bot check's side (`pow/`),
  * the controllers, the templates, the element's API and styles, then the element and the
  * package's entry points.
@@ -85,7 +85,7 @@ const WIDGET_LAYERS: Layers = [
   ],
 ];
 /** The on-demand chunk the booking's reads load (`BookingData.laterSteps`), from a layer below its templates. */
-const WIDGET_OPTIONS = { onDemand: ['src/parts/later-steps.ts'], drawnIn: 'README.md' };
+const WIDGET_OPTIONS = { onDemand: ['src/parts/later-steps.ts'], drawnIn: 'docs/contributing/architecture.md' };
 
 const graph = importGraph(root, ['src', 'proxy', 'sandbox', 'demo']);
 const sources = proxySources(root);
@@ -145,7 +145,7 @@ describe('the import map', () => {
     assert.deepEqual(layerOrderViolations(graph, PROXY_LAYERS, 'proxy/'), []);
   });
 
-  it("keeps the widget's layers in order (README, the widget by responsibility)", () => {
+  it("keeps the widget's layers in order (docs/contributing/architecture.md, the widget by responsibility)", () => {
     assert.deepEqual(layerOrderViolations(graph, WIDGET_LAYERS, 'src/', WIDGET_OPTIONS), []);
   });
 
@@ -347,7 +347,7 @@ describe('the import rules fail on a planted violation', () => {
     );
     assert.deepEqual(problems, [
       'src/state/presenter.ts imports src/parts/options.ts: a lower layer never imports a higher one',
-      'src/stray.ts is in no layer: add it to the layer map (and to README.md)',
+      'src/stray.ts is in no layer: add it to the layer map (and to docs/contributing/architecture.md)',
       'src/venue/format.ts imports src/state/booking-flow.ts: a lower layer never imports a higher one',
     ]);
   });

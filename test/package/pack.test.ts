@@ -2,7 +2,7 @@
  * The npm package as an adopter gets it: `npm pack`, then install the tarball into an empty
  * project and use it there — import in Node (server rendering, no `window`, with and without the
  * `browser` condition), type-check a strict TypeScript consumer under node10, node16 and bundler
- * resolution, the README's React 19 snippet and each framework's typings (React with tsc, Vue with
+ * resolution, the React page's snippet (docs/developers/) and each framework's typings (React with tsc, Vue with
  * vue-tsc, Svelte with svelte-check: correct use passes, wrong props, values and event fields
  * fail), run a manifest-driven generator over the packed custom-elements.json, start both bins.
  * The tarball is packed once for all of these.
@@ -191,14 +191,11 @@ function expectedErrorLines(file: string): number[] {
     .flatMap((line, index) => (line.includes('<!-- expect-error:') ? [index + 2] : []));
 }
 
-/** The first fenced block of `lang` under the README heading that contains `heading`. */
-function readmeSnippet(heading: RegExp, lang: string): string {
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const sections = readme.split(/^(?=#{2,4} )/m);
-  const section = sections.find((text) => heading.test(text.split('\n')[0]!));
-  assert.ok(section, `README has a section matching ${heading}`);
-  const block = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(section!);
-  assert.ok(block, `README section ${heading} has a \`\`\`${lang} block`);
+/** The first fenced block of `lang` on a framework's page of the docs (docs/developers/<page>.md). */
+function docsSnippet(page: string, lang: string): string {
+  const text = readFileSync(join(root, 'docs/developers', `${page}.md`), 'utf8');
+  const block = new RegExp('```' + lang + '\\n([\\s\\S]*?)```').exec(text);
+  assert.ok(block, `docs/developers/${page}.md has a \`\`\`${lang} block`);
   return block![1]!;
 }
 
@@ -258,9 +255,9 @@ describe('the packed npm package, installed into an empty project', () => {
     // The React types come after the inventory: they are the partner's own dependency, not ours.
     install([`@types/react@${versionOf('@types/react')}`, `vue@${versionOf('vue')}`, `svelte@${versionOf('svelte')}`]);
     cpSync(CONSUMERS, join(consumer, 'frameworks'), { recursive: true });
-    // The README's Vue and Svelte snippets are checked with the components (they must pass).
-    writeFileSync(join(consumer, 'frameworks/Readme.vue'), readmeSnippet(/^### Vue/, 'vue'));
-    writeFileSync(join(consumer, 'frameworks/Readme.svelte'), readmeSnippet(/^### Svelte/, 'svelte'));
+    // The docs' Vue and Svelte snippets are checked with the components (they must pass).
+    writeFileSync(join(consumer, 'frameworks/Readme.vue'), docsSnippet('vue', 'vue'));
+    writeFileSync(join(consumer, 'frameworks/Readme.svelte'), docsSnippet('svelte', 'svelte'));
   });
 
   after(() => rmSync(work, { recursive: true, force: true }));
@@ -370,8 +367,8 @@ void typed; void found;
     assert.equal(typecheck('tsconfig.bundler.json'), '');
   });
 
-  it('type-checks the README React 19 snippet as JSX', () => {
-    writeFileSync(join(consumer, 'booking.tsx'), readmeSnippet(/React/, 'tsx'));
+  it('type-checks the React page’s snippet as JSX', () => {
+    writeFileSync(join(consumer, 'booking.tsx'), docsSnippet('react', 'tsx'));
     writeFileSync(
       join(consumer, 'tsconfig.react.json'),
       JSON.stringify({

@@ -8,7 +8,7 @@
  * `venue-booking/react` to src/index.ts and src/react.ts, rather than against a build: it runs in
  * seconds without building or packing, and it names the source line that broke. That the
  * published files resolve the same way (the `exports` entries, dist/lib/react.d.ts) is
- * test/package/pack.test.ts's part: it type-checks the README's React snippet, which uses this
+ * test/package/pack.test.ts's part: it type-checks the React page's snippet (docs/developers/react.md), which uses this
  * same import, against the packed package.
  *
  * The consumer's files are virtual, placed under test/package/ so that `react` resolves to the
@@ -19,7 +19,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { analyze, elementOf, README } from '../../scripts/api-tables.js';
+import { analyze, elementOf } from '../../scripts/api-tables.js';
 import { COMMAND, REACT_TYPES, renderReactTypes } from '../../scripts/react-types.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -158,10 +158,12 @@ const WRONG: { name: string; prop: string; expect: RegExp }[] = [
   },
 ];
 
-/** The README's React 19 snippet, which pack.test.ts also checks against the packed package. */
+/** The React page's snippet, which pack.test.ts also checks against the packed package. */
 function readmeSnippet(): string {
-  const snippet = /^### React 19\n[\s\S]*?```tsx\n([\s\S]*?)```/m.exec(readFileSync(README, 'utf8'));
-  assert.ok(snippet, 'README has a React 19 section with a tsx block');
+  const snippet = /```tsx\n([\s\S]*?)```/.exec(
+    readFileSync(new URL('../../docs/developers/react.md', import.meta.url), 'utf8'),
+  );
+  assert.ok(snippet, 'docs/developers/react.md has a tsx block');
   // Checked here in a program where other files load the typings too: the snippet must load them itself.
   assert.match(snippet[1]!, /^import type \{\} from 'venue-booking\/react';$/m);
   assert.doesNotMatch(snippet[1]!, /namespace JSX/, 'no hand-written glue');
@@ -218,7 +220,7 @@ describe('React 19 typings (venue-booking/react)', () => {
     assert.equal(readFileSync(REACT_TYPES, 'utf8'), await renderReactTypes(manifest));
   });
 
-  it('a strict consumer using every property, attribute and event compiles, and so does the README snippet', () => {
+  it('a strict consumer using every property, attribute and event compiles, and so does the React page’s snippet', () => {
     assert.deepEqual(Object.keys(EVERY_PROP), manifestProps(), 'one example per prop the manifest names');
     assert.equal(manifestProps().length, 33, '20 properties, 7 attributes of their own, 6 events');
     const { diagnostics } = consumers();
