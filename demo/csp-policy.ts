@@ -1,6 +1,6 @@
 /**
  * The strict Content-Security-Policy of demo/strict-csp.html, sent as a header by `npm start`
- * (vite.config.ts) and by the browser tests' server (test/support/demo-pages.ts). README.md quotes
+ * (vite.config.ts) and by the browser tests' server (test/support/demo-pages.ts). docs/developers/csp.md quotes
  * it; test/package/readme.test.ts keeps the two in step.
  *
  * The widget itself needs only `script-src` (its module) and `connect-src` (the proxy): its styles

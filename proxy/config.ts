@@ -25,7 +25,7 @@ import type { Transport } from './upstream/transport.js';
  * Settings of one proxy instance. See env.ts for how they are read from the environment. The
  * operator's settings (`upstream`, `venues`, `cacheTtlMs`, …) are the registry's rows, each
  * documented there once (settings/registry.ts, the row of the same name): its doc comment shows
- * here, and its default, unit and operator's doc in the README's table and `--help`.
+ * here, and its default, unit and operator's doc in the settings table (docs/operators/settings.md) and `--help`.
  */
 export interface ProxyConfig extends ScopeFields<'credentials' | 'proxy' | 'derived'> {
   /** The fetch that reaches the upstream; the sandbox's handler when embedded. */

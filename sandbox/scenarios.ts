@@ -22,7 +22,7 @@ export interface ScenarioEffects {
   enquiryOnly?: boolean;
 }
 
-/** One scenario: what it does (for the README, the OpenAPI document and errors) and how. */
+/** One scenario: what it does (for the sandbox's docs, the OpenAPI document and errors) and how. */
 export interface Scenario {
   doc: string;
   effects?: ScenarioEffects;

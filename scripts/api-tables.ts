@@ -61,7 +61,7 @@ export interface Manifest {
 /**
  * Analyzes src/ with the same config as `npm run analyze`, without writing anything. The CLI's own
  * entry is used (not `create()` with a hand-made file list) so globs, excludes and plugins cannot
- * differ between the packed manifest and the README.
+ * differ between the packed manifest and the element's page.
  */
 export async function analyze(): Promise<Manifest> {
   const specifier = '@custom-elements-manifest/analyzer/cli.js'; // untyped JS entry
@@ -107,7 +107,7 @@ function table(title: string, head: string[], rows: string[][], empty: string): 
 /**
  * The Markdown of the API tables (attributes, properties, methods, events, slots, CSS parts, CSS
  * custom properties). Deterministic and order-preserving: rows follow the JSDoc's order, so a
- * reordering in the source is a visible README change rather than noise.
+ * reordering in the source is a visible change of the element's page rather than noise.
  */
 export function renderTables(manifest: Manifest, tag = 'venue-booking'): string {
   const element = elementOf(manifest, tag);

@@ -2,7 +2,7 @@
  * The React 19 JSX typings of `<venue-booking>` (src/react.ts, published as `venue-booking/react`),
  * rendered from the Custom Elements Manifest.
  *
- * The element's JSDoc is the one source, as for the README's API tables (scripts/api-tables.ts):
+ * The element's JSDoc is the one source, as for the element's reference tables (docs/reference/element.md) (scripts/api-tables.ts):
  * every public property, every attribute that is not also a property's name, and every `vb-*`
  * event becomes a JSX prop, so a partner's type glue is one `import type {} from 'venue-booking/react'`.
  * Property types are the class's own (`VenueBooking['guest']`): React 19 assigns a prop to the

@@ -6,7 +6,7 @@
  *     import type {} from 'venue-booking/vue';
  *
  * Vue still needs to be told that the tag is a custom element at run time
- * (`compilerOptions.isCustomElement`, see the README); it then sets a bound value on the element's
+ * (`compilerOptions.isCustomElement`, see docs/developers/vue.md); it then sets a bound value on the element's
  * property when the element has one, so objects and dates pass as they are.
  */
 import type { DefineComponent } from 'vue';

@@ -25,9 +25,9 @@ export interface MetricDefinition {
   labels: readonly string[];
   /** Upper bounds of a histogram's buckets, in its unit. */
   buckets?: readonly number[];
-  /** The README's "Labels" cell: the values each label takes (Markdown); none: no labels. */
+  /** The metrics table's "Labels" cell: the values each label takes (Markdown); none: no labels. */
   labelDoc?: string;
-  /** The README's "What it tells" cell. */
+  /** The metrics table's "What it tells" cell. */
   tells: string;
   /** Where only the Node entry reports it (`/metrics` is the Node entry's anyway; the status page reads the rest). */
   node?: boolean;
@@ -37,7 +37,7 @@ export interface MetricDefinition {
 export const SIZE_BUCKETS = [100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000];
 
 /**
- * Every metric of the proxy, by name without the prefix. README.md's metrics table is rendered
+ * Every metric of the proxy, by name without the prefix. The metrics table (docs/operators/metrics.md) is rendered
  * from it (`npm run docs`; test/package/readme.test.ts fails on drift).
  */
 export const METRICS = {
@@ -445,7 +445,7 @@ export function total(snapshot: MetricsSnapshot, name: MetricName, where: Record
   return sum;
 }
 
-/** The README's metrics table (between its `metrics-table` markers), rendered from `METRICS`. */
+/** The metrics table (between its `metrics-table` markers), rendered from `METRICS`. */
 export function metricsTable(): string {
   const rows = Object.entries(METRICS).map(([name, raw]) => {
     const definition: MetricDefinition = raw;

@@ -22,7 +22,7 @@ import { wordpressPlugin } from './wordpress/wordpress.js';
 /** `GET /metrics`: the counters in the Prometheus text format, where the host keeps them in a registry. */
 export async function metricsText(ctx: ProxyContext, _c: Context): Promise<Response> {
   const exposition = await ctx.config.metrics.exposition();
-  // A Worker's counters live per isolate, which a scrape cannot sum (README: the Worker entry).
+  // A Worker's counters live per isolate, which a scrape cannot sum (docs/operators/metrics.md: on Cloudflare Workers).
   if (!exposition) throw new ProxyError(404, 'This host serves no metrics: its counters are per isolate');
   return new Response(exposition.text, {
     status: 200,

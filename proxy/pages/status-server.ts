@@ -9,7 +9,7 @@ import { total, type BookingOutcome, type MetricsSnapshot, type RefusalReason } 
 import type { ProxyContext } from '../context.js';
 import { escapeHtml } from './page.js';
 
-/** Upstream calls a booking costs when none has been made here yet: a busy venue's figure (README, Benchmarks). */
+/** Upstream calls a booking costs when none has been made here yet: a busy venue's figure (docs/contributing/benchmarks.md). */
 export const ESTIMATED_CALLS_PER_BOOKING = 2.5;
 
 /** What the web person's part of the status page shows. */

@@ -131,7 +131,7 @@ const PREVIEW_TOKEN = /^[0-9a-f]{12}$/;
 const RETURN_KEY = 'vb_return';
 
 /**
- * The preview's `id`, which keys its journey in the tab's storage (README: each instance keeps its
+ * The preview's `id`, which keys its journey in the tab's storage (docs: each instance keeps its
  * own journey): a token fresh at each load of the studio, so a reload starts a new test booking
  * instead of resuming the last one, kept by the studio's redraws (its script sends it back) and by
  * a return from the booking site (which names the id); then the venues, so another choice of venue

@@ -7,13 +7,13 @@
  * - `ProxyConfig`'s operator fields, `DEFAULTS` and `ResolvedConfig`'s plain fields are mapped
  *   from these rows, and `resolveConfig` walks them (config.ts);
  * - env.ts and node/settings.ts read an environment by walking them;
- * - `--help`, the Node flags and the README's settings table are rendered from them (render.ts;
+ * - `--help`, the Node flags and the settings table (docs/operators/settings.md) are rendered from them (render.ts;
  *   `npm run docs`; test/package/readme.test.ts fails on drift, and test/package/architecture.test.ts
  *   on an environment variable spelled outside this file).
  *
- * A row's default is written as an operator would type it (`'60000'`, `'on'`), so the README, the
+ * A row's default is written as an operator would type it (`'60000'`, `'on'`), so the settings page, the
  * help and the resolved value cannot disagree: the value is that text run through the row's parser.
- * The order is the README's and `--help`'s.
+ * The order is the settings page's and `--help`'s.
  */
 import { BOOKINGS_PER_WINDOW, WINDOWS } from './fixed.js';
 import { parsers } from './parsers.js';

@@ -1,6 +1,6 @@
 /**
  * What operators read, rendered from the settings registry's rows: `venue-booking-proxy --help`,
- * the Node flags, and the README's settings table (`npm run docs`, scripts/settings-table.ts). Each
+ * the Node flags, and the settings table (docs/operators/settings.md) (`npm run docs`, scripts/settings-table.ts). Each
  * takes the rows to render, so a test can render the registry with a row more.
  */
 import { settingRows } from './read.js';
@@ -23,7 +23,7 @@ function wrap(text: string, width: number, indent: string): string {
   return [...lines, line].join(`\n${indent}`);
 }
 
-/** What a row's default reads as, for the help and the README. */
+/** What a row's default reads as, for the help and the settings page. */
 function defaultText(setting: Setting, markdown: boolean): string {
   if (setting.default !== undefined) {
     const value = markdown ? `\`${setting.default}\`` : setting.default;
@@ -69,7 +69,7 @@ export function flagMap(registry: Registry = SETTINGS): Record<string, string> {
   return Object.fromEntries(settingRows(registry).flatMap((row) => (row.flag ? [[row.flag, row.env]] : [])));
 }
 
-/** What the README says before the doc of a row that not every host reads. */
+/** What the settings page says before the doc of a row that not every host reads. */
 const SCOPE_NOTE: Record<SettingScope, string> = {
   credentials: '',
   proxy: '',
@@ -80,7 +80,7 @@ const SCOPE_NOTE: Record<SettingScope, string> = {
   worker: 'Workers only (binding): ',
 };
 
-/** The README's settings table (between its `settings-table` markers). */
+/** The settings table (between its `settings-table` markers). */
 export function settingsTable(registry: Registry = SETTINGS): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const lines = settingRows(registry).map((row) => {

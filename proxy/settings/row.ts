@@ -40,7 +40,7 @@ export interface Setting<T = unknown> {
   defaultDoc?: string;
   /** The unit of a number (`ms`, `requests per minute`, …). */
   unit?: string;
-  /** One line of doc (Markdown: the README shows it as is, `--help` without the marks). */
+  /** One line of doc (Markdown: the settings page shows it as is, `--help` without the marks). */
   doc: string;
 }
 

@@ -4,7 +4,7 @@ import type { GuestPrefill } from '../state/element-types.js';
 /**
  * The public API of `<venue-booking>` in one place: its attributes and properties with their
  * defaults, its methods, events, slot, parts and custom properties, documented here for
- * `custom-elements.json` (and from it the README's API tables and the React typings). The element
+ * `custom-elements.json` (and from it the element's reference tables (docs/reference/element.md) and the React typings). The element
  * (`VenueBooking`) adds its behaviour. Each `@fires` names the type of its event's `detail` (a
  * `CustomEvent` of it), as manifest-driven generators expect, exported from the package entry.
  *
