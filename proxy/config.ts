@@ -201,6 +201,7 @@ export function resolveConfig(config: ProxyConfig, rows: Registry = SETTINGS): R
       config.apiKey,
       `${config.appId}:${config.apiKey}`,
       ...(config.returnSecret ? [config.returnSecret] : []),
+      ...(config.manageSecret ? [config.manageSecret] : []),
       ...(config.turnstileSecret ? [config.turnstileSecret] : []),
     ]),
     transport: config.transport,

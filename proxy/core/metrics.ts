@@ -186,6 +186,14 @@ export const METRICS = {
       '`reason` (`holder_lost`: the instance that sent it was lost, `settling`: in the background, `store_away`: a key met while the shared store is away), `result` (`found`: adopted, `none`: every result another booking, `unknown`)',
     tells: 'exactly once: how often it had to ask the upstream, and what it could tell',
   },
+  guest_manage_total: {
+    type: 'counter',
+    help: 'What guests did with their manage links: views of a booking, cancellations, changes (a new booking that replaced one), each done, already done, or refused and why.',
+    labels: ['action', 'outcome'],
+    labelDoc:
+      '`action` (`view`, `cancel`, `change`), `outcome` (`ok`, `already`: cancelled before, `not_found`: an unknown, altered or expired link; refused: `window`, `capability`, `status`, `venue`, `failed`: the service did not answer, `cross_site`: a cancel form sent from another site)',
+    tells: 'guests managing their own bookings, and why some could not (see Guests manage their bookings)',
+  },
   bot_checks_total: {
     type: 'counter',
     help: 'Booking requests judged by the bot check, by outcome: passed, or why not (the decoys and the stale proofs refused).',

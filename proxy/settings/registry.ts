@@ -306,6 +306,18 @@ export const SETTINGS = {
     defaultDoc: '— (a random key the instances agree on through the shared state, else this process’s own)',
     doc: 'Environment only (a secret): the key that signs the hand-off id a return from the booking site must carry to count as a booking, so it stays valid across restarts and instances without a shared store (each instance then counts a return once, and again after a restart: the proxy warns; a shared store counts it once); 32 to 200 letters, digits or `._~+/=-`',
   },
+  /**
+   * The key that seals the guests' manage links (api/manage-token.ts), at least 32 characters.
+   * Default: a random key agreed through the shared state, or this process's own with the memory
+   * state (the links then stop working at a restart, and differ between Worker isolates).
+   */
+  manageSecret: {
+    env: 'VENUE_BOOKING_MANAGE_SECRET',
+    scope: 'proxy',
+    parse: parsers.secret,
+    defaultDoc: '— (a random key the instances agree on through the shared state, else this process’s own)',
+    doc: 'Environment only (a secret): the key that seals the link a guest manages or cancels a booking with (`/manage/<token>`), so the link keeps working across restarts and instances without a shared store (the proxy warns when neither is set); 32 to 200 letters, digits or `._~+/=-`',
+  },
   studio: {
     env: 'VENUE_BOOKING_STUDIO',
     scope: 'operatorPages',

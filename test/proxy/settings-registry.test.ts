@@ -46,6 +46,7 @@ const SAMPLES: Record<Exclude<SettingKey, 'stateBinding'>, string> = {
   metrics: 'off',
   operatorToken: 'operator-token-0123456789',
   returnSecret: 'return-secret-0123456789abcdef0123456789',
+  manageSecret: 'manage-secret-0123456789abcdef0123456789',
   studio: 'off',
   clientIpHeader: 'x-forwarded-for',
   trustedHops: '2',
