@@ -14,6 +14,9 @@ import { Metrics, total } from '../../proxy/core/metrics.js';
 import type { ProxyConfig } from '../../proxy/app.js';
 import { fetchWithProof, memoryLogger, ORIGIN, postJson, TYPE, VENUE } from './support.js';
 import { freePort, runBin } from './node-bin.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { until } from '../support/redis.js';
 
 const ORIGIN_URL = 'http://localhost:5173';
 const DATE = '2030-06-04'; // a Tuesday, a month after the sandbox's clock
@@ -338,6 +341,52 @@ describe('a guest manages a booking through its link (issue 36)', () => {
     assert.equal(reuse.response.status, 409, JSON.stringify(reuse.body));
     assert.equal(reuse.body.payload.stored, false);
     assert.equal(s.stack.sandbox.store.bookings.length, before + 1);
+  });
+
+  test('the venue’s webhook hears of a cancel and of a change once each, with nothing personal', async () => {
+    const received: Record<string, unknown>[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        received.push(JSON.parse(body) as Record<string, unknown>);
+        response.writeHead(200).end('ok');
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const s = stackFor({
+        webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+        webhookSecret: 'whsec-0123456789abcdef-0123456789abcdef',
+        webhookRetryDelaysMs: [0, 0],
+      });
+      const cancelled = await book(s);
+      const cancel = () => s.json(`/api/manage/${cancelled.token}/cancel`, postJson({}, { origin: ORIGIN }));
+      assert.equal((await cancel()).response.status, 200);
+      assert.equal((await cancel()).body.payload.already, true);
+      const changed = await book(s, [cancelled.time]);
+      const time = await freeTime(s.json, [cancelled.time, changed.time]);
+      const change = await s.json(
+        '/api/bookings',
+        postJson(detailsAt(time, { replaces: changed.token }), { 'idempotency-key': `hook-${crypto.randomUUID()}` }),
+      );
+      assert.equal(change.response.status, 200, JSON.stringify(change.body));
+      await until(async () => received.length >= 2, 'both events delivered', 10_000);
+      assert.deepEqual(
+        received.map((event) => {
+          const data = event.data as Record<string, unknown>;
+          return [event.type, data.reference, data.new_reference];
+        }),
+        [
+          ['booking.cancelled', cancelled.payload.booking.reference, undefined],
+          ['booking.changed', changed.payload.booking.reference, change.body.payload.booking.reference],
+        ],
+      );
+      assert.ok(!JSON.stringify(received).includes('ada@example.com'), 'nothing personal');
+      assert.ok(!JSON.stringify(received).includes('Lovelace'), 'nothing personal');
+    } finally {
+      receiver.close();
+    }
   });
 
   test('a change of another venue’s booking, or without an Idempotency-Key, is refused before booking', async () => {
