@@ -204,6 +204,12 @@ describe('a guest manages a booking through its link (issue 36)', () => {
     const page = await s.send(`/manage/${flipped}`);
     assert.equal(page.status, 404);
     assert.match(await page.text(), /not valid any more/);
+
+    // Per token: a link asked for 30 times in 10 minutes (since the clock moved: the page once, the
+    // API 29 times) is refused the next time, whatever the client’s own limit; another token is not.
+    for (let i = 0; i < 29; i++) await s.send(`/api/manage/${flipped}`);
+    assert.equal((await s.send(`/api/manage/${flipped}`)).status, 429);
+    assert.equal((await s.send(`/api/manage/${flipped.slice(1)}A`)).status, 404);
   });
 
   test('inside the venue’s window, and with a key that may not update bookings: refused, with the phone', async () => {
