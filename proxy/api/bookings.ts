@@ -3,6 +3,8 @@
  * to `partner`, `partner_source` from the settings or the widget, at most one upstream booking per
  * `Idempotency-Key`. Every error answer says whether the booking was stored (`payload.stored`:
  * true, false or 'unknown'), so the widget never loses what the guest typed and never books twice.
+ * A booking made answers the guest's `manage_url` (api/manage.ts); one sent with `replaces` (a
+ * manage token) is a change: the old booking is cancelled once the new one is confirmed.
  */
 import type { Context } from 'hono';
 import { envelopeText, ProxyError, throwIfInvalid } from '../core/envelope.js';
