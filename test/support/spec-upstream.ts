@@ -60,24 +60,8 @@ function statusFilter(value: string | null): string[] {
   return wanted;
 }
 
-/** §2.1: a timestamp in London time, `YYYY-MM-DDTHH:mm:ss`. */
-function londonTimestamp(at: Date): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Europe/London',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(at)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
-}
+/** §2.1: a timestamp in London time, `YYYY-MM-DDTHH:mm:ss` (Sweden's locale writes dates in ISO order). */
+const londonTimestamp = (at: Date) => at.toLocaleString('sv-SE', { timeZone: 'Europe/London' }).replace(' ', 'T');
 
 /** Starts the stand-in on a free loopback port. */
 export async function startSpecUpstream(): Promise<SpecUpstream> {
