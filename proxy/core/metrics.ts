@@ -194,6 +194,13 @@ export const METRICS = {
       '`outcome` (`passed`; decoys: `honeypot`, `missing`, `invalid`, `replayed`, and with Turnstile `turnstile_missing`, `turnstile_failed`, `turnstile_replayed`; refused to fetch a new proof: `stale`; refused while Turnstile could not be asked: `turnstile_unavailable`)',
     tells: 'bots answered with a decoy instead of a booking, and proofs gone stale (see How it guards)',
   },
+  webhook_deliveries_total: {
+    type: 'counter',
+    help: "Attempts to tell the venue's webhook of a guest's cancel or change, by outcome: delivered (a 2xx), retried (an attempt failed, another follows), failed (the last attempt failed; the event is dropped).",
+    labels: ['outcome'],
+    labelDoc: '`outcome` (`delivered`, `retried`, `failed`: given up after the last attempt)',
+    tells: "whether the venue's system hears of cancels and changes (`/status` lists the last failures)",
+  },
   store_state: {
     type: 'gauge',
     help: 'State of the shared store: 1 for the current state (memory, ok, degraded, down), 0 for the others.',
@@ -237,6 +244,9 @@ export type BookingOutcome =
 /** How an upstream call ended: `ok` (2xx), `refused` (another answer it meant), or the fault. */
 export type UpstreamOutcome =
   'ok' | 'refused' | 'timeout' | 'unreachable' | 'server' | 'redirect' | 'garbage' | 'auth' | 'limited';
+
+/** What became of a webhook attempt: delivered, retried after a failure, or failed for good. */
+export type WebhookOutcome = 'delivered' | 'retried' | 'failed';
 
 /** One series of a snapshot: its labels and value (a histogram's count, with its sum). */
 export interface Sample {

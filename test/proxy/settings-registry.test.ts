@@ -39,6 +39,8 @@ const SAMPLES: Record<Exclude<SettingKey, 'stateBinding'>, string> = {
   botWork: '5000',
   turnstileSiteKey: '0x4AAAAAAAsample',
   turnstileSecret: '0x4AAAAAAAsample-secret',
+  webhookUrl: 'https://venue.example/hooks/bookings',
+  webhookSecret: 'webhook-secret-0123456789abcdef012345',
   upstreamQuota: '1000',
   upstreamReserve: '40',
   missLimit: '8',
