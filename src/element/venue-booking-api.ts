@@ -157,6 +157,7 @@ export class VenueBookingApi extends LitElement {
     this.partnerSource = '';
     this.askDob = '';
     this.analytics = false;
+    this.metaPixel = false;
     this.type = '';
     this.date = '';
     this.time = '';

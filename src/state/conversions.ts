@@ -99,7 +99,14 @@ export function countConversion(host: ConversionHost, booking: Conversion): void
     fbq(
       'track',
       purchase ? 'Purchase' : 'Lead',
-      purchase ? { ...data, content_type: 'product', num_items: booking.party ?? 1 } : data,
+      purchase
+        ? {
+            ...data,
+            content_type: 'product',
+            contents: items.map((item) => ({ id: item.item_id, quantity: item.quantity })),
+            num_items: booking.party ?? 1,
+          }
+        : data,
       { eventID: reference },
     );
   }
