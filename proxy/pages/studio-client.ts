@@ -67,8 +67,11 @@ export function studioClient(): void {
   const wireTracking = () => {
     const list = byId('tracking-events');
     if (!list) return;
-    byId('tracking')!.hidden = false;
-    const show = (line: string) => list.append(Object.assign(document.createElement('li'), { textContent: line }));
+    // Shown with the first event (a first tap in the preview): until then it takes no room.
+    const show = (line: string) => {
+      byId('tracking')!.hidden = false;
+      list.append(Object.assign(document.createElement('li'), { textContent: line }));
+    };
     const page = window as unknown as { dataLayer?: unknown[]; fbq?: (...args: unknown[]) => void };
     const layer = (page.dataLayer ??= []);
     for (const item of layer) show(`dataLayer: ${JSON.stringify(item)}`);

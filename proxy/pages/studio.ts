@@ -129,7 +129,7 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
  * page's tags as it fires (its pushes to `dataLayer`, its calls to Meta's `fbq`; docs/events.md),
  * so a venue's web person sees what Tag Manager will get before setting it up. The preview runs
  * with `analytics` and `meta-pixel` on; the studio loads no script of Google's or Meta's, its
- * stand-in `fbq` only lists. Shown by the script, as nothing fills it without one.
+ * stand-in `fbq` only lists. Shown by the script with the first event, so it takes no room before.
  */
 const TRACKING = `<div id="tracking" hidden><h3 id="tracking-title">Test your tracking</h3>
 <p>Book in the preview: each event the widget hands your site’s tags (Google Tag Manager’s <code>dataLayer</code>, Meta’s pixel) appears here as it fires. A booking counts once: <code>purchase</code> when confirmed, <code>generate_lead</code> for an enquiry, with the booking’s reference. The snippet turns them on with <code>analytics</code> and <code>meta-pixel</code>.</p>
