@@ -84,8 +84,9 @@ export interface VenueBookingEventDetails {
 
 /**
  * Fires a widget event from the element: bubbling and composed, so a host page hears it through the
- * shadow root; with `analytics` on, also pushed to `window.dataLayer` as a GA4-style `vb_*` event
- * (the details carry no personal data). False when a cancelable event was cancelled.
+ * shadow root; with `analytics` on, also pushed to `window.dataLayer` as a `vb_*` event of the
+ * contract's version (docs/events.md; `EVENTS_VERSION` in `conversions.ts`, which the bundle does
+ * not import), its details carrying no personal data. False when a cancelable event was cancelled.
  */
 export function fire<K extends keyof VenueBookingEventDetails>(
   element: HTMLElement & { analytics: boolean },
@@ -95,7 +96,7 @@ export function fire<K extends keyof VenueBookingEventDetails>(
 ): boolean {
   if (element.analytics) {
     const layer = ((globalThis as { dataLayer?: unknown[] }).dataLayer ??= []);
-    layer.push({ event: name.replace('-', '_'), ...detail });
+    layer.push({ event: name.replace('-', '_'), vb_version: 1, ...detail });
   }
   return element.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
 }
