@@ -493,10 +493,15 @@ export class BookingData implements ReactiveController {
     return [api, venue.current, ids, today] as const;
   }
 
-  /** Each type's smallest and largest party, from its booking rules; a type whose read fails is left out. */
+  /**
+   * Each type's smallest and largest party, from its booking rules; a type whose read fails is left
+   * out. Asked after the frame that shows the types, which does not need them: their requests are
+   * not made in the task that renders the first choice.
+   */
   private async _readParties(api: string, venue: string, ids: string, today: string, signal: AbortSignal) {
     const ranges = new Map<string, PartyRange>();
     const bound = (value: unknown) => (typeof value === 'number' ? value : null);
+    if (ids) await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted)));
     await Promise.all(
       (ids ? ids.split(',') : []).map(async (type) => {
         const rules = await optional(readBookingRules(this.clientFor(api), venue, { type, date: today }, signal));
