@@ -102,10 +102,10 @@ export async function run(): Promise<BenchRow[]> {
   const pageUrl = `${pageOrigin}/`;
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   try {
-    const offers = (await (
-      await fetch(`${proxyOrigin}/api/venues/${VENUE}/offers`, { headers: { Origin: pageOrigin } })
-    ).json()) as WireOffer[];
-    if (!offers.some((offer) => sizeCondition(offer))) throw new Error(`No offer of ${VENUE} limits party size`);
+    // The service's envelope, as the widget reads it.
+    const offers = await fetch(`${proxyOrigin}/api/venues/${VENUE}/offers`, { headers: { Origin: pageOrigin } });
+    const { payload } = (await offers.json()) as { payload?: WireOffer[] };
+    if (!payload?.some((offer) => sizeCondition(offer))) throw new Error(`No offer of ${VENUE} limits party size`);
     // Warm: the proxy's cache and fast path hold the first read; not measured.
     for (let i = 0; i < 2; i++) await visit(browser, pageUrl);
     const runs: Awaited<ReturnType<typeof visit>>[] = [];
