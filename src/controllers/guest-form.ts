@@ -12,9 +12,11 @@ import type { checkGuest, GuestDetails, GuestError } from '../state/booking-flow
 import type { GuestPrefill } from '../state/element-types.js';
 import { Proofs, type Proof } from '../pow/proofs.js';
 import { togglePhrase } from '../state/requests.js';
+import { Replacing, type ReplacingHost } from './replacing.js';
+import type { fire } from '../state/element-types.js';
 
 /** The element as this controller sees it. */
-export interface GuestHost extends ReactiveControllerHost {
+export interface GuestHost extends ReactiveControllerHost, ReplacingHost {
   readonly guest: GuestPrefill | null;
   readonly askDob: 'required' | 'optional' | '';
   /** The proxy's API base (the bot check's challenge is fetched there). */
@@ -41,18 +43,23 @@ export class GuestForm implements ReactiveController {
   private _prefill: GuestPrefill | null = null;
   /** The bot check's proofs, solved while the guest types (`pow/proofs.ts`). */
   private _proofs = new Proofs(() => this._host.requestUpdate());
+  /** A change's cancel step and event, with `replaces` set (`replacing.ts`): the details step offers it. */
+  readonly replacing: Replacing;
 
   /**
    * `check`: the guest-detail rules; `today`: London's date (for the date of birth); `shown`: the
-   * venue being booked while the form is in sight, else a falsy value.
+   * venue being booked while the form is in sight, else a falsy value; `fireEvent`: the bundle's
+   * `fire`, for a change's events.
    */
   constructor(
     private readonly _host: GuestHost,
     private readonly _check: typeof checkGuest,
     private readonly _today: () => string,
     private readonly _shown: () => string | false | null,
+    fireEvent: typeof fire,
   ) {
     _host.addController(this);
+    this.replacing = new Replacing(_host, fireEvent);
   }
 
   hostUpdate(): void {
