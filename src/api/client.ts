@@ -15,9 +15,7 @@ import type {
   WireBookingCreated,
   WireBookingRules,
   WireErrorPayload,
-  WireMarketingPreference,
   WireOffer,
-  WireReturnBridge,
   WireVenue,
 } from './types.js';
 
@@ -158,11 +156,6 @@ export const readOffers = (client: ApiClient, venue: string, signal?: AbortSigna
     .read<WireOffer[] | { offers?: WireOffer[] }>(venuePath(venue, '/offers'), signal)
     .then((payload) => (Array.isArray(payload) ? payload : (payload?.offers ?? [])));
 
-export const readMarketingPreferences = (client: ApiClient, venue: string, signal?: AbortSignal) =>
-  client
-    .read<{ marketing_preferences?: WireMarketingPreference[] }>(venuePath(venue, '/marketing-preferences'), signal)
-    .then((payload) => payload?.marketing_preferences ?? []);
-
 /** A booking type's rules on a date (its party sizes). */
 export const readBookingRules = (
   client: ApiClient,
@@ -170,10 +163,3 @@ export const readBookingRules = (
   query: { type: string; date: string },
   signal?: AbortSignal,
 ) => client.read<WireBookingRules>(venuePath(venue, '/booking-rules'), signal, query);
-
-/**
- * The proxy's return bridge and hand-off id for a booking the booking site takes (its availability
- * query): the proxy answers them only when that availability hands the guest off.
- */
-export const readHandoff = (client: ApiClient, venue: string, query: AvailabilityQuery, signal?: AbortSignal) =>
-  client.read<WireReturnBridge>(venuePath(venue, '/handoff'), signal, query);

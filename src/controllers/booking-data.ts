@@ -12,9 +12,7 @@ import {
   createApiClient,
   readAvailability,
   readBookingRules,
-  readMarketingPreferences,
   readOffers,
-  readHandoff,
   readVenue,
   readVenueGroup,
   type ApiClient,
@@ -160,13 +158,13 @@ export class BookingData implements ReactiveController {
   /** The availability the choices call for (`planRead`), none once a booking is confirmed. */
   readonly availability: Read<readonly [string, string, AvailabilityRead, boolean], Availability | null>;
   /** Marketing preferences, read once the details form is in sight: a guest who only looks costs no read. */
-  readonly preferences: Read<readonly [string, string, boolean], WireMarketingPreference[]>;
+  readonly preferences: Read<readonly [string, string, boolean, LaterSteps | null], WireMarketingPreference[]>;
   /** Every visible offer, once per venue: badges filter it by its rules (`getOffers` ignores unchosen fields). */
   readonly offers: Read<readonly [string, string, boolean], WireOffer[]>;
   /** A single venue's name, read only when a hand-off or a confirmation needs it and nothing else gives it. */
   readonly record: Read<readonly [string, string, boolean, boolean], string>;
   /** The return bridge's signed hand-off id ('' without one), else false: the proxy confirms only returns with it. */
-  readonly bridge: Read<readonly [string, VenueAnswer | null], string | false>;
+  readonly bridge: Read<readonly [string, VenueAnswer | null, LaterSteps | null], string | false>;
   /** The later steps' code, a pinned on-demand chunk fetched once the party step, a dead end or a booking is in sight. */
   readonly laterSteps: Read<readonly [boolean], LaterSteps | null>;
   /** The venue's policy text for a hand-off (`readPolicy`), read once one is in sight: never on a first load. */
@@ -188,12 +186,12 @@ export class BookingData implements ReactiveController {
     // In this order: each Task is a controller of the host, and they update in the order added.
     this.venues = this._venuesRead(_host, events);
     this.availability = this._availabilityRead(_host, events);
-    this.preferences = this._preferencesRead(_host);
     this.offers = this._offersRead(_host);
     this.parties = this._partiesRead(_host);
     this.record = this._recordRead(_host);
-    this.bridge = this._bridgeRead(_host);
     this.laterSteps = this._laterStepsRead(_host);
+    this.preferences = this._preferencesRead(_host);
+    this.bridge = this._bridgeRead(_host);
     this.help = this._helpRead(_host);
     this.policy = new Read(
       _host,
@@ -250,12 +248,11 @@ export class BookingData implements ReactiveController {
       host,
       () => {
         const { api, venue, wantPreferences } = this._inputs();
-        return [api, venue.current, wantPreferences] as const;
+        return [api, venue.current, wantPreferences, this.laterSteps.task.value ?? null] as const;
       },
-      async ([api, venue, wanted], signal) => {
-        if (!venue || !wanted) return [];
-        return (await optional(readMarketingPreferences(this.clientFor(api), venue, signal))) ?? [];
-      },
+      // The form is the chunk's, which is usually here since the party step: this read rarely waits on it.
+      async ([api, venue, wanted, later], signal) =>
+        venue && wanted && later ? later.readPreferences(this.clientFor(api), venue, signal) : [],
     );
   }
 
@@ -310,13 +307,10 @@ export class BookingData implements ReactiveController {
         const { api, returnMethod, returnUrl } = this._host;
         // A GET return to this page needs no bridge; one to another origin always does (journey.ts).
         const wanted = this._handoff && (returnMethod !== 'get' || offPage(returnUrl));
-        return [api, wanted ? this._handoff : null] as const;
+        return [api, wanted ? this._handoff : null, this.laterSteps.task.value ?? null] as const;
       },
-      async ([api, handoff], signal) => {
-        if (!handoff) return false;
-        const payload = await optional(readHandoff(this.clientFor(api), handoff.venue, queryOf(handoff.read), signal));
-        return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
-      },
+      async ([api, handoff, later], signal) =>
+        handoff && later ? later.readBridge(this.clientFor(api), handoff.venue, queryOf(handoff.read), signal) : false,
     );
   }
 

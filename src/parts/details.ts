@@ -4,6 +4,7 @@
  * on submit (instant booking, enquiry, request).
  */
 import type { html as litHtml, nothing as litNothing } from 'lit';
+import type { ApiClient } from '../api/client.js';
 import type { AvailabilityAction, WireMarketingPreference, WireOffer } from '../api/types.js';
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
@@ -244,3 +245,16 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
     ${cancel}
   </form>`;
 }
+
+/**
+ * The venue's marketing preferences, offered as unticked boxes; none when they cannot be read (the
+ * form goes on without them). Here, in the chunk, because only the details form asks for them.
+ */
+export const readPreferences = (client: ApiClient, venue: string, signal?: AbortSignal) =>
+  client
+    .read<{ marketing_preferences?: WireMarketingPreference[] }>(
+      `venues/${encodeURIComponent(venue)}/marketing-preferences`,
+      signal,
+    )
+    .then((payload) => payload?.marketing_preferences ?? [])
+    .catch(() => []);

@@ -10,7 +10,7 @@
  */
 import type { ApiClient } from '../api/client.js';
 import type { Choices } from '../api/normalize.js';
-import type { WireBookingRules } from '../api/types.js';
+import type { WireBookingRules, WireReturnBridge } from '../api/types.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
 import type { LitTags } from './details.js';
 
@@ -71,4 +71,22 @@ export async function readPolicy(
     .catch(() => null);
   const notes = rules?.booking_notes;
   return typeof notes === 'string' && notes.trim() ? notes.trim() : null;
+}
+
+/**
+ * The proxy's return bridge for a booking the booking site takes (its availability query): the
+ * signed hand-off id ('' without one) when the proxy offers a POST return, else false (also when
+ * it cannot be read: the guest then returns by GET). The proxy answers only when that availability
+ * hands the guest off. Here, in the chunk, because only a hand-off needs it.
+ */
+export async function readBridge(
+  client: ApiClient,
+  venue: string,
+  query: Record<string, string | number>,
+  signal?: AbortSignal,
+): Promise<string | false> {
+  const payload = await client
+    .read<WireReturnBridge>(`venues/${encodeURIComponent(venue)}/handoff`, signal, query)
+    .catch(() => null);
+  return Array.isArray(payload?.methods) && payload.methods.includes('post') && String(payload.handoff ?? '');
 }

@@ -12,8 +12,8 @@
  */
 export { GuestForm } from '../controllers/guest-form.js';
 export { renderConfirmation } from './confirmation.js';
-export { renderDetails } from './details.js';
-export { readPolicy, renderHandoff } from './handoff.js';
+export { readPreferences, renderDetails } from './details.js';
+export { readBridge, readPolicy, renderHandoff } from './handoff.js';
 export { renderMoved, renderParty, renderPartyHelp } from './party-more.js';
 export { readPartyHelp } from '../state/party-help.js';
 export { googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
