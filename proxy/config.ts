@@ -13,7 +13,7 @@ import { consoleLogger, redactingLogger, type Logger } from './core/log.js';
 import { Metrics } from './core/metrics.js';
 import { canonicalOrigin } from './core/url.js';
 import type { BudgetSettings } from './guards/budget.js';
-import { BODY_LIMIT_BYTES, BOOKINGS_PER_WINDOW, WINDOWS } from './settings/fixed.js';
+import { BODY_LIMIT_BYTES, BOOKINGS_PER_WINDOW, WEBHOOK, WINDOWS } from './settings/fixed.js';
 import { defaultsOf, resolveScope, type ResolvedScope, type ScopeFields } from './settings/read.js';
 import { SETTINGS } from './settings/registry.js';
 import type { Registry } from './settings/row.js';
@@ -78,6 +78,13 @@ export interface ProxyConfig extends ScopeFields<'credentials' | 'proxy' | 'deri
   turnstileScriptUrl?: string;
   /** The proxy's version, for `venue_booking_build_info` (the Node entry reads its package's). */
   version?: string;
+  /**
+   * The venue webhook's waits before each retry, in ms (api/webhook.ts; default 2 s, then 8 s):
+   * for tests, which cannot wait; its length is the number of retries.
+   */
+  webhookRetryDelaysMs?: readonly number[];
+  /** How long one webhook attempt may take, in ms (default 5 s): for tests' stalled receiver. */
+  webhookTimeoutMs?: number;
   /**
    * The upstream is a sandbox, not the live service (the offline stack sets it): the venue-facing
    * pages say "Practice mode: bookings here are not real".
@@ -155,6 +162,10 @@ export interface ResolvedConfig extends ResolvedScope<'proxy'> {
   turnstileVerifyUrl?: string;
   turnstileScriptUrl?: string;
   version: string;
+  /** The venue webhook's waits before each retry, in ms. */
+  webhookRetryDelaysMs: readonly number[];
+  /** How long one webhook attempt may take, in ms. */
+  webhookTimeoutMs: number;
   /** The upstream base URL without a trailing slash. */
   upstreamBase: string;
   /** The origin of `publicUrl`, or null: then the request's own origin, trusted on loopback only. */
@@ -201,7 +212,9 @@ export function resolveConfig(config: ProxyConfig, rows: Registry = SETTINGS): R
       config.apiKey,
       `${config.appId}:${config.apiKey}`,
       ...(config.returnSecret ? [config.returnSecret] : []),
+      ...(config.manageSecret ? [config.manageSecret] : []),
       ...(config.turnstileSecret ? [config.turnstileSecret] : []),
+      ...(config.webhookSecret ? [config.webhookSecret] : []),
     ]),
     transport: config.transport,
     fetch: config.fetch,
@@ -218,6 +231,8 @@ export function resolveConfig(config: ProxyConfig, rows: Registry = SETTINGS): R
     bookingRateLimit: config.bookingRateLimit ?? DEFAULTS.bookingRateLimit,
     bodyLimit: config.bodyLimit ?? DEFAULTS.bodyLimit,
     version: config.version ?? 'unknown',
+    webhookRetryDelaysMs: config.webhookRetryDelaysMs ?? WEBHOOK.retryDelaysMs,
+    webhookTimeoutMs: config.webhookTimeoutMs ?? WEBHOOK.timeoutMs,
     now: config.now ?? (() => Date.now()),
     metrics: config.metrics ?? new Metrics(),
     practice: config.practice ?? false,

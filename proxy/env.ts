@@ -48,6 +48,9 @@ function proxySettings(env: ProxyEnv, problems: string[], rows: Registry): Parti
   // Turnstile needs both keys: a site key alone would render a widget whose tokens nobody checks.
   if ((settings.turnstileSiteKey === undefined) !== (settings.turnstileSecret === undefined))
     problems.push(`${envName('turnstileSiteKey')} and ${envName('turnstileSecret')} are set together, or neither`);
+  // A webhook needs its secret (an unsigned call anyone could forge), and a secret alone signs nothing.
+  if ((settings.webhookUrl === undefined) !== (settings.webhookSecret === undefined))
+    problems.push(`${envName('webhookUrl')} and ${envName('webhookSecret')} are set together, or neither`);
   const operatorPages = readScope(env, ['operatorPages'], problems, rows);
   if (Object.keys(operatorPages).length) settings.operatorPages = operatorPages;
   return settings;

@@ -37,7 +37,24 @@ export const PATHS = {
   bookingPage: '/book/:id',
   bookingQr: '/book/:id/qr.svg',
   bookingQrPng: '/book/:id/qr.png',
+  /** A guest's booking by the token of its manage link (api/manage.ts): never logged as requested. */
+  manage: '/api/manage/:token',
+  manageCancel: '/api/manage/:token/cancel',
+  /** The guest's manage page and its change page (pages/manage-page.ts). */
+  managePage: '/manage/:token',
+  manageChange: '/manage/:token/change',
 } as const;
+
+/** A manage link's token in a path: the segment after `/manage/` (the API's and the pages'). */
+const MANAGE_TOKEN = /^((?:\/api)?\/manage\/)[^/]+/;
+
+/**
+ * A path as it may be written down (a log line, an envelope's `url`): a manage link's token
+ * replaced by `:token`, since the token alone opens the guest's booking.
+ */
+export function redactedPath(pathname: string): string {
+  return pathname.replace(MANAGE_TOKEN, '$1:token');
+}
 
 /** Where the API is mounted: the guards, CORS and the per-client limits of the API apply below it. */
 export const API_PREFIX = '/api';

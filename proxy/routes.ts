@@ -28,6 +28,8 @@ import {
   type TieredRead,
 } from './api/reads.js';
 import { profileRead } from './api/profile.js';
+import { manageCancel, manageRead } from './api/manage.js';
+import { MANAGE_ROUTES } from './pages/manage-page.js';
 import { handOff, returnBridge } from './api/return-bridge.js';
 import { scriptFiles } from './api/script.js';
 import { returnPageResponse } from './pages/return-page.js';
@@ -108,6 +110,9 @@ const API_ROUTES: readonly Route[] = [
   { path: PATHS.return, methods: ['GET'], cache: 'none', answer: RETURN.get, anySite: true, fromBookingSite: true },
   { path: PATHS.return, methods: ['POST'], cache: 'none', answer: RETURN.post, fromBookingSite: true },
   { path: PATHS.handoff, methods: ['GET'], cache: 'none', answer: handOff },
+  // A guest's own booking, by its manage link's token: the one write is the cancel.
+  { path: PATHS.manage, methods: ['GET'], cache: 'none', answer: manageRead },
+  { path: PATHS.manageCancel, methods: ['POST'], cache: 'none', answer: manageCancel },
   { path: PATHS.health, methods: ['GET'], cache: 'none', answer: health },
   { path: PATHS.live, methods: ['GET'], cache: 'none', answer: live },
   { path: PATHS.ready, methods: ['GET'], cache: 'none', answer: ready },
@@ -153,7 +158,15 @@ export function routeTable(
     answer: route.answer,
     ...(route.page ? { page: 'html' as const } : {}),
   }));
-  return [...files, ...API_ROUTES, ...booking, ...operator];
+  // The guests' manage pages: the cancel form's POST is their one write (same origin only).
+  const manage: Route[] = MANAGE_ROUTES.map((route) => ({
+    path: route.path,
+    methods: route.methods,
+    cache: 'none',
+    answer: route.answer,
+    page: 'html' as const,
+  }));
+  return [...files, ...API_ROUTES, ...booking, ...manage, ...operator];
 }
 
 /** The Hono handler of a route. */

@@ -20,6 +20,7 @@ import type { ProxyContext } from '../context.js';
 import { jsonBody } from './input.js';
 import { bookingReconciler, claimReference } from './reconcile.js';
 import { bookedScope, dateScope } from './read-through.js';
+import { manageUrl, replacedBooking, replaceSettled } from './manage.js';
 
 /** The documented fields of `POST /bookings`, with their forms. */
 const BOOKING: Record<string, Rule> = {
@@ -41,6 +42,8 @@ const BOOKING: Record<string, Rule> = {
   marketing_preferences: { kind: 'ids' },
   custom_field_value: { kind: 'text', max: 500 },
   partner_source: { kind: 'text', max: LIMITS.label },
+  // A change: the manage token of the booking this one replaces (api/manage.ts); never sent upstream.
+  replaces: { kind: 'text', max: 600 },
   // Accepted for compatibility and then overridden: a widget's booking is always `partner`.
   source: { kind: 'text', max: 50 },
 };
@@ -138,6 +141,7 @@ async function placeBooking(
   path: string,
   body: Record<string, unknown>,
   source: string,
+  origin: string,
 ): Promise<StoredAnswer> {
   const venue = body.venue_id as string;
   await ctx.budget.take('booking');
@@ -168,6 +172,9 @@ async function placeBooking(
   await ctx.state.bump(bookedScope(dateScope(venue, body.date as string)!));
   ctx.logger.log({ level: 'info', msg: 'booking created', venue, status: answer.status });
   const reduced = bookingAnswer(answer.body.payload);
+  // The guest's own link to the booking: kept with the answer, so a repeat of its key gets it too.
+  const manage = await manageUrl(ctx, origin, answer.body.payload, body);
+  if (manage) reduced.manage_url = manage;
   const outcome = isConfirmed(reduced as Parameters<typeof isConfirmed>[0]) ? 'confirmed' : 'enquiry';
   ctx.config.metrics.booking(outcome);
   await keepCount(ctx, { venue, source, outcome });
@@ -184,6 +191,10 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   const path = urlOf(c.req.raw).pathname;
   const key = idempotencyKey(c);
   const body = await bookingBody(ctx, c);
+  // A change names the booking it replaces: checked before anything is booked, never sent upstream.
+  const replaces = typeof body.replaces === 'string' ? body.replaces : undefined;
+  delete body.replaces;
+  const replaced = replaces === undefined ? undefined : await replacedBooking(ctx, replaces, body, key);
   // Before any slot or upstream call: a bot gets its decoy; the proof is spent by this key.
   const input = await jsonBody(c);
   const decoy = await botAnswer(
@@ -196,7 +207,8 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   );
   if (decoy) return ctx.send(c, decoy);
   const source = bookingSource(ctx, c.req.raw);
-  const work = () => placeBooking(ctx, path, body, source);
+  const origin = urlOf(c.req.raw).origin;
+  const work = () => placeBooking(ctx, path, body, source, origin);
   if (key === undefined) {
     const answer = await work();
     return ctx.send(c, { status: answer.status, text: answer.body, headers: answer.headers });
@@ -212,7 +224,9 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   };
   const result = await ctx.state.idempotent(
     key,
-    await fingerprintOf(`${ctx.clientOf(c)}\n${JSON.stringify(body, Object.keys(body).sort())}`),
+    await fingerprintOf(
+      `${ctx.clientOf(c)}\n${JSON.stringify(body, Object.keys(body).sort())}${replaces ? `\n${replaces}` : ''}`,
+    ),
     workClaimed,
     bookingReconciler(ctx, key, path, body),
   );
@@ -232,9 +246,12 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   }
   const { answer, replayed } = result;
   if (replayed) ctx.config.metrics.booking('replayed');
+  // The old booking is cancelled once the new one is confirmed: after the key's answer, on its
+  // first run and on every repeat alike, so a change cut off before its cancel completes on retry.
+  const text = replaced ? await replaceSettled(ctx, replaced, answer) : answer.body;
   return ctx.send(
     c,
-    { status: answer.status, text: answer.body, headers: answer.headers },
+    { status: answer.status, text, headers: answer.headers },
     replayed ? { 'Idempotent-Replayed': 'true' } : {},
   );
 }

@@ -6,6 +6,7 @@
 import type { Envelope, WireErrorPayload, WireFieldError } from '../../src/api/types.js';
 import { noteBodySize } from './headers.js';
 import { urlOf } from './url.js';
+import { redactedPath } from '../paths.js';
 
 /** A field error as the live service sends it; every field of the proxy's errors is filled. */
 export type FieldError = Required<Pick<WireFieldError, 'code' | 'fields'>> & { message: string };
@@ -89,7 +90,7 @@ export function envelopeText(path: string, method: string, status: number, paylo
     requestTime: now,
     responseTime: now,
     statusText: STATUS_TEXT[status] ?? 'Error',
-    url: path.slice(0, 200),
+    url: redactedPath(path).slice(0, 200),
     method,
     params: [],
   };
@@ -102,6 +103,8 @@ export interface ErrorOptions {
   /** Booking routes only: whether the booking may have been stored upstream. */
   stored?: WireErrorPayload['stored'];
   headers?: HeadersInit;
+  /** What the guest's side needs to act on the refusal (a manage route's `reason` and the venue's phone). */
+  details?: Record<string, unknown>;
 }
 
 /** An error answer in the envelope; `errors` is always present so clients can iterate it. */
@@ -113,6 +116,7 @@ export function errorResponse(request: Request, status: number, message: string,
 export function errorPayload(message: string, options: ErrorOptions = {}): WireErrorPayload {
   const payload: WireErrorPayload = { message, errors: options.errors ?? [] };
   if (options.stored !== undefined) payload.stored = options.stored;
+  if (options.details) Object.assign(payload, { details: options.details });
   return payload;
 }
 

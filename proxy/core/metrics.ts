@@ -186,6 +186,14 @@ export const METRICS = {
       '`reason` (`holder_lost`: the instance that sent it was lost, `settling`: in the background, `store_away`: a key met while the shared store is away), `result` (`found`: adopted, `none`: every result another booking, `unknown`)',
     tells: 'exactly once: how often it had to ask the upstream, and what it could tell',
   },
+  guest_manage_total: {
+    type: 'counter',
+    help: 'What guests did with their manage links: views of a booking, cancellations, changes (a new booking that replaced one), each done, already done, or refused and why.',
+    labels: ['action', 'outcome'],
+    labelDoc:
+      '`action` (`view`, `cancel`, `change`), `outcome` (`ok`, `already`: cancelled before, `not_found`: an unknown, altered or expired link; refused: `window`, `capability`, `status`, `venue`, `failed`: the service did not answer, `cross_site`: a cancel form sent from another site)',
+    tells: 'guests managing their own bookings, and why some could not (see Guests manage their bookings)',
+  },
   bot_checks_total: {
     type: 'counter',
     help: 'Booking requests judged by the bot check, by outcome: passed, or why not (the decoys and the stale proofs refused).',
@@ -193,6 +201,13 @@ export const METRICS = {
     labelDoc:
       '`outcome` (`passed`; decoys: `honeypot`, `missing`, `invalid`, `replayed`, and with Turnstile `turnstile_missing`, `turnstile_failed`, `turnstile_replayed`; refused to fetch a new proof: `stale`; refused while Turnstile could not be asked: `turnstile_unavailable`)',
     tells: 'bots answered with a decoy instead of a booking, and proofs gone stale (see How it guards)',
+  },
+  webhook_deliveries_total: {
+    type: 'counter',
+    help: "Attempts to tell the venue's webhook of a guest's cancel or change, by outcome: delivered (a 2xx), retried (an attempt failed, another follows), failed (the last attempt failed; the event is dropped).",
+    labels: ['outcome'],
+    labelDoc: '`outcome` (`delivered`, `retried`, `failed`: given up after the last attempt)',
+    tells: "whether the venue's system hears of cancels and changes (`/status` lists the last failures)",
   },
   store_state: {
     type: 'gauge',
@@ -237,6 +252,9 @@ export type BookingOutcome =
 /** How an upstream call ended: `ok` (2xx), `refused` (another answer it meant), or the fault. */
 export type UpstreamOutcome =
   'ok' | 'refused' | 'timeout' | 'unreachable' | 'server' | 'redirect' | 'garbage' | 'auth' | 'limited';
+
+/** What became of a webhook attempt: delivered, retried after a failure, or failed for good. */
+export type WebhookOutcome = 'delivered' | 'retried' | 'failed';
 
 /** One series of a snapshot: its labels and value (a histogram's count, with its sum). */
 export interface Sample {

@@ -222,6 +222,15 @@ async function start() {
         msg: `what the venue saves in the studio (its profile, the sites it allows) and the bookings /status counts end with this process: set ${envName('dataFile')} (one process) or ${envName('redisUrl')}`,
       }),
     );
+  // Without a configured key or a shared store, the key sealing the guests' manage links is this
+  // process's own: every link sent so far stops working at the next restart.
+  if (!config.embedded && !config.settings.manageSecret && !config.redis)
+    console.error(
+      JSON.stringify({
+        level: 'warn',
+        msg: `neither ${envName('manageSecret')} nor ${envName('redisUrl')} is set: the links guests manage or cancel their bookings with stop working when this process restarts, and work only on the instance that made them; set one of them`,
+      }),
+    );
   // A configured return key keeps ids valid across instances and restarts, but which of them have
   // been counted is remembered only in a shared store: without one, each instance counts an id once.
   if (config.settings.returnSecret && !config.redis)

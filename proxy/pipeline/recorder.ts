@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../core/log.js';
 import type { Metrics } from '../core/metrics.js';
+import { redactedPath } from '../paths.js';
 
 /** Methods counted by name; any other is `other`, so a client cannot make up label values. */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']);
@@ -72,7 +73,7 @@ export class RequestRecorder {
       level: entry.status >= 500 ? 'error' : 'info',
       msg: 'request',
       method,
-      path: entry.path.slice(0, 120),
+      path: redactedPath(entry.path).slice(0, 120),
       status: entry.status,
       ms,
       cache: entry.cache ?? undefined,

@@ -21,3 +21,10 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /** How long the venue list of a configured group is trusted, and kept through outages (context.ts). */
 export const GROUP_LIST_TTL = { ttlMs: 300_000, staleMs: 3_600_000 } as const;
+
+/**
+ * The venue's webhook (api/webhook.ts): how long one delivery attempt may take, and the waits
+ * before each retry (3 attempts in all). Every attempt and wait fits in a Worker's 30 s of
+ * `waitUntil` after the answer: 3 × 5 s + 2 s + 8 s = 25 s at worst.
+ */
+export const WEBHOOK = { timeoutMs: 5_000, retryDelaysMs: [2_000, 8_000] } as const;

@@ -128,6 +128,18 @@ export const parsers = {
       problems.push(`${name} must use https (the key travels in a header)`);
     return upstream;
   }) as Parser<string>,
+  /**
+   * An https URL (plain http on loopback only), without credentials in it; never echoed (a
+   * receiver's URL may carry its own token in its path).
+   */
+  hookUrl: ((raw, name, problems) => {
+    const url = httpUrl(raw);
+    if (!url) problems.push(`${name} must be an https URL, e.g. https://venue.example/hooks/bookings`);
+    else if (url.protocol === 'http:' && !isLoopback(url.hostname))
+      problems.push(`${name} must use https (plain http only on loopback)`);
+    else return raw;
+    return undefined;
+  }) as Parser<string>,
   /** A secret token: long enough not to be guessed, and never echoed in a problem. */
   token: ((raw, name, problems) => {
     if (/^[A-Za-z0-9._~+/=-]{16,200}$/.test(raw)) return raw;

@@ -243,6 +243,25 @@ export const SETTINGS = {
     defaultDoc: '—',
     doc: 'Environment only (a secret): Cloudflare Turnstile’s secret key, for the site key above; never logged or answered',
   },
+  /**
+   * Where the proxy tells the venue's own system of a guest's cancel or change (api/webhook.ts):
+   * signed with the secret below, retried with backoff; unset, nothing is sent.
+   */
+  webhookUrl: {
+    env: 'VENUE_BOOKING_WEBHOOK_URL',
+    scope: 'proxy',
+    parse: parsers.hookUrl,
+    defaultDoc: '— (no webhook)',
+    doc: 'An https URL (plain http only on loopback) that receives a signed JSON POST when a guest cancels or changes a booking online (`booking.cancelled`, `booking.changed`; no personal data), retried with backoff; set with the secret below (see [docs/webhook.md](docs/webhook.md))',
+  },
+  /** The key that signs each webhook delivery (`Venue-Booking-Signature`), never sent, logged or answered. */
+  webhookSecret: {
+    env: 'VENUE_BOOKING_WEBHOOK_SECRET',
+    scope: 'proxy',
+    parse: parsers.secret,
+    defaultDoc: '—',
+    doc: 'Environment only (a secret): the key of the webhook’s HMAC-SHA256 signature, which the venue’s receiver checks; 32 to 200 letters, digits or `._~+/=-`; never sent, logged or answered',
+  },
   /** The App ID's upstream calls per hour; the budget's shares derive from it. */
   upstreamQuota: {
     env: 'VENUE_BOOKING_UPSTREAM_QUOTA',
@@ -305,6 +324,18 @@ export const SETTINGS = {
     parse: parsers.secret,
     defaultDoc: '— (a random key the instances agree on through the shared state, else this process’s own)',
     doc: 'Environment only (a secret): the key that signs the hand-off id a return from the booking site must carry to count as a booking, so it stays valid across restarts and instances without a shared store (each instance then counts a return once, and again after a restart: the proxy warns; a shared store counts it once); 32 to 200 letters, digits or `._~+/=-`',
+  },
+  /**
+   * The key that seals the guests' manage links (api/manage-token.ts), at least 32 characters.
+   * Default: a random key agreed through the shared state, or this process's own with the memory
+   * state (the links then stop working at a restart, and differ between Worker isolates).
+   */
+  manageSecret: {
+    env: 'VENUE_BOOKING_MANAGE_SECRET',
+    scope: 'proxy',
+    parse: parsers.secret,
+    defaultDoc: '— (a random key the instances agree on through the shared state, else this process’s own)',
+    doc: 'Environment only (a secret): the key that seals the link a guest manages or cancels a booking with (`/manage/<token>`), so the link keeps working across restarts and instances without a shared store (the proxy warns when neither is set); 32 to 200 letters, digits or `._~+/=-`',
   },
   studio: {
     env: 'VENUE_BOOKING_STUDIO',

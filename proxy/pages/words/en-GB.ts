@@ -24,6 +24,51 @@ export const enGB = {
     busy: 'Too many requests',
     busyAbout: 'Please wait a minute, then open this page again.',
   },
+  /** A guest's manage page, `/manage/<token>`, and its change page (pages/manage-page.ts). */
+  manage: {
+    title: 'Your booking',
+    about: 'See, change or cancel your booking.',
+    missing: 'This booking link is not valid any more',
+    missingAbout: 'Please contact the venue about your booking.',
+    reference: 'Reference',
+    venue: 'Venue',
+    date: 'Date',
+    time: 'Time',
+    people: 'People',
+    type: 'Booking',
+    status: 'Status',
+    /** The service's statuses as a guest reads them; any other is shown as it is. */
+    statuses: {
+      rejected: 'Cancelled',
+      new: 'Awaiting confirmation',
+      in_progress: 'Awaiting confirmation',
+      complete: 'Confirmed',
+    } as Record<string, string>,
+    cancel: 'Cancel this booking',
+    change: 'Change this booking',
+    /** The confirm step of the no-script cancel form. */
+    confirm: 'Do you want to cancel this booking?',
+    confirmYes: 'Yes, cancel it',
+    keep: 'No, keep it',
+    cancelled: 'Your booking is cancelled.',
+    already: 'This booking was already cancelled.',
+    /** Until when (`%s`: a London date and time) the guest may act online. */
+    until: 'You can change or cancel online until %s.',
+    /** Why the guest may not act online, by the API's `reason`. */
+    window: 'It is too close to the booking to change or cancel online.',
+    capability: 'This booking cannot be changed or cancelled online.',
+    statusRefused: 'This booking can no longer be changed or cancelled online.',
+    venueRefused: 'This venue takes changes and cancellations by phone.',
+    failed: 'The booking could not be cancelled just now.',
+    /** `%s`: the venue's phone from its profile; `contact` where it has none. */
+    call: 'Please call the venue on %s.',
+    contact: 'Please contact the venue.',
+    changeTitle: 'Change your booking',
+    changeAbout: 'Choose a new day, time or party size. Your booking stays as it is until the new one is confirmed.',
+    back: 'Back to your booking',
+    /** A cancel form sent from another site (refused). */
+    refused: 'This form can only be sent from this page.',
+  },
   /**
    * The widget's fallback (pages/snippet.ts `fallbackOf`), shown where its script cannot run: the
    * ways to book, joined by \`or\` into \`sentence\`, else \`contact\`. Templates with \`%s\`, not
