@@ -53,6 +53,8 @@ export interface BookingDataHost extends ReactiveControllerHost {
   readonly returnMethod: 'post' | 'get';
   readonly returnUrl: string;
   readonly now: Date | null;
+  /** Where the later steps' styles are adopted when their chunk arrives. */
+  readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
 /** The booking as the element has it for this update. */
@@ -328,7 +330,11 @@ export class BookingData implements ReactiveController {
           (this._wantLater ||= wantPreferences || confirmed || partyInSight || dead || this._away(inputs)),
         ] as const;
       },
-      async ([wanted]) => (wanted ? importPinned('later-steps', () => import('../parts/later-steps.js')) : null),
+      async ([wanted]) => {
+        const later = wanted ? await importPinned('later-steps', () => import('../parts/later-steps.js')) : null;
+        later?.adoptLaterStyles(this._host.renderRoot);
+        return later;
+      },
     );
   }
 

@@ -174,13 +174,6 @@ export const styles = css`
     transform: rotate(45deg);
     border-radius: 0;
   }
-  .party-more {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
-    gap: var(--_s2);
-    margin-block: var(--_s3);
-  }
   .group {
     display: flex;
     width: 100%;
@@ -397,41 +390,6 @@ export const styles = css`
     min-height: 1.5em;
     margin: 0.25em 0 0;
   }
-  form {
-    display: grid;
-    gap: 0.75em;
-    max-width: 30em;
-  }
-  .fields {
-    display: grid;
-    gap: 0.75em;
-    grid-template-columns: repeat(auto-fit, minmax(12em, 1fr));
-  }
-  .field {
-    display: grid;
-    gap: 0.25em;
-  }
-  fieldset {
-    border: 1px solid var(--_border);
-    border-radius: var(--_radius);
-    display: grid;
-    gap: 0.5em;
-  }
-  .check {
-    display: flex;
-    gap: var(--_s2);
-    align-items: flex-start;
-    min-height: var(--_tap);
-  }
-  /* One size for every box and radio, never shrunk by a long label beside it (flex items shrink by default). */
-  .check input {
-    flex: none;
-    width: 1.25rem;
-    height: 1.25rem;
-    min-height: 0;
-    margin: 0.125rem 0 0;
-    padding: 0;
-  }
   input,
   select,
   textarea {
@@ -441,25 +399,11 @@ export const styles = css`
     border: 1px solid var(--_border);
     border-radius: calc(var(--_radius) / 2);
   }
-  .field-error,
   .error {
     color: var(--_error);
   }
   .note {
     color: var(--_muted);
-  }
-  .booking-summary {
-    display: grid;
-    grid-template-columns: auto 1fr;
-    gap: 0.25em 1em;
-  }
-  .booking-summary dt {
-    font-weight: 600;
-  }
-  .calendar-links {
-    display: flex;
-    flex-wrap: wrap;
-    gap: 1em;
   }
   a {
     display: inline-flex;
