@@ -99,7 +99,10 @@ export interface VenueBookingEventProps {
   'onvb-complete'?: (event: CustomEvent<VenueBookingEventDetails['vb-complete']>) => void;
   /** With `replaces`: booked, and the old booking cancelled (`{ reference, previous }`). */
   'onvb-changed'?: (event: CustomEvent<VenueBookingEventDetails['vb-changed']>) => void;
-  /** With `replaces`: the guest cancelled that booking instead of changing it (`{ reference }`). */
+  /**
+   * With `replaces`: the guest cancelled that booking instead of changing it (`{ reference }`; also
+   * when the proxy found it cancelled already).
+   */
   'onvb-cancelled'?: (event: CustomEvent<VenueBookingEventDetails['vb-cancelled']>) => void;
   /** Cancelable; the guest is about to leave for the booking site (`{ url, booking }`). */
   'onvb-redirect'?: (event: CustomEvent<VenueBookingEventDetails['vb-redirect']>) => void;
