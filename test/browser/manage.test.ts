@@ -194,15 +194,35 @@ describe('managing a booking from the widget', () => {
       `the button ${name}`,
     );
 
-  it('cancels the booking instead, after a confirm step; a second cancel says it was already cancelled', async () => {
-    const stack = await newStack({ proxy: { profiles: { [DEMO_VENUE]: PROFILE } } });
-    const who = guest('manage-cancel');
-    const booked = await bookTable(stack, who, { from: londonDay(3), to: londonDay(40) });
+  /**
+   * A table booked through one widget (`seen` looks at its confirmation), then, as the proxy's
+   * change page does, a widget that replaces it, at its details step.
+   */
+  async function bookThenChange(
+    stack: TestStack,
+    who: ReturnType<typeof guest>,
+    days: [number, number],
+    seen?: (page: WidgetPage) => void,
+  ) {
+    const booked = await bookTable(stack, who, { from: londonDay(days[0]), to: londonDay(days[1]) });
+    seen?.(booked.page);
     const token = tokenOf(manageLink(booked.page)!.href);
     booked.element.remove();
     sessionStorage.clear();
+    return { booked, token, ...(await changing(stack, token, booked.date, booked.time)) };
+  }
 
-    const { element, page } = await changing(stack, token, booked.date, booked.time);
+  /** Cancels instead, through the confirm step: the outcome shown. */
+  async function cancelInstead(page: WidgetPage) {
+    (await button(page, 'Cancel this booking instead')).click();
+    (await button(page, 'Yes, cancel it')).click();
+    return until(() => page.root.querySelector<HTMLElement>('[data-cancel-outcome]'), 'the outcome');
+  }
+
+  it('cancels the booking instead, after a confirm step; a second cancel says it was already cancelled', async () => {
+    const stack = await newStack({ proxy: { profiles: { [DEMO_VENUE]: PROFILE } } });
+    const who = guest('manage-cancel');
+    const { booked, token, element, page } = await bookThenChange(stack, who, [3, 40]);
     const cancelled = heard<VenueBookingCancelledDetail>(element, 'vb-cancelled');
     await expect(element).to.be.accessible();
     (await button(page, 'Cancel this booking instead')).click();
@@ -219,9 +239,7 @@ describe('managing a booking from the widget', () => {
     (await button(page, 'No, keep it')).click();
     await button(page, 'Cancel this booking instead');
     expect((await storedBookings(stack, who.email))[0].status).to.equal('complete');
-    (await button(page, 'Cancel this booking instead')).click();
-    (await button(page, 'Yes, cancel it')).click();
-    const outcome = await until(() => page.root.querySelector<HTMLElement>('[data-cancel-outcome]'), 'the outcome');
+    const outcome = await cancelInstead(page);
     expect(outcome.textContent!.trim()).to.equal(`Booking ${booked.reference} is cancelled.`);
     expect(page.focused()).to.equal(outcome);
     expect(page.root.querySelector('[part~="form"]'), 'nothing left to book in its place').to.equal(null);
@@ -232,12 +250,7 @@ describe('managing a booking from the widget', () => {
 
     // The same link again (the proxy's change page opened twice): it was already cancelled.
     const twice = await changing(stack, token, booked.date, booked.time);
-    (await button(twice.page, 'Cancel this booking instead')).click();
-    (await button(twice.page, 'Yes, cancel it')).click();
-    const again = await until(
-      () => twice.page.root.querySelector<HTMLElement>('[data-cancel-outcome]'),
-      'the second outcome',
-    );
+    const again = await cancelInstead(twice.page);
     expect(again.textContent!.trim()).to.equal(`Booking ${booked.reference} was already cancelled.`);
     const response = await fetch(`${stack.api}/manage/${token}/cancel`, { method: 'POST' });
     expect((await response.json()).payload).to.include({ reference: booked.reference, already: true });
@@ -246,15 +259,9 @@ describe('managing a booking from the widget', () => {
   it('inside the notice window, the cancel is refused with the proxy’s message and the venue’s phone', async () => {
     const stack = await newStack({ proxy: { profiles: { [DEMO_VENUE]: PROFILE } } });
     const who = guest('manage-window');
-    const booked = await bookTable(stack, who, { from: londonDay(0), to: londonDay(1) });
-    const token = tokenOf(manageLink(booked.page)!.href);
-    booked.element.remove();
-    sessionStorage.clear();
-    const { element, page } = await changing(stack, token, booked.date, booked.time);
+    const { element, page } = await bookThenChange(stack, who, [0, 1]);
     const cancelled = heard<VenueBookingCancelledDetail>(element, 'vb-cancelled');
-    (await button(page, 'Cancel this booking instead')).click();
-    (await button(page, 'Yes, cancel it')).click();
-    const outcome = await until(() => page.root.querySelector<HTMLElement>('[data-cancel-outcome]'), 'the refusal');
+    const outcome = await cancelInstead(page);
     expect(outcome.getAttribute('role')).to.equal('alert');
     expect(outcome.textContent).to.include('too close to the booking');
     const phone = cancelPart(page)!.querySelector<HTMLAnchorElement>('[data-phone]')!;
@@ -271,14 +278,10 @@ describe('managing a booking from the widget', () => {
     await setViewport({ width: 375, height: 740 });
     try {
       const stack = await newStack({ proxy: { profiles: { [DEMO_VENUE]: PROFILE } } });
-      const booked = await bookTable(stack, guest('manage-phone'), { from: londonDay(3), to: londonDay(40) });
-      expect(document.documentElement.scrollWidth).to.be.at.most(375);
-      const link = manageLink(booked.page)!.getBoundingClientRect();
-      expect(link.right).to.be.at.most(375);
-      const token = tokenOf(manageLink(booked.page)!.href);
-      booked.element.remove();
-      sessionStorage.clear();
-      const { page } = await changing(stack, token, booked.date, booked.time);
+      const { page } = await bookThenChange(stack, guest('manage-phone'), [3, 40], (confirmation) => {
+        expect(document.documentElement.scrollWidth).to.be.at.most(375);
+        expect(manageLink(confirmation)!.getBoundingClientRect().right).to.be.at.most(375);
+      });
       (await button(page, 'Cancel this booking instead')).click();
       await button(page, 'Yes, cancel it');
       expect(document.documentElement.scrollWidth).to.be.at.most(375);
