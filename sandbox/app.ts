@@ -74,10 +74,22 @@ export interface Sandbox {
 
 /**
  * The app of the default seed that a public booking widget proxy needs: it may read availability,
- * offers and settings and create (and read) bookings at every venue of the demo group
- * (`confirm_venue_group_bookings_…500`). The proxy uses it when run with no credentials.
+ * offers and settings, create and read bookings, and manage them (a guest's cancel is a status
+ * change to `rejected`) at every venue of the demo group (`manage_venue_group_bookings_…500`).
+ * The proxy uses it when run with no credentials.
  */
 export const SANDBOX_APP: { id: string; key: string } = { id: 'sandbox-widget', key: 'sandbox-widget-key' };
+
+/**
+ * The same widget's app without the capability to manage bookings
+ * (`confirm_venue_group_bookings_…500`): it books, reads and confirms, and a cancel (a move to
+ * `rejected`) is 403, as an App ID whose default capabilities do not allow it would get (the live
+ * service's are not documented: real-api-notes). The scenario `cannot-manage` refuses the same to any key.
+ */
+export const SANDBOX_CONFIRM_APP: { id: string; key: string } = {
+  id: 'sandbox-confirm',
+  key: 'sandbox-confirm-key',
+};
 
 /** The fixed ids of the default seed, for tests and demos. */
 export const SEED_IDS = {

@@ -52,6 +52,8 @@ export interface Operation {
   payload: string | JsonSchema;
   /** Other content types the 200 answer may have (users CSV). */
   alsoAnswers?: Record<string, JsonSchema>;
+  /** What particular error statuses mean for this operation (each still the error envelope). */
+  errors?: Record<string, string>;
 }
 
 /** One row of a route table: a path (OpenAPI style, `{venue_id}`) and its operations; other methods get 405. */

@@ -6,7 +6,7 @@
 import { createSandbox as createAppSandbox, type SandboxOptions } from './app.js';
 import type { Journal } from './control.js';
 
-export { SANDBOX_APP, SEED_IDS, type SandboxOptions, type ScenarioName } from './app.js';
+export { SANDBOX_APP, SANDBOX_CONFIRM_APP, SEED_IDS, type SandboxOptions, type ScenarioName } from './app.js';
 export type { JournalEntry } from './control.js';
 export { openApiDocument } from './openapi.js';
 export { SCENARIOS } from './scenarios.js';

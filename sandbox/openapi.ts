@@ -10,6 +10,7 @@
  */
 
 import type { Method, Operation } from './context.js';
+import { UPDATE_RULES } from './bookings/index.js';
 import { ROUTES } from './routes.js';
 import { SCENARIOS } from './scenarios.js';
 import { schemaOf, type JsonSchema, type ParamTable } from './schema.js';
@@ -244,7 +245,14 @@ const SCHEMAS: Record<string, JsonSchema> = {
     booking: {
       allOf: [ref('BookingRecord')],
       required: ['booking_id', 'status', 'duration', 'venue_group', 'status_changed_date'],
-      properties: { booking_id: int, status: str, duration: int, venue_group: str, value: num },
+      properties: {
+        booking_id: int,
+        status: { enum: UPDATE_RULES.status!.choices },
+        status_changed_date: { anyOf: [TIMESTAMP, { type: 'null' }], description: 'Set by every status change' },
+        duration: int,
+        venue_group: str,
+        value: num,
+      },
     },
   }),
   BookingSearch: object(['bookings', 'start', 'numFound'], {
@@ -367,6 +375,15 @@ const PREFER = {
   schema: { type: 'string', examples: ['scenario=fully-booked', 'scenario=slow, latency=800'] },
 };
 
+/** Path parameters whose form the service fixes, by name (the rest are any text). */
+const PATH_PARAMS: Record<string, { description: string; schema: JsonSchema }> = {
+  booking_id: {
+    description:
+      'The booking’s _id from the create answer (24 hex digits); its numeric booking_id or its reference answers 404',
+    schema: { type: 'string', pattern: '^[0-9a-f]{24}$' },
+  },
+};
+
 /** An object schema of a parameter table (a request body). */
 function bodySchema(params: ParamTable): JsonSchema {
   const required = Object.entries(params)
@@ -382,7 +399,7 @@ function operationOf(path: string, method: Method, op: Operation): JsonSchema {
     name,
     in: 'path',
     required: true,
-    schema: str,
+    ...(PATH_PARAMS[name!] ?? { schema: str }),
   }));
   const params = op.params ?? {};
   const query =
@@ -419,6 +436,12 @@ function operationOf(path: string, method: Method, op: Operation): JsonSchema {
       : {}),
     responses: {
       '200': { description: 'OK', headers: RATE_HEADERS, content },
+      ...Object.fromEntries(
+        Object.entries(op.errors ?? {}).map(([status, description]) => [
+          status,
+          { description, headers: RATE_HEADERS, content: { 'application/json': { schema: enveloped(ref('Error')) } } },
+        ]),
+      ),
       '4XX': error,
       '5XX': error,
       '504': {

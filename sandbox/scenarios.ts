@@ -20,6 +20,8 @@ export interface ScenarioEffects {
   noShowCharge?: number;
   /** No type confirms automatically: `enquire`, and a booking is `received`. */
   enquiryOnly?: boolean;
+  /** The key may not manage bookings, whatever its capabilities: a cancel (status `rejected`) is 403. */
+  cannotManage?: boolean;
 }
 
 /** One scenario: what it does (for the README, the OpenAPI document and errors) and how. */
@@ -54,6 +56,10 @@ export const SCENARIOS = {
   'enquiry-only': {
     doc: 'No booking type confirms automatically: the action is enquire, and POST /bookings answers bookingStatus received.',
     effects: { enquiryOnly: true },
+  },
+  'cannot-manage': {
+    doc: 'The key lacks the capability to manage the venue’s bookings, whatever it holds: a status change to or from rejected, deleted or lost (a cancel) and replacing assigned areas are 403; bookings are still made, read and confirmed.',
+    effects: { cannotManage: true },
   },
   'rate-limited': {
     doc: `429 Too Many Requests with Retry-After: ${RETRY_AFTER_SECONDS} and X-RateLimit-Remaining: 0; nothing is applied.`,

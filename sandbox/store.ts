@@ -39,8 +39,8 @@ export class Store {
   /** All bookings in insertion order (search scans this). */
   readonly bookings: Booking[] = [];
   private readonly byId = new Map<string, Booking>();
-  private readonly byNumber = new Map<number, Booking>();
-  private readonly byReference = new Map<string, Booking>();
+  /** References issued, so that a new one is never a repeat. */
+  private readonly references = new Set<string>();
   private readonly byVenueDate = new Map<string, Booking[]>();
   /** Bumped on every booking write; lets availability cache per-day occupancy safely. */
   revision = 0;
@@ -74,7 +74,7 @@ export class Store {
       this.referenceCounter++;
       // Spread references over the 11-digit space so they look real but stay unique.
       ref = `DMN-${String((this.referenceCounter * 7_368_787 + 31_415_926_535) % 100_000_000_000).padStart(11, '0')}`;
-    } while (this.byReference.has(ref));
+    } while (this.references.has(ref));
     return ref;
   }
 
@@ -82,8 +82,7 @@ export class Store {
   insert(booking: Booking): Booking {
     this.bookings.push(booking);
     this.byId.set(booking._id, booking);
-    this.byNumber.set(booking.booking_id, booking);
-    this.byReference.set(booking.reference, booking);
+    this.references.add(booking.reference);
     this.dayList(booking.venue_id, booking.date).push(booking);
     if (booking.booking_id > this.nextBookingNumber) this.nextBookingNumber = booking.booking_id;
     this.revision++;
@@ -105,10 +104,12 @@ export class Store {
     return booking;
   }
 
-  /** Finds a booking by its internal `_id`, its numeric `booking_id` or its reference. */
-  findBooking(key: string): Booking | undefined {
-    if (/^\d+$/.test(key)) return this.byNumber.get(Number(key));
-    return this.byId.get(key) ?? this.byReference.get(key);
+  /**
+   * Finds a booking by its `_id`, the only key the service's `/bookings/{id}` paths take (not the
+   * numeric `booking_id` nor the reference: real-api-notes, "Updating a booking").
+   */
+  findBooking(id: string): Booking | undefined {
+    return this.byId.get(id);
   }
 
   /** Bookings of one venue on one business day (unfiltered by status). */

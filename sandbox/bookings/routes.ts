@@ -11,7 +11,7 @@ import type { Venue } from '../types.js';
 import { handlingOf, NEW_BOOKING_FIELDS, parseNewBooking, storeBooking } from './create.js';
 import { createdRecord, fullRecord, venueSummary } from './records.js';
 import { search, SEARCH_PARAMS } from './search.js';
-import { parseAreas, parseUpdate, UPDATE_RULES } from './update.js';
+import { parseAreas, parseUpdate, statusPermission, UPDATE_RULES } from './update.js';
 
 /** What `fields=` of availability may name: the booking fields, and `next` (the hand-off alone, observed live). */
 export const AVAILABILITY_FIELDS = [...FIELDS, 'next'] as const;
@@ -77,11 +77,33 @@ const createBooking: Handler = (ctx) => {
   };
 };
 
-/** The booking named by the path: 404 when unknown, 403 when the app may not `perm` at its venue. */
-function bookingOf(ctx: Ctx, perm: 'read_bookings' | 'update_bookings' | 'manage_bookings') {
-  const b = ctx.store.findBooking(ctx.path('booking_id'));
-  if (!b) throw new ApiError(404, `Booking ${ctx.path('booking_id')} not found`);
-  ctx.access.require(perm, b.venue_id);
+/** What a request may need of the key at a booking's venue. */
+type BookingPermission = 'read_bookings' | 'update_bookings' | 'manage_bookings';
+
+/** 403 unless the key may `perm` at the venue (managing, also unless the scenario `cannot-manage` says not). */
+function allow(ctx: Ctx, perm: BookingPermission, venueId: string): void {
+  ctx.access.require(perm, venueId);
+  if (perm === 'manage_bookings' && ctx.availability.scenario?.cannotManage)
+    throw new ApiError(
+      403,
+      `These credentials do not allow manage bookings for venue ${venueId} (scenario cannot-manage)`,
+    );
+}
+
+/**
+ * The booking named by the path's `_id` (the only key the service takes there: its numeric
+ * `booking_id` or reference is as unknown as any other text): 404 when unknown, 403 when the app
+ * may not `perm` at its venue.
+ */
+function bookingOf(ctx: Ctx, perm: BookingPermission) {
+  const id = ctx.path('booking_id');
+  const b = ctx.store.findBooking(id);
+  if (!b)
+    throw new ApiError(
+      404,
+      `Booking ${id.slice(0, 40)} not found: the path takes the booking's _id (24 hex digits), not its booking_id or reference`,
+    );
+  allow(ctx, perm, b.venue_id);
   return b;
 }
 
@@ -147,10 +169,16 @@ export const BOOKING_ROUTES: Route[] = [
       POST: {
         run: (ctx) => {
           const b = bookingOf(ctx, 'update_bookings');
+          allow(ctx, statusPermission(b.status, ctx.params.status), b.venue_id);
           ctx.store.update(b, parseUpdate(ctx.store, b, ctx.params, ctx.now, ctx.app.id));
           return { booking: fullRecord(ctx.store, b) };
         },
-        summary: '§4.3 Update a booking (id = _id, booking_id or reference)',
+        summary: '§4.3 Update a booking (a cancel: status rejected), named by its _id',
+        errors: {
+          '403':
+            'The key may not update bookings at the venue, or the status move takes the booking out of the venue’s list or back (to or from rejected, deleted, lost: a cancel) and the key may not manage the venue’s bookings (manage_venue[_group]_bookings; scenario cannot-manage)',
+          '404': 'No booking has this _id: the numeric booking_id and the reference are not taken here',
+        },
         params: UPDATE_PARAMS,
         payload: 'UpdatedBooking',
       },

@@ -34,6 +34,21 @@ export const TRANSITIONS: Record<BookingStatus, BookingStatus[]> = {
   deleted: ['in_progress'],
 };
 
+/** The statuses that take a booking out of the venue's list: a cancel or refusal, a deletion, a no-show. */
+const OUT_OF_LIST: ReadonlySet<unknown> = new Set<BookingStatus>(['rejected', 'deleted', 'lost']);
+
+/**
+ * What a status move needs of the key (SEED.md, "Apps and capabilities"): taking a booking out of
+ * the venue's list or back (a guest's cancel is a move to `rejected`) is managing the venue's
+ * bookings (`manage_*`); moves among new, in_progress and complete are confirming (`confirm_*`),
+ * as is a status sent as it already is (a repeated cancel changes nothing).
+ */
+export function statusPermission(from: BookingStatus, to: unknown): 'update_bookings' | 'manage_bookings' {
+  return to !== undefined && to !== from && (OUT_OF_LIST.has(from) || OUT_OF_LIST.has(to))
+    ? 'manage_bookings'
+    : 'update_bookings';
+}
+
 /** A booking update being read: the booking, the errors so far and the patch built. */
 interface UpdateDraft {
   store: Store;

@@ -3,7 +3,7 @@
  * conformance test goes through real Requests and Responses (no internals). Every answer, whether
  * through the client or `sandbox.fetch` directly, is checked against the sandbox's OpenAPI document.
  */
-import { createSandbox, SANDBOX_APP, SEED_IDS, type SandboxOptions } from '../../sandbox/app.js';
+import { createSandbox, SANDBOX_APP, SANDBOX_CONFIRM_APP, SEED_IDS, type SandboxOptions } from '../../sandbox/app.js';
 import { checkAnswer } from './openapi-answers.js';
 
 /** Friday 20 March 2026, 10:00 in London (GMT). */
@@ -18,6 +18,8 @@ export const READONLY = { id: 'sandbox-readonly', key: 'sandbox-readonly-key' };
 export const KITCHEN = { id: 'sandbox-kitchen', key: 'sandbox-kitchen-key' };
 export const OUTSIDER = { id: 'sandbox-outsider', key: 'sandbox-outsider-key' };
 export const WIDGET = SANDBOX_APP;
+/** The widget's app without the capability to manage bookings (a cancel is 403). */
+export const CONFIRM = SANDBOX_CONFIRM_APP;
 
 /** A parsed response. */
 export interface Res<P = any> {

@@ -209,7 +209,7 @@ describe('7. search — sorts', () => {
     assert.deepEqual(c, [1, 2, 3, 4, 5, 8, 13, 14, 16, 7, 15, 6, 12]);
     assert.deepEqual(await order('created_date_desc'), [...c].reverse());
     const { get, post } = setup();
-    await post('/v4/bookings/100003', { status: 'in_progress' }, ADMIN);
+    await post('/v4/bookings/64a1f0c2e4b0a1b2c3d4f003', { status: 'in_progress' }, ADMIN);
     const s = await get('/v4/bookings?sort=status_changed_date&fields=booking_id&limit=1', ADMIN);
     assert.equal(s.payload.bookings[0].booking_id, 100003);
   });
