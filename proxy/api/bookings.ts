@@ -248,7 +248,7 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
   if (replayed) ctx.config.metrics.booking('replayed');
   // The old booking is cancelled once the new one is confirmed: after the key's answer, on its
   // first run and on every repeat alike, so a change cut off before its cancel completes on retry.
-  const text = replaced ? await replaceSettled(ctx, replaced, answer) : answer.body;
+  const text = replaced ? await replaceSettled(ctx, replaced, answer, c) : answer.body;
   return ctx.send(
     c,
     { status: answer.status, text, headers: answer.headers },

@@ -16,86 +16,31 @@
  * Durable Object), else a random one of this process (memory state: ids die with a restart).
  */
 import type { ProxyContext } from '../context.js';
+import { base64url, fromBase64url, keysFor, randomText } from './secret-keys.js';
 
 /** How long a guest may stay on the booking site (a deposit, a pre-order) and still come back counted. */
 export const HANDOFF_TTL_S = 6 * 3600;
 /** How long a generated shared secret lives in the store; each instance reads it again every minute. */
 const SECRET_TTL_MS = 365 * 24 * 3_600_000;
-const SECRET_REREAD_MS = 60_000;
 /** Claims of used ids outlive the ids themselves. */
 const USED_TTL_MS = (HANDOFF_TTL_S + 3600) * 1000;
 
 const ID_RE = /^([0-9a-z]{1,10})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/;
 
 const encoder = new TextEncoder();
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-const fromBase64url = (text: string) =>
-  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
-const randomText = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 const hmacKey = (secret: string) =>
   crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
 
 /** What a return's hand-off id proves: a first return, the same return again, or nothing. */
 export type HandoffCheck = 'first' | 'repeat' | 'invalid';
 
-/** The signing keys of one proxy: the one it signs with, and every one it still accepts. */
-class HandoffKeys {
-  private readonly local = hmacKey(randomText(32));
-  private shared: { key: Promise<CryptoKey>; secret: string } | null = null;
-  private previous: Promise<CryptoKey> | null = null;
-  private readAt = -Infinity;
-  private configuredKey: Promise<CryptoKey> | undefined;
-  private reading: Promise<void> = Promise.resolve();
-
-  constructor(private readonly ctx: ProxyContext) {}
-
-  /** The key to sign with now: the configured one, else the shared one, else this process's. */
-  async current(): Promise<CryptoKey> {
-    const configured = this.ctx.config.returnSecret;
-    if (configured) return (this.configuredKey ??= hmacKey(configured));
-    await this.refresh();
-    return this.shared?.key ?? this.local;
-  }
-
-  /** Every key a valid id may have been signed with. */
-  async accepted(): Promise<CryptoKey[]> {
-    const keys = [await this.current()];
-    if (!this.ctx.config.returnSecret) {
-      if (this.previous) keys.push(await this.previous);
-      keys.push(await this.local);
-    }
-    return keys;
-  }
-
-  /** Agrees on a secret with the other instances through the state, once a minute at most (callers share the read). */
-  private refresh(): Promise<void> {
-    const now = this.ctx.config.now();
-    if (now - this.readAt >= SECRET_REREAD_MS) {
-      this.readAt = now;
-      this.reading = this.read();
-    }
-    return this.reading;
-  }
-
-  /** Takes the shared secret, keeping the one before it for the ids already given out. */
-  private async read(): Promise<void> {
-    const secret = await this.ctx.state.claim('return-secret', randomText(32), SECRET_TTL_MS).catch(() => null);
-    if (secret === null || secret === this.shared?.secret) return;
-    if (this.shared) this.previous = this.shared.key;
-    this.shared = { secret, key: hmacKey(secret) };
-  }
-}
-
-const keysOf = new WeakMap<ProxyContext, HandoffKeys>();
-const keys = (ctx: ProxyContext) => {
-  let found = keysOf.get(ctx);
-  if (!found) keysOf.set(ctx, (found = new HandoffKeys(ctx)));
-  return found;
-};
+/** The signing keys of each proxy (api/secret-keys.ts). */
+const keys = keysFor((ctx) => ({
+  configured: () => ctx.config.returnSecret,
+  claim: 'return-secret',
+  ttlMs: SECRET_TTL_MS,
+  keyOf: hmacKey,
+}));
 
 /** What an id's signature covers: its expiry and nonce, and the venue it was issued for. */
 const signedData = (expiry: string, nonce: string, venue: string) => encoder.encode(`${expiry}.${nonce}.${venue}`);

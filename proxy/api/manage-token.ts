@@ -12,6 +12,7 @@
  * after the booking's date (London), when there is nothing left to manage.
  */
 import type { ProxyContext } from '../context.js';
+import { base64url, fromBase64url, keysFor } from './secret-keys.js';
 
 /** What a token holds: the booking as the proxy made it, with the upstream's `_id`. */
 export interface ManageClaims {
@@ -29,23 +30,13 @@ export interface ManageClaims {
   typeName?: string;
 }
 
-/** How long a generated shared key lives in the store; each instance reads it again every minute. */
+/** How long a generated shared key lives in the store (each instance reads it again every minute). */
 const SECRET_TTL_MS = 5 * 365 * 24 * 3_600_000;
-const SECRET_REREAD_MS = 60_000;
 /** What the sealed payload is bound to, so a token cannot be taken for another kind of sealed text. */
 const PURPOSE = new TextEncoder().encode('venue-booking manage v1');
 /** The longest token accepted: a bound on work per request, far above any token issued. */
 const TOKEN_MAX = 600;
 const TOKEN_RE = /^[A-Za-z0-9_-]{40,600}$/;
-
-const base64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-const fromBase64url = (text: string) =>
-  Uint8Array.from(atob(text.replace(/-/g, '+').replace(/_/g, '/')), (char) => char.charCodeAt(0));
-const randomText = (bytes: number) => base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 
 /** An AES-GCM key from a secret of any length (SHA-256 of it and the purpose). */
 async function aesKey(secret: string): Promise<CryptoKey> {
@@ -53,56 +44,13 @@ async function aesKey(secret: string): Promise<CryptoKey> {
   return crypto.subtle.importKey('raw', digest, 'AES-GCM', false, ['encrypt', 'decrypt']);
 }
 
-/** The sealing keys of one proxy: the one it seals with, and every one it still opens. */
-class ManageKeys {
-  private readonly local = aesKey(randomText(32));
-  private shared: { key: Promise<CryptoKey>; secret: string } | null = null;
-  private previous: Promise<CryptoKey> | null = null;
-  private readAt = -Infinity;
-  private configured: Promise<CryptoKey> | undefined;
-  private reading: Promise<void> = Promise.resolve();
-
-  constructor(private readonly ctx: ProxyContext) {}
-
-  async current(): Promise<CryptoKey> {
-    const secret = this.ctx.config.manageSecret;
-    if (secret) return (this.configured ??= aesKey(secret));
-    await this.refresh();
-    return this.shared?.key ?? this.local;
-  }
-
-  async accepted(): Promise<CryptoKey[]> {
-    const keys = [await this.current()];
-    if (!this.ctx.config.manageSecret) {
-      if (this.previous) keys.push(await this.previous);
-      keys.push(await this.local);
-    }
-    return keys;
-  }
-
-  private refresh(): Promise<void> {
-    const now = this.ctx.config.now();
-    if (now - this.readAt >= SECRET_REREAD_MS) {
-      this.readAt = now;
-      this.reading = this.read();
-    }
-    return this.reading;
-  }
-
-  private async read(): Promise<void> {
-    const secret = await this.ctx.state.claim('manage-secret', randomText(32), SECRET_TTL_MS).catch(() => null);
-    if (secret === null || secret === this.shared?.secret) return;
-    if (this.shared) this.previous = this.shared.key;
-    this.shared = { secret, key: aesKey(secret) };
-  }
-}
-
-const keysOf = new WeakMap<ProxyContext, ManageKeys>();
-const keys = (ctx: ProxyContext) => {
-  let found = keysOf.get(ctx);
-  if (!found) keysOf.set(ctx, (found = new ManageKeys(ctx)));
-  return found;
-};
+/** The sealing keys of each proxy (api/secret-keys.ts). */
+const keys = keysFor((ctx) => ({
+  configured: () => ctx.config.manageSecret,
+  claim: 'manage-secret',
+  ttlMs: SECRET_TTL_MS,
+  keyOf: aesKey,
+}));
 
 /** The London date `days` after `date` (YYYY-MM-DD). */
 function dayAfter(date: string, days: number): string {

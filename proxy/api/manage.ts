@@ -23,6 +23,7 @@ import type { ProxyContext } from '../context.js';
 import { PATHS, pathOf } from '../paths.js';
 import { EMPTY_PROFILE } from '../state/venue-profiles.js';
 import { isConfirmed } from '../../src/api/rules.js';
+import { sendVenueEvent, type VenueEvent } from './webhook.js';
 import { openManage, sealManage, tokenName, type ManageClaims } from './manage-token.js';
 
 /** Why a guest may not cancel or change online. */
@@ -66,8 +67,6 @@ export interface OpenedToken {
 
 /** Statuses a guest may still cancel. */
 const CANCELLABLE = new Set(['new', 'in_progress', 'complete']);
-/** The rules of a venue whose manager has saved no profile: cancel online until 24 hours before. */
-const DEFAULT_RULES = { online: true, hours_before: 24 };
 /** How long the first cancel of a booking holds its claim: longer than any token lives. */
 const CANCEL_CLAIM_TTL_MS = 400 * 24 * 3_600_000;
 /** How long a venue's refused cancel (no capability) is believed before it is tried again. */
@@ -197,7 +196,7 @@ async function capabilityRefused(ctx: ProxyContext, venue: string): Promise<bool
 /** What the guest may do with `claims` at `status`, by the venue's profile and the window, in London time. */
 async function rulesOf(ctx: ProxyContext, claims: ManageClaims, status: string): Promise<ManageRule> {
   const profile = await ctx.profiles.get(claims.venue);
-  const rules = profile?.cancellation ?? DEFAULT_RULES;
+  const rules = (profile ?? EMPTY_PROFILE).cancellation;
   if (!CANCELLABLE.has(status)) return { allowed: false, reason: 'status' };
   if (!rules.online) return { allowed: false, reason: 'venue' };
   const deadline = londonInstant(claims.date, claims.time) - (rules.hours_before ?? 0) * 3_600_000;
@@ -297,20 +296,29 @@ export async function recentChanges(ctx: ProxyContext): Promise<ListedChange[]> 
     });
 }
 
-/** Sends the venue's webhook its event (api/webhook.ts, when merged); never fails the guest's answer. */
-type VenueEventSender = (ctx: ProxyContext, claims: ManageClaims, cause: CancelCause) => Promise<void>;
-let tellVenue: VenueEventSender = async () => {};
-/** Wires the venue's webhook (api/webhook.ts) in. */
-export function setVenueEventSender(sender: VenueEventSender): void {
-  tellVenue = sender;
-}
+/** The venue's event of a guest's cancel or change: the booking's slot, nothing personal. */
+const venueEvent = (claims: ManageClaims, cause: CancelCause): VenueEvent => ({
+  type: cause.kind === 'change' ? 'booking.changed' : 'booking.cancelled',
+  venue_id: claims.venue,
+  reference: claims.reference,
+  ...(cause.kind === 'change' ? { new_reference: cause.newReference } : {}),
+  date: claims.date,
+  time: claims.time,
+  people: claims.people,
+  booking_type: claims.type,
+});
 
 /**
  * Cancels the booking of `claims` upstream at most once: refused when the venue's rules say no
  * (checked again now, on the write); sent only while the service shows it not rejected; counted,
  * listed and told the venue once, by the first cancel's claim (across instances).
  */
-export async function cancelOnce(ctx: ProxyContext, claims: ManageClaims, cause: CancelCause): Promise<CancelOutcome> {
+export async function cancelOnce(
+  ctx: ProxyContext,
+  claims: ManageClaims,
+  cause: CancelCause,
+  c?: Context,
+): Promise<CancelOutcome> {
   const phone = (await ctx.profiles.get(claims.venue))?.phone ?? null;
   const action = cause.kind;
   const refuse = (reason: ManageReason | 'failed'): CancelOutcome => {
@@ -366,7 +374,9 @@ export async function cancelOnce(ctx: ProxyContext, claims: ManageClaims, cause:
       venue: claims.venue,
     });
     await listChange(ctx, claims, cause).catch(() => undefined);
-    await tellVenue(ctx, claims, cause).catch(() => undefined);
+    // Not awaited: its retries take seconds, and the guest's answer waits for none (on a Worker it
+    // runs on under `waitUntil`).
+    void sendVenueEvent(ctx, venueEvent(claims, cause), c);
   } else if (cause.kind === 'cancel') ctx.config.metrics.count('guest_manage_total', { action, outcome: 'already' });
   return { reference: claims.reference, status: 'rejected', already };
 }
@@ -399,7 +409,7 @@ export async function manageRead(ctx: ProxyContext, c: Context): Promise<Respons
 /** `POST /api/manage/:token/cancel`: cancels the booking once; a repeat says `already`. */
 export async function manageCancel(ctx: ProxyContext, c: Context): Promise<Response> {
   const { claims } = await openToken(ctx, c.req.param('token') ?? '', 'cancel');
-  const outcome = await cancelOnce(ctx, claims, { kind: 'cancel' });
+  const outcome = await cancelOnce(ctx, claims, { kind: 'cancel' }, c);
   if ('refused' in outcome) throw cancelRefusal(outcome);
   return envelopeResponse(c.req.raw, 200, outcome, { 'referrer-policy': 'no-referrer' });
 }
@@ -460,13 +470,14 @@ export async function replaceSettled(
   ctx: ProxyContext,
   old: ManageClaims,
   answer: { status: number; body: string },
+  c?: Context,
 ): Promise<string> {
   if (answer.status !== 200) return answer.body;
   const envelope = JSON.parse(answer.body) as { payload: Record<string, unknown> };
   const payload = objectOr(envelope.payload);
   const booking = objectOr(payload.booking);
   if (!isConfirmed(payload)) return answer.body;
-  const outcome = await cancelOnce(ctx, old, { kind: 'change', newReference: String(booking.reference ?? '') });
+  const outcome = await cancelOnce(ctx, old, { kind: 'change', newReference: String(booking.reference ?? '') }, c);
   if ('refused' in outcome) payload.replace_refused = { reason: outcome.refused, phone: outcome.phone };
   else payload.replaced = { reference: old.reference };
   return JSON.stringify({ ...envelope, payload });

@@ -206,7 +206,7 @@ export async function managePage(ctx: ProxyContext, c: Context): Promise<Respons
   if (posting) {
     const form = (await c.req.text()).slice(0, FORM_LIMIT);
     if (new URLSearchParams(form).get('confirm') === 'yes') {
-      const outcome = await cancelOnce(ctx, claims, { kind: 'cancel' });
+      const outcome = await cancelOnce(ctx, claims, { kind: 'cancel' }, c);
       notice =
         'refused' in outcome
           ? `<p role="alert">${escapeHtml(refusalText(w, outcome.refused))}</p>`

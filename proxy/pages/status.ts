@@ -11,6 +11,7 @@ import type { ProxyContext } from '../context.js';
 import { PATHS, relativePath } from '../paths.js';
 import { escapeHtml, pageResponse, venueNav } from './page.js';
 import { readCounts, renderCounts } from './status-counts.js';
+import { recentChanges, type ListedChange } from '../api/manage.js';
 import { london, renderServer, serverStatusOf, type ServerModel } from './status-server.js';
 
 /** What the verdict is drawn from. */
@@ -64,9 +65,23 @@ function blockedNote(ctx: ProxyContext): string {
   return `<p class="note">Not allowed to show your booking widget, though it tried lately: ${names.join(', ')}${more}. If a site is yours, see “Sites allowed to show your booking widget” on the <a href="${relativePath(PATHS.studio)}#origins">booking widget page</a>.</p>`;
 }
 
+/** The last guest cancellations and changes (made through their manage links), newest first. */
+function changesNote(changes: readonly ListedChange[]): string {
+  if (!changes.length) return '';
+  const rows = changes.map((change) => {
+    const what = change.new_reference ? `Changed to ${change.new_reference}` : 'Cancelled';
+    return `<tr><td>${escapeHtml(london.format(change.at))}</td><td>${escapeHtml(what)}</td><td>${escapeHtml(change.reference)}</td><td>${escapeHtml(`${change.date} ${change.time}`)}</td><td>${escapeHtml(change.people)}</td></tr>`;
+  });
+  return `<section aria-labelledby="guest-changes"><h2 id="guest-changes">Guests’ latest cancellations and changes</h2><table><thead><tr><th>When</th><th>What</th><th>Booking</th><th>Booked for</th><th>People</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
+}
+
 /** `GET /status`: the status page. */
 export async function statusPage(ctx: ProxyContext, _c: Context): Promise<Response> {
-  const [server, counts] = await Promise.all([serverStatusOf(ctx), readCounts(ctx, ctx.records)]);
+  const [server, counts, changes] = await Promise.all([
+    serverStatusOf(ctx),
+    readCounts(ctx, ctx.records),
+    recentChanges(ctx).catch(() => []),
+  ]);
   const verdict = verdictOf({
     upstream: server.upstream,
     store: server.store,
@@ -87,6 +102,7 @@ ${service}</header>
 <main class="status">
 <p class="verdict verdict-${verdict.kind}" id="verdict">${escapeHtml(verdict.text)}</p>${blockedNote(ctx)}${stale}
 ${renderCounts(counts, ctx.records.kind)}
+${changesNote(changes)}
 <details class="web-person"><summary>For your web person</summary>${renderServer(server)}</details>
 <p class="note">Counts are kept in London time. The page updates itself every 30 seconds.</p>
 </main>`;

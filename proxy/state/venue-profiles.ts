@@ -39,12 +39,15 @@ export interface VenueProfile {
   };
 }
 
-/** A profile with nothing set: what a venue has before its manager saves one. */
+/**
+ * A profile with nothing set: what a venue has before its manager saves one. Guests may cancel
+ * online until 24 hours before (the manage pages' rules, and what the studio's form starts from).
+ */
 export const EMPTY_PROFILE: VenueProfile = {
   phone: null,
   email: null,
   address: null,
-  cancellation: { online: false, hours_before: null },
+  cancellation: { online: true, hours_before: 24 },
   look: { theme: null, colours: {}, booking_type: null, locale: null },
 };
 

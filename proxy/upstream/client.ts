@@ -51,7 +51,8 @@ export interface UpstreamOptions {
 
 /** The template of an upstream path: the venue id of `/venues/{id}/…` replaced, so a label stays bounded. */
 export function upstreamRoute(method: string, path: string): string {
-  return `${method} ${path.replace(/^\/venues\/[^/]+/, '/venues/:venue')}`;
+  // A booking's `_id` (a guest's cancel) is neither a label value nor written in a log line.
+  return `${method} ${path.replace(/^\/venues\/[^/]+/, '/venues/:venue').replace(/^\/bookings\/[^/]+/, '/bookings/:id')}`;
 }
 
 const MESSAGES: Record<FaultKind, string> = {
@@ -219,7 +220,7 @@ export class Upstream {
     search: string,
     body: unknown,
   ): Promise<UpstreamAnswer | Fault> {
-    const route = `${method} ${path}`;
+    const route = upstreamRoute(method, path);
     const started = this.options.now();
     this.calls++;
     const response = await this.exchange(method, `${this.options.base}${path}${search}`, body, route, started);

@@ -9,7 +9,9 @@
  * - Redis restarted empty: a repeat of an answered key replays the same reference;
  * - Redis frozen (SIGSTOP) for 5 s: every instance is back on shared state within 2 s of SIGCONT,
  *   and no key is booked twice after that (nor one booked during the freeze);
- * - an instance killed while loading a read: the same read on another instance answers within 2 s.
+ * - an instance killed while loading a read: the same read on another instance answers within 2 s;
+ * - a change (issue 36) whose holder is killed once the new booking is made: the retry on another
+ *   instance cancels the old booking, and nothing is booked or cancelled twice.
  *
  * Timings asserted are the issue's bounds (2 s), never tighter.
  */
@@ -225,5 +227,44 @@ describe('proxy processes sharing Redis, through crashes', { timeout: 240_000 },
     assert.equal(response.status, 200);
     await response.arrayBuffer();
     assert.ok(elapsed <= 2_000, `answered within 2 s of the holder's death (${elapsed} ms)`);
+  });
+  test('a change whose holder is killed after booking the new one: the retry elsewhere cancels the old one, once (issue 36)', async () => {
+    const { instances } = await fleet(2);
+    const [a, b] = instances as [Instance, Instance];
+    const client = '198.51.100.36';
+    const first = await postBooking(a, bookingBody(times.at(-1)!, 'Changer'), `old-${Date.now()}`, client);
+    assert.equal(first.status, 200, JSON.stringify(first.payload));
+    const token = new URL(first.payload.manage_url as string).pathname.split('/').pop()!;
+    const old = upstream.sandbox.store.bookings.find(
+      (booking) => booking.reference === first.payload.booking.reference,
+    )!;
+    // The link made on one instance opens on the other (the key agreed through Redis).
+    const view = await fetch(`${b.base}/api/manage/${token}`, { headers: { 'x-forwarded-for': client } });
+    assert.equal(view.status, 200, await view.clone().text());
+
+    // The change: A books the new booking upstream and is killed before it answers or cancels.
+    const body = bookingBody(times.at(-2)!, 'Changer', { replaces: token });
+    const key = `change-${Date.now()}`;
+    await killWhileAnswerHeld(a, body, key, client);
+    assert.equal(bookingsOf(upstream, 'Changer').length, 2, 'the new booking was made');
+    assert.equal(old.status, 'complete', 'the old one not cancelled yet');
+
+    // The guest retries on B: the booking A made is found, and the old one cancelled.
+    const retry = await postBooking(b, body, key, client);
+    assert.equal(retry.status, 200, JSON.stringify(retry.payload));
+    assert.deepEqual(retry.payload.replaced, { reference: old.reference });
+    const made = bookingsOf(upstream, 'Changer').filter((booking) => booking.reference !== old.reference);
+    assert.equal(made.length, 1);
+    assert.equal(retry.payload.booking.reference, made[0]!.reference, 'the booking A made, not another');
+    assert.equal(old.status, 'rejected');
+    assert.equal(made[0]!.status, 'complete');
+
+    // Again: replayed, nothing more booked or cancelled.
+    const again = await postBooking(b, body, key, client);
+    assert.equal(again.payload.booking.reference, made[0]!.reference);
+    assert.deepEqual(again.payload.replaced, { reference: old.reference });
+    assert.equal(bookingsOf(upstream, 'Changer').length, 2);
+    assert.ok(!b.output().includes(token), 'no token in a log line');
+    assert.ok(!b.output().includes(old._id), 'no _id in a log line');
   });
 });
