@@ -41,6 +41,8 @@ export class Replacing implements ReactiveController {
   phone = '';
   /** A selector to focus once the next render is in (the confirm step, its outcome). */
   private _focus = '';
+  /** The manage read of the confirm step, so a refusal shows the phone with its message. */
+  private _read: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly _host: ReplacingHost,
@@ -69,8 +71,9 @@ export class Replacing implements ReactiveController {
 
   /** The guest asks to cancel instead: the confirm step, and the manage read for the reference and phone. */
   ask(): void {
+    this.message = '';
     this._set('asking', '[data-cancel-yes]');
-    void this._call('').then(({ body }) => {
+    this._read = this._call('').then(({ body }) => {
       const payload = body as { booking?: { reference?: unknown }; phone?: unknown } | null;
       this.reference ||= String(payload?.booking?.reference ?? '');
       this.phone = typeof payload?.phone === 'string' ? payload.phone : '';
@@ -98,6 +101,7 @@ export class Replacing implements ReactiveController {
       this._fire(this._host, 'vb-cancelled', { reference: this.reference });
       this._set('cancelled', '[data-cancel-outcome]');
     } else {
+      await this._read;
       this.message = typeof answer?.message === 'string' && answer.message ? answer.message : failed;
       this._set('refused', '[data-cancel-outcome]');
     }

@@ -18,10 +18,10 @@ export function renderCancel(
   replacing: Replacing,
 ) {
   const { stage, reference, phone } = replacing;
-  if (stage === 'closed')
-    return html`<p part="cancel" class="cancel">
-      <button type="button" class="link" data-cancel-ask @click=${() => replacing.ask()}>${s.cancelInstead}</button>
-    </p>`;
+  const ask = html`<button type="button" class="link" data-cancel-ask @click=${() => replacing.ask()}>
+    ${s.cancelInstead}
+  </button>`;
+  if (stage === 'closed') return html`<p part="cancel" class="cancel">${ask}</p>`;
   if (stage === 'cancelled')
     return html`<div part="cancel" class="cancel" role="status">
       <p data-cancel-outcome tabindex="-1">
@@ -32,10 +32,11 @@ export function renderCancel(
   const call = phone
     ? html`<p>${s.phone}: <a href="tel:${phone.replace(/[^\d+]/g, '')}" data-phone>${phone}</a></p>`
     : nothing;
+  // The offer stays: a call that got no answer may be tried again (a refusal answers the same).
   if (stage === 'refused')
     return html`<div part="cancel" class="cancel">
       <p class="error" role="alert" data-cancel-outcome tabindex="-1">${replacing.message}</p>
-      ${call}
+      ${call} ${ask}
     </div>`;
   const sending = stage === 'sending';
   return html`<div part="cancel" class="cancel" role="group" aria-labelledby="vb-cancel-ask">
