@@ -44,6 +44,8 @@ export interface VenueBookingProperties {
   askDob?: VenueBooking['askDob'];
   /** Whether to push events to `window.dataLayer`. */
   analytics?: VenueBooking['analytics'];
+  /** Whether to track a booking with the page's Meta pixel (`window.fbq`). */
+  metaPixel?: VenueBooking['metaPixel'];
   /** Prefilled booking type id. */
   type?: VenueBooking['type'];
   /** Prefilled date, `yyyy-MM-dd`. */
@@ -79,6 +81,8 @@ export interface VenueBookingAttributes {
   'partner-source'?: string;
   /** Whether to ask for a date of birth: `required`, `optional` or empty. */
   'ask-dob'?: 'required' | 'optional' | '';
+  /** Whether to track a booking with the page's Meta pixel (`window.fbq`). */
+  'meta-pixel'?: boolean;
   /** Prefilled party size. */
   'num-people'?: number | `${number}`;
 }

@@ -290,6 +290,7 @@ summary { cursor: pointer; color: #0b57a4; }
    WebKit lets a select's longest option spill past it (the fieldset keeps it in). */
 fieldset { min-width: 0; overflow: hidden; }
 select { min-width: 0; text-overflow: ellipsis; }
+#tracking-events { font: 0.85rem/1.4 ui-monospace, monospace; overflow-wrap: anywhere; }
 @media (min-width: 60rem) { .studio-preview { position: sticky; top: 0.5rem; max-height: calc(100vh - 1rem); overflow: auto; } }
 /* Long addresses (the booking link, a site, a setting line) wrap rather than widen a phone's page. */
 a, code { overflow-wrap: anywhere; }

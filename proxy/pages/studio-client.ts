@@ -62,6 +62,26 @@ export function studioClient(): void {
         child.replaceWith(document.importNode(update, true));
     });
   };
+  // "Test your tracking": each push to `dataLayer` and each call to Meta's pixel, listed as it comes
+  // (the studio has no pixel: its stand-in `fbq` only lists; pushes made before this ran are listed too).
+  const wireTracking = () => {
+    const list = byId('tracking-events');
+    if (!list) return;
+    // Shown with the first event (a first tap in the preview): until then it takes no room.
+    const show = (line: string) => {
+      byId('tracking')!.hidden = false;
+      list.append(Object.assign(document.createElement('li'), { textContent: line }));
+    };
+    const page = window as unknown as { dataLayer?: unknown[]; fbq?: (...args: unknown[]) => void };
+    const layer = (page.dataLayer ??= []);
+    for (const item of layer) show(`dataLayer: ${JSON.stringify(item)}`);
+    const push = layer.push.bind(layer);
+    layer.push = (...items: unknown[]) => {
+      for (const item of items) show(`dataLayer: ${JSON.stringify(item)}`);
+      return push(...items);
+    };
+    page.fbq ??= (...args: unknown[]) => show(`Meta: ${JSON.stringify(args)}`);
+  };
   // The preview as the page last gave it: redrawn only when that changes (a new widget starts over).
   let previewSource = document.querySelector('#preview venue-booking')?.outerHTML;
   let timer = 0;
@@ -119,6 +139,7 @@ export function studioClient(): void {
     if (studio instanceof HTMLInputElement) studio.value = location.search.slice(1);
   });
   document.documentElement.classList.add('scripted');
+  wireTracking();
   paint();
   wireColours();
   wireCopy();

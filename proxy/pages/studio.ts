@@ -111,7 +111,7 @@ ${practiceBanner(ctx.config.practice, 'Practice mode: bookings here are not real
 <section aria-labelledby="choose"><h2 id="choose">Choose</h2>
 <div id="problems" role="alert">${problems.length ? `<p class="problem">Left out: ${problems.map(escapeHtml).join('; ')}.</p>` : ''}</div>
 ${formOf(choices, offer, today, contrastOf(choices))}</section>
-<section class="studio-preview" aria-labelledby="preview-title"><h2 id="preview-title">Preview</h2>${previewPart}</section></div>
+<section class="studio-preview" aria-labelledby="preview-title"><h2 id="preview-title">Preview</h2>${previewPart}${parts.preview ? TRACKING : ''}</section></div>
 <section aria-labelledby="snippet-title"><div id="snippet-section"><h2 id="snippet-title"><label for="snippet">The code to paste into your site</label></h2>
 <textarea id="snippet" readonly spellcheck="false">${escapeHtml(parts.snippet)}</textarea>
 <p><button type="button" id="copy" class="secondary" hidden>Copy the code</button> <span id="copied" role="status"></span></p>
@@ -123,6 +123,17 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
 <section id="sites" aria-labelledby="origins"><h2 id="origins">Sites allowed to show your booking widget</h2>${parts.sites}</section>
 </main>`;
 }
+
+/**
+ * "Test your tracking", beside the preview: the studio's script lists each event the preview hands a
+ * page's tags as it fires (its pushes to `dataLayer`, its calls to Meta's `fbq`; docs/events.md),
+ * so a venue's web person sees what Tag Manager will get before setting it up. The preview runs
+ * with `analytics` and `meta-pixel` on; the studio loads no script of Google's or Meta's, its
+ * stand-in `fbq` only lists. Shown by the script with the first event, so it takes no room before.
+ */
+const TRACKING = `<div id="tracking" hidden><h3 id="tracking-title">Test your tracking</h3>
+<p>Book in the preview: each event the widget hands your site’s tags (Google Tag Manager’s <code>dataLayer</code>, Meta’s pixel) appears here as it fires. A booking counts once: <code>purchase</code> when confirmed, <code>generate_lead</code> for an enquiry, with the booking’s reference. The snippet turns them on with <code>analytics</code> and <code>meta-pixel</code>.</p>
+<ol id="tracking-events" aria-labelledby="tracking-title" aria-live="polite"></ol></div>`;
 
 /** The query key of the preview's journey, which the studio's script sends with each redraw. */
 const PREVIEW_KEY = 'preview';
@@ -186,7 +197,7 @@ export async function studioPage(ctx: ProxyContext, c: Context): Promise<Respons
   // The preview talks to this proxy as the page reached it (a relative `api`), so it works under
   // whatever address the studio was opened at, and its colours are set by the studio's script.
   const preview = script
-    ? `${elementOf(choices, relativePath(API_PREFIX), fallback, ` id="${escapeHtml(previewId(url.searchParams, choices))}" data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
+    ? `${elementOf(choices, relativePath(API_PREFIX), fallback, ` id="${escapeHtml(previewId(url.searchParams, choices))}" analytics meta-pixel data-vb-style="${escapeHtml(JSON.stringify(colours))}"`)}
 <script type="module" src="${relativePath(PATHS.script)}" integrity="${escapeHtml(integrity!)}" crossorigin="anonymous" nonce="${nonce}"></script>`
     : null;
   const kept = new URLSearchParams(url.searchParams);

@@ -12,6 +12,7 @@ import type { checkGuest, GuestDetails, GuestError } from '../state/booking-flow
 import type { GuestPrefill } from '../state/element-types.js';
 import { Proofs, type Proof } from '../pow/proofs.js';
 import { togglePhrase } from '../state/requests.js';
+import { countConversion, markBridged, takeBridged, type Conversion } from '../state/conversions.js';
 import { Replacing, type ReplacingHost } from './replacing.js';
 import type { fire } from '../state/element-types.js';
 
@@ -23,6 +24,11 @@ export interface GuestHost extends ReactiveControllerHost, ReplacingHost {
   readonly api: string;
   /** Where the form renders (Turnstile's place is found there). */
   readonly renderRoot: HTMLElement | DocumentFragment;
+  /** The element's switches of the ad platforms' events (`state/conversions.ts`). */
+  readonly analytics: boolean;
+  readonly metaPixel?: boolean;
+  /** The element's own events: a hand-off through the proxy's bridge is heard in its `vb-redirect`. */
+  addEventListener(type: string, listener: (event: Event) => void): void;
 }
 
 /** The details form's values and errors. */
@@ -43,6 +49,10 @@ export class GuestForm implements ReactiveController {
   private _prefill: GuestPrefill | null = null;
   /** The bot check's proofs, solved while the guest types (`pow/proofs.ts`). */
   private _proofs = new Proofs(() => this._host.requestUpdate());
+  /** This page sent a booking (its proof was taken) that no confirmation has counted yet. */
+  private _sent = false;
+  /** The reference of the confirmation last shown: each is weighed once, however often it renders. */
+  private _weighed = '';
   /** A change's cancel step and event, with `replaces` set (`replacing.ts`): the details step offers it. */
   readonly replacing: Replacing;
 
@@ -59,6 +69,8 @@ export class GuestForm implements ReactiveController {
     fireEvent: typeof fire,
   ) {
     _host.addController(this);
+    // The form is created once the later steps are here, which the hand-off step needs too.
+    _host.addEventListener('vb-redirect', (event) => markBridged((event as CustomEvent<{ url: string }>).detail.url));
     this.replacing = new Replacing(_host, fireEvent);
   }
 
@@ -127,7 +139,24 @@ export class GuestForm implements ReactiveController {
 
   /** The bot check's proof (and Turnstile's token) for one attempt to book at `venue` (`{}` where the proxy asks none). */
   proof(venue: string): Promise<{ proof?: Proof; turnstile?: string }> {
+    this._sent = true;
     return this._proofs.take(this._host.api, venue);
+  }
+
+  /**
+   * A confirmation shown (each render of it says so; it is weighed once): it counts for the ad
+   * platforms (`countConversion`, once per booking) when this page sent the booking, or when the
+   * guest came back through the proxy's bridge, which lands proven returns only. A confirmation
+   * kept across a reload, or brought by a return that anyone could have sent, counts nothing. The
+   * consent is the guest's marketing tick, known only for a booking sent from this page.
+   */
+  confirmed(booking: Omit<Conversion, 'consent'>): void {
+    if (booking.reference === this._weighed) return;
+    this._weighed = booking.reference;
+    const sent = this._sent;
+    this._sent = false;
+    if (sent || takeBridged())
+      countConversion(this._host, { ...booking, consent: sent && !!this.details.marketing_preferences?.length });
   }
 
   /** A new booking: the guest keeps their name and contact details, not the notes or consent. */

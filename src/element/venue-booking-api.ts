@@ -20,7 +20,8 @@ import type { GuestPrefill } from '../state/element-types.js';
  * @attr hide-offers - Hides offers and offer badges.
  * @attr partner-source - A free-text label stored with the booking for reporting (`partner_source`).
  * @attr ask-dob - `required` or `optional`: asks for the guest's date of birth (for venues with age rules).
- * @attr analytics - Pushes GA4-style events (`vb_step`, `vb_change`, …) without personal data to `window.dataLayer`.
+ * @attr analytics - Pushes events without personal data to `window.dataLayer` (docs/events.md, versioned by `vb_version`): the funnel's `vb_step`, `vb_change`, …, and once per booking GA4's `purchase` (a confirmed booking, its reference as `transaction_id`) or `generate_lead` (an enquiry).
+ * @attr meta-pixel - With Meta's pixel on the page (`window.fbq`, which the widget never loads), tracks `Purchase` or `Lead` once per booking, its reference as `eventID`.
  * @attr type - Prefills the booking type id.
  * @attr date - Prefills the date (`yyyy-MM-dd`, venue time).
  * @attr time - Prefills the time (`HH:mm`, venue time).
@@ -93,6 +94,7 @@ export class VenueBookingApi extends LitElement {
     partnerSource: { attribute: 'partner-source' },
     askDob: { attribute: 'ask-dob' },
     analytics: { type: Boolean },
+    metaPixel: { type: Boolean, attribute: 'meta-pixel' },
     type: {},
     date: {},
     time: {},
@@ -129,6 +131,8 @@ export class VenueBookingApi extends LitElement {
   declare askDob: 'required' | 'optional' | '';
   /** Whether to push events to `window.dataLayer`. */
   declare analytics: boolean;
+  /** Whether to track a booking with the page's Meta pixel (`window.fbq`). */
+  declare metaPixel: boolean;
   /** Prefilled booking type id. */
   declare type: string;
   /** Prefilled date, `yyyy-MM-dd`. */
@@ -161,6 +165,7 @@ export class VenueBookingApi extends LitElement {
     this.partnerSource = '';
     this.askDob = '';
     this.analytics = false;
+    this.metaPixel = false;
     this.type = '';
     this.date = '';
     this.time = '';

@@ -11,6 +11,7 @@ import type { BookingField } from '../api/types.js';
 import type { CalendarEvent, googleCalendarUrl, icsDataUrl } from '../venue/calendar-links.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
 import type { LitTags } from './details.js';
+import type { GuestForm } from '../controllers/guest-form.js';
 
 /**
  * The stored booking and the bundle's wording of it. The lines and the calendar entry are built
@@ -40,10 +41,15 @@ export interface Booked {
 }
 
 /** What the confirmation renders. */
-export interface ConfirmationProps extends Booked {
+export interface ConfirmationProps extends Omit<Booked, 'notes'> {
   status: 'confirmed' | 'enquiry';
   /** A change: the reference of the booking this one replaced, which the proxy cancelled. */
   previous?: string;
+  /**
+   * The details form, when the later steps are here: its notes are shown back, and it weighs the
+   * booking for the ad platforms (`GuestForm.confirmed`).
+   */
+  form: GuestForm | null;
   /** The add-to-calendar links' code (the same chunk as this template). */
   links: { icsDataUrl: typeof icsDataUrl; googleCalendarUrl: typeof googleCalendarUrl };
   now: Date;
@@ -97,13 +103,17 @@ export function calendarEvent({
 
 /** Renders the confirmation. */
 export function renderConfirmation({ html, nothing }: LitTags, props: ConfirmationProps) {
-  const { strings: s, links } = props;
-  const summary = confirmationLines(props);
-  const event = calendarEvent(props);
+  const { strings: s, links, form, choices } = props;
+  const booked = { ...props, notes: form?.details.notes };
+  const summary = confirmationLines(booked);
+  const event = calendarEvent(booked);
   const confirmed = props.status === 'confirmed';
-  const notes = props.notes?.trim();
+  const notes = booked.notes?.trim();
   const manage = manageLink(props.manage_url);
-  const { previous } = props;
+  const { reference, status, previous } = props;
+  const party = Number(choices.num_people) || undefined;
+  const type = choices.type ? String(choices.type) : undefined;
+  form?.confirmed({ reference, status, type, typeName: type && props.format('type', type), party });
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${previous ? s.changedTitle : confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>

@@ -251,7 +251,7 @@ function renderBody(flow: Flow, view: View) {
           format: (field, value) =>
             field === 'date' ? formatVenueDate(String(value), wording.locale) : present.format(wording, field, value),
           minutes: durationMinutes,
-          notes: flow.form?.details.notes,
+          form: flow.form,
           links: flow.later,
           now: flow.now,
           onAgain,

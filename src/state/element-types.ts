@@ -103,8 +103,10 @@ export interface VenueBookingEventDetails {
 
 /**
  * Fires a widget event from the element: bubbling and composed, so a host page hears it through the
- * shadow root; with `analytics` on, also pushed to `window.dataLayer` as a GA4-style `vb_*` event
- * (the details carry no personal data; the manage link stays out). False when a cancelable event was cancelled.
+ * shadow root; with `analytics` on, also pushed to `window.dataLayer` as a `vb_*` event of the
+ * contract's version (docs/events.md; `EVENTS_VERSION` in `conversions.ts`, which the bundle does
+ * not import), its details carrying no personal data (the manage link stays out). False when a
+ * cancelable event was cancelled.
  */
 export function fire<K extends keyof VenueBookingEventDetails>(
   element: HTMLElement & { analytics: boolean },
@@ -116,7 +118,7 @@ export function fire<K extends keyof VenueBookingEventDetails>(
     const layer = ((globalThis as { dataLayer?: unknown[] }).dataLayer ??= []);
     // The manage link is the key to the booking: it never goes to analytics.
     const { manage_url: _key, ...data } = detail as { manage_url?: string };
-    layer.push({ event: name.replace('-', '_'), ...data });
+    layer.push({ event: name.replace('-', '_'), vb_version: 1, ...data });
   }
   return element.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
 }

@@ -134,6 +134,14 @@ describe('the embed studio', () => {
     const reference = await page.reference();
     const stored = await storedBookings(stack, email);
     expect(stored.map((booking) => booking.reference)).to.deep.equal([reference]);
+    // "Test your tracking": every push to the tags, as it fired, the booking's conversion once.
+    const heard = [...doc.querySelectorAll('#tracking-events li')].map((item) => item.textContent!);
+    expect(heard.some((line) => line.startsWith('dataLayer: {"event":"vb_step"'))).to.equal(true);
+    const purchases = heard.filter((line) => line.includes('"event":"purchase"'));
+    expect(purchases).to.have.length(1);
+    expect(purchases[0]).to.include(`"transaction_id":"${reference}"`);
+    expect(heard.filter((line) => line.startsWith('Meta: ["track","Purchase"'))).to.have.length(1);
+    expect(heard.join('\n')).not.to.include(email);
   });
 
   it('starts the preview afresh after a reload, and keeps its journey through the form’s redraws', async () => {

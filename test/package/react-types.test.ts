@@ -62,6 +62,7 @@ const EVERY_PROP: Record<string, string> = {
   partnerSource: '"partner-site"',
   askDob: '"optional"',
   analytics: '{false}',
+  metaPixel: '{true}',
   type: '"64a1f0c2e4b0a1b2c3d4e601"',
   date: '"2026-03-23"',
   time: '"19:00"',
@@ -76,6 +77,7 @@ const EVERY_PROP: Record<string, string> = {
   'hide-offers': '{true}',
   'partner-source': '"partner-site"',
   'ask-dob': '""',
+  'meta-pixel': '{true}',
   'num-people': '"4"',
   'onvb-step': '{(event) => log("step", event.detail.step satisfies ShownStep)}',
   'onvb-change': '{(event) => log(event.detail.field, String(event.detail.value))}',
@@ -223,7 +225,7 @@ describe('React 19 typings (venue-booking/react)', () => {
 
   it('a strict consumer using every property, attribute and event compiles, and so does the README snippet', () => {
     assert.deepEqual(Object.keys(EVERY_PROP), manifestProps(), 'one example per prop the manifest names');
-    assert.equal(manifestProps().length, 36, '21 properties, 7 attributes of their own, 8 events');
+    assert.equal(manifestProps().length, 38, '22 properties, 8 attributes of their own, 8 events');
     const { diagnostics } = consumers();
     const clean = (file: string) => assert.deepEqual(diagnostics.get(file) ?? [], [], file || 'global diagnostics');
     for (const file of ['', `${CONSUMER}every-prop.tsx`, `${CONSUMER}readme.tsx`]) clean(file);
