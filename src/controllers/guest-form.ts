@@ -13,9 +13,11 @@ import type { GuestPrefill } from '../state/element-types.js';
 import { Proofs, type Proof } from '../pow/proofs.js';
 import { togglePhrase } from '../state/requests.js';
 import { countConversion, markBridged, takeBridged, type Conversion } from '../state/conversions.js';
+import { Replacing, type ReplacingHost } from './replacing.js';
+import type { fire } from '../state/element-types.js';
 
 /** The element as this controller sees it. */
-export interface GuestHost extends ReactiveControllerHost {
+export interface GuestHost extends ReactiveControllerHost, ReplacingHost {
   readonly guest: GuestPrefill | null;
   readonly askDob: 'required' | 'optional' | '';
   /** The proxy's API base (the bot check's challenge is fetched there). */
@@ -51,20 +53,25 @@ export class GuestForm implements ReactiveController {
   private _sent = false;
   /** The reference of the confirmation last shown: each is weighed once, however often it renders. */
   private _weighed = '';
+  /** A change's cancel step and event, with `replaces` set (`replacing.ts`): the details step offers it. */
+  readonly replacing: Replacing;
 
   /**
    * `check`: the guest-detail rules; `today`: London's date (for the date of birth); `shown`: the
-   * venue being booked while the form is in sight, else a falsy value.
+   * venue being booked while the form is in sight, else a falsy value; `fireEvent`: the bundle's
+   * `fire`, for a change's events.
    */
   constructor(
     private readonly _host: GuestHost,
     private readonly _check: typeof checkGuest,
     private readonly _today: () => string,
     private readonly _shown: () => string | false | null,
+    fireEvent: typeof fire,
   ) {
     _host.addController(this);
     // The form is created once the later steps are here, which the hand-off step needs too.
     _host.addEventListener('vb-redirect', (event) => markBridged((event as CustomEvent<{ url: string }>).detail.url));
+    this.replacing = new Replacing(_host, fireEvent);
   }
 
   hostUpdate(): void {

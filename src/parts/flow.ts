@@ -244,8 +244,8 @@ function renderBody(flow: Flow, view: View) {
         { html, nothing },
         {
           strings: laterStrings(flow.later, s),
-          reference,
-          status,
+          // The reference, status, manage link and a change's old reference.
+          ...flow.confirmation!,
           choices,
           venue: flow.venueName,
           fields: BOOKING_FIELDS,
