@@ -148,14 +148,16 @@ export class GuestForm implements ReactiveController {
    * platforms (`countConversion`, once per booking) when this page sent the booking, or when the
    * guest came back through the proxy's bridge, which lands proven returns only. A confirmation
    * kept across a reload, or brought by a return that anyone could have sent, counts nothing. The
-   * consent is the guest's marketing tick, known only for a booking sent from this page.
+   * consent is the guest's marketing tick, known only for a booking sent from this page. A change
+   * (`replaced`: the booking took the place of another) counts nothing: it brings no new booking,
+   * and `vb-changed` tells the page.
    */
-  confirmed(booking: Omit<Conversion, 'consent'>): void {
+  confirmed(booking: Omit<Conversion, 'consent'>, replaced = false): void {
     if (booking.reference === this._weighed) return;
     this._weighed = booking.reference;
     const sent = this._sent;
     this._sent = false;
-    if (sent || takeBridged())
+    if (!replaced && (sent || takeBridged()))
       countConversion(this._host, { ...booking, consent: sent && !!this.details.marketing_preferences?.length });
   }
 

@@ -113,7 +113,7 @@ export function renderConfirmation({ html, nothing }: LitTags, props: Confirmati
   const { reference, status, previous } = props;
   const party = Number(choices.num_people) || undefined;
   const type = choices.type ? String(choices.type) : undefined;
-  form?.confirmed({ reference, status, type, typeName: type && props.format('type', type), party });
+  form?.confirmed({ reference, status, type, typeName: type && props.format('type', type), party }, !!previous);
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${previous ? s.changedTitle : confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>

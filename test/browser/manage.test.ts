@@ -59,7 +59,13 @@ function heard<T>(element: HTMLElement, name: string): T[] {
 async function bookTable(
   stack: TestStack,
   who: ReturnType<typeof guest>,
-  { from, to, not, replaces }: { from: string; to: string; not?: string; replaces?: string },
+  {
+    from,
+    to,
+    not,
+    replaces,
+    analytics = false,
+  }: { from: string; to: string; not?: string; replaces?: string; analytics?: boolean },
 ) {
   const element = await fixture<VenueBooking>(
     html`<venue-booking
@@ -67,6 +73,7 @@ async function bookTable(
       venue=${DEMO_VENUE}
       api=${stack.api}
       replaces=${replaces ?? ''}
+      ?analytics=${analytics}
     ></venue-booking>`,
   );
   const page = new WidgetPage(element);
@@ -132,11 +139,13 @@ describe('managing a booking from the widget', () => {
     expect(completes.at(-1)).to.include({ reference, manage_url: link.href, restored: true });
   });
 
-  it('changes a booking to a new time with replaces: the new one confirmed, the old one rejected, vb-changed', async () => {
+  it('changes a booking to a new time with replaces: the new one confirmed, the old one rejected, vb-changed, no second purchase', async () => {
     const stack = await newStack({ proxy: { profiles: { [DEMO_VENUE]: PROFILE } } });
     const who = guest('manage-change');
     const window = { from: londonDay(3), to: londonDay(40) };
-    const first = await bookTable(stack, who, window);
+    const layer: Record<string, unknown>[] = [];
+    (globalThis as { dataLayer?: unknown[] }).dataLayer = layer;
+    const first = await bookTable(stack, who, { ...window, analytics: true });
     const token = tokenOf(manageLink(first.page)!.href);
     first.element.remove();
     sessionStorage.clear();
@@ -145,7 +154,13 @@ describe('managing a booking from the widget', () => {
     document.addEventListener('vb-changed', (event) =>
       changed.push((event as CustomEvent<VenueBookingChangedDetail>).detail),
     );
-    const second = await bookTable(stack, who, { from: first.date, to: first.date, not: first.time, replaces: token });
+    const second = await bookTable(stack, who, {
+      from: first.date,
+      to: first.date,
+      not: first.time,
+      replaces: token,
+      analytics: true,
+    });
     expect(second.reference).to.not.equal(first.reference);
     const confirmation = second.page.root.querySelector<HTMLElement>('[part~="confirmation"]')!;
     expect(confirmation.querySelector('h2')!.textContent!.trim()).to.equal('Booking changed');
@@ -156,6 +171,11 @@ describe('managing a booking from the widget', () => {
     expect(tokenOf(manageLink(second.page)!.href)).to.not.equal(token);
     await until(() => changed.length, 'vb-changed');
     expect(changed).to.deep.equal([{ reference: second.reference, previous: first.reference }]);
+    // A change brings no new booking: the ad platforms were told of the first booking only.
+    const counted = layer.filter((push) => push.event === 'purchase' || push.event === 'generate_lead');
+    expect(counted.map((push) => (push.ecommerce as { transaction_id: string }).transaction_id)).to.deep.equal([
+      first.reference,
+    ]);
     await expect(second.element).to.be.accessible();
 
     const stored = await storedBookings(stack, who.email);
