@@ -317,6 +317,29 @@ const SERVER_ENTRIES = {
 };
 
 /**
+ * Leaves ky's progress streams (`utils/body.js`: `onDownloadProgress`, `onUploadProgress`, about
+ * 1.3 KiB minified) out of the script-tag bundle: ky calls them only when one of those options is
+ * passed, and the widget passes neither (test/package/ky-progress.test.ts holds it to that), so
+ * its one import of them resolves to functions that hand the request or response back unchanged.
+ */
+function kyWithoutProgress(): Plugin {
+  const id = '\0ky-without-progress';
+  return {
+    name: 'venue-booking-ky-without-progress',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      return source === '../utils/body.js' && importer?.includes('/node_modules/ky/') ? id : null;
+    },
+    load(loaded) {
+      return loaded === id
+        ? 'export const streamRequest = (request) => request, streamResponse = (response) => response;'
+        : null;
+    },
+  };
+}
+
+/**
  * The widget's build starts from an empty `dist/` but for the server's, the demo's and the docs'
  * folders (their own builds empty them): `emptyOutDir` is off because `dist/lib` comes from tsc after this build,
  * so without this, chunks of earlier builds (content-hashed names) and declarations of moved
@@ -419,7 +442,9 @@ export default defineConfig(({ command, mode }) => {
       docsSite(),
       strictCspPages(),
       chunkIntegrity(),
-      ...(gallery ? [] : [freshDist(), compactTemplates(), shortPrivateNames(), secondMinifyPass()]),
+      ...(gallery
+        ? []
+        : [freshDist(), kyWithoutProgress(), compactTemplates(), shortPrivateNames(), secondMinifyPass()]),
     ],
     server: { fs: { allow: [root] } },
     build:

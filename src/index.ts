@@ -17,7 +17,9 @@ export {
   type GuestPrefill,
   type ShownStep,
   type VenueBookingEventDetails,
+  type VenueBookingCancelledDetail,
   type VenueBookingChangeDetail,
+  type VenueBookingChangedDetail,
   type VenueBookingCompleteDetail,
   type VenueBookingErrorDetail,
   type VenueBookingRedirectDetail,
@@ -49,6 +51,8 @@ declare global {
     'vb-change': CustomEvent<VenueBookingEventDetails['vb-change']>;
     'vb-submit': CustomEvent<VenueBookingEventDetails['vb-submit']>;
     'vb-complete': CustomEvent<VenueBookingEventDetails['vb-complete']>;
+    'vb-changed': CustomEvent<VenueBookingEventDetails['vb-changed']>;
+    'vb-cancelled': CustomEvent<VenueBookingEventDetails['vb-cancelled']>;
     'vb-redirect': CustomEvent<VenueBookingEventDetails['vb-redirect']>;
     'vb-error': CustomEvent<VenueBookingEventDetails['vb-error']>;
   }

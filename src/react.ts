@@ -56,6 +56,8 @@ export interface VenueBookingProperties {
   duration?: VenueBooking['duration'];
   /** Prefilled party size. */
   numPeople?: VenueBooking['numPeople'];
+  /** The manage token of a booking this one replaces (a change); empty for a new booking. */
+  replaces?: VenueBooking['replaces'];
   /** The clock (default real time): "today" is London's date at this instant. */
   now?: VenueBooking['now'];
   /** Prefills the guest's name, email and phone (property only). */
@@ -94,10 +96,18 @@ export interface VenueBookingEventProps {
   /** The booking was sent (`{ booking }`, no personal data). */
   'onvb-submit'?: (event: CustomEvent<VenueBookingEventDetails['vb-submit']>) => void;
   /**
-   * The booking is stored (`{ reference, status, booking, restored }`, no personal data); after a
-   * reload that shows a kept confirmation it fires again with `restored: true`.
+   * The booking is stored (`{ reference, status, manage_url, booking, restored }`, no personal
+   * data; `previous` too for a change); after a reload that shows a kept confirmation it fires
+   * again with `restored: true`.
    */
   'onvb-complete'?: (event: CustomEvent<VenueBookingEventDetails['vb-complete']>) => void;
+  /** With `replaces`: booked, and the old booking cancelled (`{ reference, previous }`). */
+  'onvb-changed'?: (event: CustomEvent<VenueBookingEventDetails['vb-changed']>) => void;
+  /**
+   * With `replaces`: the guest cancelled that booking instead of changing it (`{ reference }`; also
+   * when the proxy found it cancelled already).
+   */
+  'onvb-cancelled'?: (event: CustomEvent<VenueBookingEventDetails['vb-cancelled']>) => void;
   /** Cancelable; the guest is about to leave for the booking site (`{ url, booking }`). */
   'onvb-redirect'?: (event: CustomEvent<VenueBookingEventDetails['vb-redirect']>) => void;
   /**

@@ -24,7 +24,9 @@ export type { ShownStep } from './state/view.js';
 
 export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails };
 export type {
+  VenueBookingCancelledDetail,
   VenueBookingChangeDetail,
+  VenueBookingChangedDetail,
   VenueBookingCompleteDetail,
   VenueBookingErrorDetail,
   VenueBookingRedirectDetail,
@@ -127,6 +129,7 @@ export class VenueBooking extends VenueBookingApi {
         checkGuest,
         () => venueToday(this.now ?? new Date()),
         () => this._view.kind === 'details' && this._data.venue.current,
+        fire,
       );
     const { confirmation, pick } = this._state;
     const view = { ...this._state, ...this._data.viewReads, confirmed: Boolean(confirmation), venue: pick.id };
@@ -146,10 +149,12 @@ export class VenueBooking extends VenueBookingApi {
     const told = this._interacted || arrival === 'returned';
     if (told) fire(this, 'vb-step', { step });
     if (step === 'unavailable') fire(this, 'vb-error', { kind: 'unavailable', status: null, during: 'submit' });
-    if (arrival) {
-      const { reference, status } = this._state.confirmation!;
-      fire(this, 'vb-complete', { reference, status, booking: this._summary, restored: arrival === 'restored' });
-    }
+    if (arrival)
+      fire(this, 'vb-complete', {
+        ...this._state.confirmation!,
+        booking: this._summary,
+        restored: arrival === 'restored',
+      });
     return told;
   }
 
@@ -209,6 +214,7 @@ export class VenueBooking extends VenueBookingApi {
     const extras = {
       offers: this._data.offers.task.value ?? [],
       partnerSource: this.partnerSource,
+      replaces: this.replaces,
       request: later.bookingRequest,
     };
     const booking = state.apiBooking(this._state, availability, this._data.venue.current, form.details, extras);
@@ -222,6 +228,7 @@ export class VenueBooking extends VenueBookingApi {
       this._apply({ type: 'booked', created, instant: booking.instant });
       this._journey.sent(later);
       this._steps.pending = true;
+      // With the manage link; for a change, the old reference too, which `vb-changed` follows (`replacing.ts`).
       fire(this, 'vb-complete', { ...this._state.confirmation!, booking: this._summary, restored: false });
     } catch (error) {
       this._apply({ type: 'failed', error: this._fail(error, 'submit') });

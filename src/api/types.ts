@@ -98,6 +98,8 @@ export interface BookingRequest {
   marketing_preferences?: string[];
   partner_source?: string;
   source?: string;
+  /** The manage token of the booking this one replaces (a change): the proxy cancels that one once this is confirmed. */
+  replaces?: string;
   [extra: string]: unknown;
 }
 
@@ -120,6 +122,10 @@ export interface WireBookingCreated {
   booking?: WireBooking;
   bookingStatus?: string;
   venue?: { title?: string; path?: string; type?: string; page_type?: string };
+  /** Added by our proxy to a booking it made: the guest's page to look up, cancel or change it. */
+  manage_url?: string;
+  /** Added by our proxy to a change (`replaces`): the booking it replaced, cancelled. */
+  replaced?: { reference?: string };
 }
 
 /** The payload of an error response: the service's envelope with a message and field errors. */

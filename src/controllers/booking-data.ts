@@ -173,7 +173,11 @@ export class BookingData implements ReactiveController {
   readonly policy: Read<readonly [string, VenueAnswer | null, LaterSteps | null], string | null>;
   /** What a dead end offers (`readPartyHelp`), read once one is in sight: never on a first load. */
   readonly help: Read<readonly [string, string, number, boolean, LaterSteps | null], PartyHelp | null>;
-  /** Each type's party sizes, read when an offer limits the size: a type's badge needs them before it is chosen. */
+  /**
+   * Each type's party sizes, read when an offer limits the size: a type's badge needs them before it
+   * is chosen. The types show without waiting for them (a round trip after the types and offers):
+   * the badges that need them fill in the line the type step keeps for them (`sizedOffers`).
+   */
   readonly parties: Read<readonly [string, string, string, string], ReadonlyMap<string, PartyRange>>;
   /** The booking types the answers listed, and their venue (the party sizes are read for these). */
   private _types: { venue: string; ids: string } = { venue: '', ids: '' };
@@ -409,7 +413,10 @@ export class BookingData implements ReactiveController {
     return {
       venues: this.venues.task.value ?? [],
       offers: this.offers.task.value ?? [],
-      parties: this.parties.task.value ?? (new Map() as ReadonlyMap<string, PartyRange>),
+      // Null while on their way: the type step keeps the badges' space until they land.
+      parties: this.parties.pending
+        ? null
+        : (this.parties.task.value ?? (new Map() as ReadonlyMap<string, PartyRange>)),
       preferences: this.preferences.task.value ?? [],
       later: this.laterSteps.task.value ?? null,
       help: this.help.task.value ?? null,
@@ -486,10 +493,15 @@ export class BookingData implements ReactiveController {
     return [api, venue.current, ids, today] as const;
   }
 
-  /** Each type's smallest and largest party, from its booking rules; a type whose read fails is left out. */
+  /**
+   * Each type's smallest and largest party, from its booking rules; a type whose read fails is left
+   * out. Asked after the frame that shows the types, which does not need them: their requests are
+   * not made in the task that renders the first choice.
+   */
   private async _readParties(api: string, venue: string, ids: string, today: string, signal: AbortSignal) {
     const ranges = new Map<string, PartyRange>();
     const bound = (value: unknown) => (typeof value === 'number' ? value : null);
+    if (ids) await new Promise((painted) => requestAnimationFrame(() => setTimeout(painted)));
     await Promise.all(
       (ids ? ids.split(',') : []).map(async (type) => {
         const rules = await optional(readBookingRules(this.clientFor(api), venue, { type, date: today }, signal));

@@ -13,9 +13,11 @@ import type { GuestPrefill } from '../state/element-types.js';
 import { Proofs, type Proof } from '../pow/proofs.js';
 import { togglePhrase } from '../state/requests.js';
 import { countConversion, markBridged, takeBridged, type Conversion } from '../state/conversions.js';
+import { Replacing, type ReplacingHost } from './replacing.js';
+import type { fire } from '../state/element-types.js';
 
 /** The element as this controller sees it. */
-export interface GuestHost extends ReactiveControllerHost {
+export interface GuestHost extends ReactiveControllerHost, ReplacingHost {
   readonly guest: GuestPrefill | null;
   readonly askDob: 'required' | 'optional' | '';
   /** The proxy's API base (the bot check's challenge is fetched there). */
@@ -51,20 +53,25 @@ export class GuestForm implements ReactiveController {
   private _sent = false;
   /** The reference of the confirmation last shown: each is weighed once, however often it renders. */
   private _weighed = '';
+  /** A change's cancel step and event, with `replaces` set (`replacing.ts`): the details step offers it. */
+  readonly replacing: Replacing;
 
   /**
    * `check`: the guest-detail rules; `today`: London's date (for the date of birth); `shown`: the
-   * venue being booked while the form is in sight, else a falsy value.
+   * venue being booked while the form is in sight, else a falsy value; `fireEvent`: the bundle's
+   * `fire`, for a change's events.
    */
   constructor(
     private readonly _host: GuestHost,
     private readonly _check: typeof checkGuest,
     private readonly _today: () => string,
     private readonly _shown: () => string | false | null,
+    fireEvent: typeof fire,
   ) {
     _host.addController(this);
     // The form is created once the later steps are here, which the hand-off step needs too.
     _host.addEventListener('vb-redirect', (event) => markBridged((event as CustomEvent<{ url: string }>).detail.url));
+    this.replacing = new Replacing(_host, fireEvent);
   }
 
   hostUpdate(): void {
@@ -141,14 +148,16 @@ export class GuestForm implements ReactiveController {
    * platforms (`countConversion`, once per booking) when this page sent the booking, or when the
    * guest came back through the proxy's bridge, which lands proven returns only. A confirmation
    * kept across a reload, or brought by a return that anyone could have sent, counts nothing. The
-   * consent is the guest's marketing tick, known only for a booking sent from this page.
+   * consent is the guest's marketing tick, known only for a booking sent from this page. A change
+   * (`replaced`: the booking took the place of another) counts nothing: it brings no new booking,
+   * and `vb-changed` tells the page.
    */
-  confirmed(booking: Omit<Conversion, 'consent'>): void {
+  confirmed(booking: Omit<Conversion, 'consent'>, replaced = false): void {
     if (booking.reference === this._weighed) return;
     this._weighed = booking.reference;
     const sent = this._sent;
     this._sent = false;
-    if (sent || takeBridged())
+    if (!replaced && (sent || takeBridged()))
       countConversion(this._host, { ...booking, consent: sent && !!this.details.marketing_preferences?.length });
   }
 

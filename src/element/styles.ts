@@ -294,6 +294,22 @@ export const styles = css`
     background: var(--_accent-text);
     color: var(--_accent);
   }
+  .rows {
+    display: grid;
+    grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr));
+  }
+  .rows .option {
+    width: 100%;
+  }
+  .slot {
+    display: flex;
+    height: 1rem;
+  }
+  .slot .badge {
+    margin: 0;
+    overflow: hidden;
+    text-overflow: ellipsis;
+  }
   .chips .badge {
     position: absolute;
     top: -0.6rem;

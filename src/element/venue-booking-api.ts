@@ -27,6 +27,7 @@ import type { GuestPrefill } from '../state/element-types.js';
  * @attr time - Prefills the time (`HH:mm`, venue time).
  * @attr duration - Prefills the duration, in the unit the service suggests.
  * @attr num-people - Prefills the party size.
+ * @attr replaces - A manage token (`/manage/<token>`): the booking made here replaces that one (a change; the proxy cancels the old one once the new one is confirmed), and the details step offers to cancel it instead.
  *
  * @prop {Date | null} now - The clock (default real time): "today" is London's date at this instant.
  * @prop {GuestPrefill | null} guest - Prefills the guest's name, email and phone (property only).
@@ -34,7 +35,9 @@ import type { GuestPrefill } from '../state/element-types.js';
  * @fires {VenueBookingStepDetail} vb-step - A new step is shown after a guest action (`{ step }`).
  * @fires {VenueBookingChangeDetail} vb-change - The guest chose a value (`{ field, value }`).
  * @fires {VenueBookingSubmitDetail} vb-submit - The booking was sent (`{ booking }`, no personal data).
- * @fires {VenueBookingCompleteDetail} vb-complete - The booking is stored (`{ reference, status, booking, restored }`, no personal data); after a reload that shows a kept confirmation it fires again with `restored: true`.
+ * @fires {VenueBookingCompleteDetail} vb-complete - The booking is stored (`{ reference, status, manage_url, booking, restored }`, no personal data; `previous` too for a change); after a reload that shows a kept confirmation it fires again with `restored: true`.
+ * @fires {VenueBookingChangedDetail} vb-changed - With `replaces`: booked, and the old booking cancelled (`{ reference, previous }`).
+ * @fires {VenueBookingCancelledDetail} vb-cancelled - With `replaces`: the guest cancelled that booking instead of changing it (`{ reference }`; also when the proxy found it cancelled already).
  * @fires {VenueBookingRedirectDetail} vb-redirect - Cancelable; the guest is about to leave for the booking site (`{ url, booking }`).
  * @fires {VenueBookingErrorDetail} vb-error - `{ kind, status, during }`: a call failed (the guest sees a message and can retry), a ready booking cannot be sent from here (`kind: 'unavailable'`), or the locale module failed to load and English stays (`kind: 'locale'`).
  *
@@ -57,6 +60,8 @@ import type { GuestPrefill } from '../state/element-types.js';
  * @csspart consent - The marketing preferences.
  * @csspart submit - The submit (or continue to the booking site) button.
  * @csspart confirmation - The confirmation shown once the booking is stored.
+ * @csspart manage - The confirmation's link to the proxy's page to manage or cancel the booking.
+ * @csspart cancel - With `replaces`, the details step's way to cancel that booking instead (its confirm step and outcome).
  * @csspart ics - The .ics download link.
  * @csspart google-calendar - The Google Calendar link.
  * @csspart open - The button that opens the popup.
@@ -95,6 +100,7 @@ export class VenueBookingApi extends LitElement {
     time: {},
     duration: { type: Number },
     numPeople: { type: Number, attribute: 'num-people' },
+    replaces: {},
     now: { attribute: false },
     guest: { attribute: false },
   };
@@ -137,6 +143,8 @@ export class VenueBookingApi extends LitElement {
   declare duration: number | undefined;
   /** Prefilled party size. */
   declare numPeople: number | undefined;
+  /** The manage token of a booking this one replaces (a change); empty for a new booking. */
+  declare replaces: string;
   /** The clock; null means real time. "Today" is always London's date at this instant. */
   declare now: Date | null;
   /** Guest details to prefill. */
@@ -163,6 +171,7 @@ export class VenueBookingApi extends LitElement {
     this.time = '';
     this.duration = undefined;
     this.numPeople = undefined;
+    this.replaces = '';
     this.now = null;
     this.guest = null;
   }

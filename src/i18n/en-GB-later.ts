@@ -53,6 +53,18 @@ export const enGBLater = {
   addToCalendar: 'Add to calendar (.ics)',
   googleCalendar: 'Add to Google Calendar',
   calendarTitle: (venue: string) => `Booking at ${venue}`,
+  // Manage, cancel and change (issue 36): the confirmation's link, a change said, its cancel step.
+  manageLink: 'Manage or cancel this booking',
+  changedTitle: 'Booking changed',
+  previousCancelled: (reference: string) => `Your previous booking, ${reference}, is cancelled.`,
+  cancelInstead: 'Cancel this booking instead',
+  cancelAsk: (reference: string) =>
+    `${reference ? `Cancel booking ${reference}?` : 'Cancel this booking?'} This cannot be undone.`,
+  cancelYes: 'Yes, cancel it',
+  cancelKeep: 'No, keep it',
+  cancelling: 'Cancelling…',
+  cancelled: (reference: string) => `Booking ${reference} is cancelled.`,
+  alreadyCancelled: (reference: string) => `Booking ${reference} was already cancelled.`,
   // A larger party's way on (issue 35): a dead end's help, and a change of type said and confirmed.
   noTypeTakes: (people: string) => `No booking here takes ${people} online.`,
   fitDays: (name: string, range: string | null, days: string) =>

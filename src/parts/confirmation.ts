@@ -1,7 +1,8 @@
 /**
  * The confirmation shown in place once a booking is stored (or on return from the booking site):
- * the reference, wording that differs for a confirmed booking and an enquiry, a summary in venue
- * time and, for a confirmed booking only, add-to-calendar links (an enquiry waits for the venue).
+ * the reference, wording that differs for a confirmed booking, an enquiry and a change (which names
+ * the booking it cancelled), a summary in venue time, for a confirmed booking only add-to-calendar
+ * links (an enquiry waits for the venue), and the proxy's link to manage or cancel the booking.
  * It travels in the later steps chunk (`later-steps.ts`), so Lit's tags come in as an argument;
  * if that chunk cannot be loaded, `parts/flow.ts` shows a one-line confirmation in its place.
  */
@@ -35,11 +36,15 @@ export interface Booked {
    * entry; none for a confirmation from the booking site or kept across a reload (notes are not saved).
    */
   notes?: string;
+  /** The proxy's page to look up, cancel or change the booking (`manage_url` of its answer). */
+  manage_url?: string;
 }
 
 /** What the confirmation renders. */
 export interface ConfirmationProps extends Omit<Booked, 'notes'> {
   status: 'confirmed' | 'enquiry';
+  /** A change: the reference of the booking this one replaced, which the proxy cancelled. */
+  previous?: string;
   /**
    * The details form, when the later steps are here: its notes are shown back, and it weighs the
    * booking for the ad platforms (`GuestForm.confirmed`).
@@ -50,6 +55,12 @@ export interface ConfirmationProps extends Omit<Booked, 'notes'> {
   now: Date;
   onAgain: () => void;
 }
+
+/**
+ * The manage link when it is a web address (the proxy's answer is trusted, but an `href` that ran
+ * script would be the page's problem, so anything else is left out).
+ */
+export const manageLink = (url: string | undefined) => (url && /^https?:\/\//i.test(url) ? url : '');
 
 /** The label/value lines of a stored booking, in venue time. */
 export function confirmationLines({ strings, choices, venue, fields, format }: Booked): [string, string][] {
@@ -71,9 +82,13 @@ export function calendarEvent({
   format,
   minutes,
   notes,
+  manage_url,
 }: Booked): CalendarEvent | null {
   const { date, time, duration, type } = choices;
   if (!date || !time) return null;
+  // The manage link in the description too: Google Calendar's links and many calendars show no URL.
+  const url = manageLink(manage_url);
+  const lines = [`${s.reference}: ${reference}`, notes?.trim(), url && `${s.manageLink}: ${url}`];
   return {
     reference,
     title: venue ? s.calendarTitle(venue) : type ? format('type', type) : s.fieldNames.type,
@@ -81,7 +96,8 @@ export function calendarEvent({
     time,
     minutes: duration === undefined ? null : minutes(duration),
     location: venue,
-    description: `${s.reference}: ${reference}${notes?.trim() ? `\n\n${notes.trim()}` : ''}`,
+    description: lines.filter(Boolean).join('\n\n'),
+    ...(url ? { url } : {}),
   };
 }
 
@@ -93,13 +109,15 @@ export function renderConfirmation({ html, nothing }: LitTags, props: Confirmati
   const event = calendarEvent(booked);
   const confirmed = props.status === 'confirmed';
   const notes = booked.notes?.trim();
-  const { reference, status } = props;
+  const manage = manageLink(props.manage_url);
+  const { reference, status, previous } = props;
   const party = Number(choices.num_people) || undefined;
   const type = choices.type ? String(choices.type) : undefined;
-  form?.confirmed({ reference, status, type, typeName: type && props.format('type', type), party });
+  form?.confirmed({ reference, status, type, typeName: type && props.format('type', type), party }, !!previous);
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
-    <h2 id="step-title" tabindex="-1">${confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
+    <h2 id="step-title" tabindex="-1">${previous ? s.changedTitle : confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>
+    ${previous ? html`<p data-previous>${s.previousCancelled(previous)}</p>` : nothing}
     <p data-announce>${s.reference}: <strong class="reference">${props.reference}</strong></p>
     ${
       summary.length || notes
@@ -134,6 +152,7 @@ export function renderConfirmation({ html, nothing }: LitTags, props: Confirmati
           </p>`
         : nothing
     }
+    ${manage ? html`<p><a part="manage" href=${manage}>${s.manageLink}</a></p>` : nothing}
     <button type="button" class="link" @click=${props.onAgain}>${s.bookAgain}</button>
   </div>`;
 }

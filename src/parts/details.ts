@@ -9,6 +9,7 @@ import type { AvailabilityAction, WireMarketingPreference, WireOffer } from '../
 import type { GuestForm } from '../controllers/guest-form.js';
 import type { LocaleStrings } from '../i18n/en-GB.js';
 import { NOTES_MAX } from '../state/requests.js';
+import { renderCancel } from './cancel.js';
 
 /**
  * Lit's `html` and `nothing`, handed over by the bundle: this template travels in an on-demand
@@ -172,6 +173,11 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
   const { details } = props.form;
   const onInput = (event: Event) => props.form.input(event);
   const chosen = new Set(details.marketing_preferences ?? []);
+  // A change (`replaces`): the guest may cancel the booking instead, below the submit button; once
+  // it is cancelled, there is nothing left to book in its place.
+  const { replacing } = props.form;
+  const cancel = replacing.active ? renderCancel(lit, s, replacing) : nothing;
+  if (replacing.stage === 'cancelled') return cancel;
   return html`<form part="form" novalidate @submit=${props.onSubmit} aria-labelledby="step-title">
     <h2 id="step-title" tabindex="-1">${s.detailsTitle}</h2>
     ${offers(lit, props)}
@@ -236,6 +242,7 @@ export function renderDetails(lit: LitTags, props: DetailsProps) {
         ${props.submitting ? s.submitting : props.retry ? s.retry : action === 'accept' ? s.bookNow : action === 'may_enquire' ? s.sendRequest : s.sendEnquiry}
       </button>
     </div>
+    ${cancel}
   </form>`;
 }
 

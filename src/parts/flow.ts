@@ -85,7 +85,7 @@ function renderPartyView(flow: Flow, availability: Availability) {
         choices.num_people,
         (item) => present.describe(wording, 'num_people', item, choices.time, null),
         (item) => choose(flow)('num_people', item.value),
-        true,
+        'chips',
       )}<slot></slot>`;
   const offers = present.partyOffers(wording, flow, availability);
   return later.renderParty(
@@ -177,6 +177,7 @@ function renderStepView(flow: Flow, step: Step, availability: Availability) {
                   present.offerBadge(wording, flow, step, item, availability),
                 ),
               onChoose: (item) => choose(flow)(step, item.value),
+              rows: step === 'type' && present.sizedOffers(flow),
             });
   // Nothing to choose here: say so, with what the venue offers instead (`renderPartyHelp`: the types
   // that take the party and their days, the venue's phone and email), then the venue's own way to
@@ -243,8 +244,8 @@ function renderBody(flow: Flow, view: View) {
         { html, nothing },
         {
           strings: laterStrings(flow.later, s),
-          reference,
-          status,
+          // The reference, status, manage link and a change's old reference.
+          ...flow.confirmation!,
           choices,
           venue: flow.venueName,
           fields: BOOKING_FIELDS,

@@ -1,6 +1,6 @@
 /**
- * The styles of what only the later steps draw (the party step's extras, the details form, the
- * confirmation), in the later-steps chunk beside their templates: the first load carries none of
+ * The styles of what only the later steps draw (the party step's extras, the details form and a
+ * change's cancel step, the confirmation), in the later-steps chunk beside their templates: the first load carries none of
  * them. `adoptLaterStyles` adds them to an element's shadow root when the chunk arrives, before
  * anything that needs them renders. The custom properties are the element's (`styles.ts`); the
  * build minifies this `css` template as it does that one.
@@ -67,6 +67,24 @@ const text = css`
   }
   .field-error {
     color: var(--_error);
+  }
+  /* A change's way out (parts/cancel.ts), set apart from the form's own button. */
+  .cancel {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: var(--_s2) var(--_s4);
+    margin: 0;
+    padding-block-start: var(--_s3);
+    border-block-start: 1px solid var(--_border);
+  }
+  .cancel p {
+    flex-basis: 100%;
+    margin: 0;
+  }
+  /* The outcome takes the focus only so that a screen reader reads it: no ring, as on a step's heading. */
+  .cancel [tabindex='-1']:focus {
+    outline: none;
   }
 `;
 

@@ -46,22 +46,28 @@ export function renderOption(
   </li>`;
 }
 
-/** Renders the option buttons of one step (`compact`: a grid of equal chips, as for party sizes). */
+/**
+ * Renders the option buttons of one step: `chips`, a grid of equal chips, as for party sizes;
+ * `rows`, a row each with a line kept for its badge, which may fill in after the options show
+ * (`sizedOffers`), so a badge that lands moves nothing.
+ */
 export function renderOptions(
   suggestions: Suggestion[],
   chosen: string | number | undefined,
   describe: (suggestion: Suggestion) => OptionText,
   onChoose: (suggestion: Suggestion) => void,
-  compact = false,
+  layout?: 'chips' | 'rows',
 ) {
-  return html`<ul class="options${compact ? ' chips' : ''}" role="list">
+  const compact = layout === 'chips';
+  return html`<ul class="options ${layout}" role="list">
     ${suggestions.map((suggestion) => {
       const text = describe(suggestion);
+      const badge = renderBadge(text.badge);
       return renderOption(
         suggestion,
         chosen === suggestion.value,
         onChoose,
-        html`<span>${text.label}</span> ${renderBadge(text.badge)}
+        html`<span>${text.label}</span> ${layout === 'rows' ? html`<span class="slot">${badge}</span>` : badge}
           ${text.detail && !compact ? html`<small>${text.detail}</small>` : nothing}`,
         compact ? text.detail : null,
       );

@@ -24,9 +24,17 @@ export interface ChoicesProps {
   chosen: string | number | undefined;
   describe: (suggestion: Suggestion) => OptionText;
   onChoose: (suggestion: Suggestion) => void;
+  /** A row each, with a line kept for a badge that may fill in later (`renderOptions`). */
+  rows?: boolean;
 }
 
 /** Renders the option buttons of a step. */
 export function renderChoices(props: ChoicesProps) {
-  return renderOptions(props.suggestions, props.chosen, props.describe, props.onChoose);
+  return renderOptions(
+    props.suggestions,
+    props.chosen,
+    props.describe,
+    props.onChoose,
+    props.rows ? 'rows' : undefined,
+  );
 }

@@ -8,13 +8,13 @@ import type { Availability, Choices } from '../api/normalize.js';
 import type { BookingRequest } from '../api/types.js';
 import type { GuestDetails } from './booking-flow.js';
 
-/** The API booking's body for these choices and details, with the offer and partner source when set. */
+/** The API booking's body for these choices and details, with the offer, partner source and `replaces` when set. */
 export function bookingRequest(
   availability: Availability,
   choices: Choices,
   venue: string,
   guest: GuestDetails,
-  options: { offer?: string; partnerSource?: string },
+  options: { offer?: string; partnerSource?: string; replaces?: string },
 ): BookingRequest {
   // Every accepted field goes back as the service gave it (venue_group and payments included):
   // that is the API-URL flow of the spec, and it keeps the duration in the service's own unit.
@@ -40,6 +40,8 @@ export function bookingRequest(
   if (guest.website) body.website = guest.website;
   if (options.offer) body.offer = options.offer;
   if (options.partnerSource) body.partner_source = options.partnerSource;
+  // A change: the proxy books this first and cancels the booking of that manage token once it is confirmed.
+  if (options.replaces) body.replaces = options.replaces;
   body.source = 'partner';
   return body;
 }

@@ -217,7 +217,13 @@ const CHANGES: {
       submitting: false,
       // The venue's name for the confirmation comes with the create response.
       pick: { ...state.pick, title: created.venue?.title ?? state.pick.title },
-      confirmation: { reference, status: confirmed ? 'confirmed' : 'enquiry' },
+      // The proxy's manage link and, for a change, the reference it cancelled (`replaced`).
+      confirmation: {
+        reference,
+        status: confirmed ? 'confirmed' : 'enquiry',
+        manage_url: created.manage_url,
+        previous: created.replaced?.reference,
+      },
       arrival: null,
     };
   },
@@ -278,14 +284,12 @@ export function apiBooking(
   availability: Availability,
   venue: string,
   guest: GuestDetails,
-  extras: { offers: readonly WireOffer[]; partnerSource: string; request: typeof bookingRequest },
+  extras: { offers: readonly WireOffer[]; partnerSource: string; replaces?: string; request: typeof bookingRequest },
 ): { body: BookingRequest; instant: boolean } | null {
   const { choices, offer } = state;
   if (planSubmission(availability, choices, venue, guest, { returnUrl: '' })?.kind !== 'api') return null;
   const admitted = eligibleOffers(extras.offers, choices).some((item) => item._id === offer);
-  const body = extras.request(availability, choices, venue, guest, {
-    offer: admitted ? offer! : undefined,
-    partnerSource: extras.partnerSource || undefined,
-  });
+  // The partner source and a change's `replaces` as the element has them ('' when unset).
+  const body = extras.request(availability, choices, venue, guest, { ...extras, offer: admitted ? offer! : undefined });
   return { body, instant: chosenAction(availability, choices) === 'accept' };
 }

@@ -10,6 +10,13 @@ export interface BookingConfirmation {
   reference: string;
   /** `confirmed` when the venue accepted it at once, `enquiry` when the venue will confirm later. */
   status: 'confirmed' | 'enquiry';
+  /**
+   * The proxy's page where the guest looks up, cancels or changes this booking (`/manage/<token>`),
+   * when the proxy made the booking and gave one; a partner may send it in their own email.
+   */
+  manage_url?: string;
+  /** The reference of the booking this one replaced (a change, `replaces`): that booking is cancelled. */
+  previous?: string;
 }
 
 /** Booking details without any personal data, as events carry them. */
@@ -43,15 +50,25 @@ export interface VenueBookingSubmitDetail {
 }
 
 /**
- * `vb-complete`'s detail. `restored`: false when the booking was just stored (or the guest just
+ * `vb-complete`'s detail: the confirmation (with `manage_url` and, for a change, `previous`).
+ * `restored`: false when the booking was just stored (or the guest just
  * came back from the booking site); true when a reload shows a confirmation kept from before, so a
  * host page that renders its own thank-you state can restore it without counting the booking twice.
  */
-export interface VenueBookingCompleteDetail {
-  reference: string;
-  status: 'confirmed' | 'enquiry';
+export interface VenueBookingCompleteDetail extends BookingConfirmation {
   booking: BookingSummary;
   restored: boolean;
+}
+
+/** `vb-changed`'s detail: the new booking's reference and the one it replaced, now cancelled. */
+export interface VenueBookingChangedDetail {
+  reference: string;
+  previous: string;
+}
+
+/** `vb-cancelled`'s detail: the reference of the booking the guest cancelled (the one `replaces` names). */
+export interface VenueBookingCancelledDetail {
+  reference: string;
 }
 
 /** `vb-redirect`'s detail: where the guest is about to go, and the booking. */
@@ -78,6 +95,8 @@ export interface VenueBookingEventDetails {
   'vb-change': VenueBookingChangeDetail;
   'vb-submit': VenueBookingSubmitDetail;
   'vb-complete': VenueBookingCompleteDetail;
+  'vb-changed': VenueBookingChangedDetail;
+  'vb-cancelled': VenueBookingCancelledDetail;
   'vb-redirect': VenueBookingRedirectDetail;
   'vb-error': VenueBookingErrorDetail;
 }
@@ -86,7 +105,8 @@ export interface VenueBookingEventDetails {
  * Fires a widget event from the element: bubbling and composed, so a host page hears it through the
  * shadow root; with `analytics` on, also pushed to `window.dataLayer` as a `vb_*` event of the
  * contract's version (docs/events.md; `EVENTS_VERSION` in `conversions.ts`, which the bundle does
- * not import), its details carrying no personal data. False when a cancelable event was cancelled.
+ * not import), its details carrying no personal data (the manage link stays out). False when a
+ * cancelable event was cancelled.
  */
 export function fire<K extends keyof VenueBookingEventDetails>(
   element: HTMLElement & { analytics: boolean },
@@ -96,7 +116,9 @@ export function fire<K extends keyof VenueBookingEventDetails>(
 ): boolean {
   if (element.analytics) {
     const layer = ((globalThis as { dataLayer?: unknown[] }).dataLayer ??= []);
-    layer.push({ event: name.replace('-', '_'), vb_version: 1, ...detail });
+    // The manage link is the key to the booking: it never goes to analytics.
+    const { manage_url: _key, ...data } = detail as { manage_url?: string };
+    layer.push({ event: name.replace('-', '_'), vb_version: 1, ...data });
   }
   return element.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true, cancelable }));
 }

@@ -167,8 +167,8 @@ export interface OfferContext {
   offers: readonly WireOffer[];
   hideOffers: boolean;
   choices: Choices;
-  /** The party sizes each booking type takes, by type id, once read (`BookingData.parties`). */
-  parties: ReadonlyMap<string, PartyRange>;
+  /** The party sizes each booking type takes, by type id, once read (`BookingData.parties`); null while on their way. */
+  parties: ReadonlyMap<string, PartyRange> | null;
 }
 
 /**
@@ -181,7 +181,7 @@ export function partyOf(
   availability: Availability,
 ): PartyRange | null {
   if (type === undefined) return null;
-  const known = context.parties.get(type);
+  const known = context.parties?.get(type);
   if (known) return known;
   const rules = availability.fields.num_people;
   return type === context.choices.type && rules && (rules.min !== null || rules.max !== null)
@@ -195,7 +195,22 @@ const badgeWords = (strings: Strings) => ({
   people: (range: PartyRange) => strings.peopleRange(range.min, range.max),
 });
 
-/** The offer badge of a value of a step: only where an offer can still apply with it, to a party its type takes. */
+/**
+ * Whether an offer of the venue limits the party size, so that a type's badge needs the type's
+ * party sizes (`BookingData.parties`, one round trip after the types). The types do not wait for
+ * them (issue 37): each takes a row with a line kept for its badge, which fills in once they land,
+ * so nothing on the step moves. The proxy could have answered them with the offers instead, in the
+ * same round trip, but that is a read composed of one booking-rules read per type, made for every
+ * first load, for a badge the guest reads after the types.
+ */
+export function sizedOffers(context: OfferContext): boolean {
+  return !context.hideOffers && context.offers.some((offer) => sizeCondition(offer));
+}
+
+/**
+ * The offer badge of a value of a step: only where an offer can still apply with it, to a party its
+ * type takes; on the type step, none while the types' party sizes are on their way (its line is kept).
+ */
 export function offerBadge(
   wording: Wording,
   context: OfferContext,
@@ -203,7 +218,7 @@ export function offerBadge(
   suggestion: Suggestion,
   availability: Availability,
 ): Badge | null {
-  if (context.hideOffers || !suggestion.valid) return null;
+  if (context.hideOffers || !suggestion.valid || (step === 'type' && !context.parties)) return null;
   const choices = { ...context.choices, [step]: suggestion.value };
   const party = partyOf(context, choices.type, availability);
   return badgeFor(context.offers, choices, badgeWords(wording.strings), party);

@@ -9,6 +9,7 @@
  * personal data in the browser's storage. sessionStorage (not localStorage) ends with the tab.
  */
 import type { Choices } from '../api/normalize.js';
+import type { BookingConfirmation } from './element-types.js';
 
 /** The saved state of one widget. */
 export interface SavedBooking {
@@ -17,8 +18,11 @@ export interface SavedBooking {
   offer: string | null;
   /** Set while the guest is on the booking site. */
   redirected?: boolean;
-  /** The last confirmation (reference and status only), so a reload keeps showing it. */
-  confirmation?: { reference: string; status: 'confirmed' | 'enquiry' } | null;
+  /**
+   * The last confirmation (reference, status, the manage link and a change's old reference; no
+   * personal data, as the manage page shows none), so a reload keeps showing it, link and all.
+   */
+  confirmation?: BookingConfirmation | null;
   /**
    * Display names of the chosen booking type and venue (not personal data): on the return from the
    * booking site no availability answer names them, and the confirmation must not show raw ids.

@@ -37,7 +37,7 @@ export interface ViewState {
   choices: Choices;
   /** The picker's venue list. */
   venues: ReadState<readonly unknown[]>;
-  /** Whether the details form's offers or preferences are still on their way. */
+  /** Whether the venue's offers (every step waits for them) or the details form's preferences are on their way. */
   extrasPending: boolean;
   /** What a dead end offers is on its way (`BookingData.help`): the step waits for it. */
   helpPending?: boolean;
@@ -85,6 +85,9 @@ export function viewFor(state: ViewState, availability: ReadState<Availability |
   }
   const answer = availability.value;
   if (!answer) return { kind: 'empty', step: null, frame: 'none' };
+  // Every screen waits for the venue's offers, read beside the first answer (the same round trip),
+  // and the form for its preferences too, so that their badges and fields push nothing once shown.
+  if (state.extrasPending) return { kind: 'busy', step: null, frame: 'flow' };
   const editing =
     state.editing && state.editing !== 'venue' && state.editing !== 'details' ? (state.editing as Step) : null;
   // The service gave a larger party another type: the type step says so until the guest confirms it.
@@ -97,8 +100,7 @@ export function viewFor(state: ViewState, availability: ReadState<Availability |
     if (step === 'num_people' && state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };
     return { kind: 'step', step, frame: 'flow', availability: answer, moved };
   }
-  // The form waits for its offers and preferences, so they do not push the fields down once shown.
-  if (state.extrasPending || state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };
+  if (state.laterPending) return { kind: 'busy', step: null, frame: 'flow' };
   if (!isReady(state.order, state.choices, answer))
     return { kind: 'reject', step: null, frame: 'flow', availability: answer };
   const route = submitRoute(answer);

@@ -15,6 +15,8 @@ export interface CalendarEvent {
   minutes: number | null;
   location: string;
   description: string;
+  /** The booking's page (the proxy's manage link), as the entry's URL, when there is one. */
+  url?: string;
 }
 
 const stamp = (date: Date) =>
@@ -88,6 +90,8 @@ export function icsFile(event: CalendarEvent, now: Date): string {
     `SUMMARY:${icsText(event.title)}`,
     `LOCATION:${icsText(event.location)}`,
     `DESCRIPTION:${icsText(event.description)}`,
+    // A URI value (RFC 5545 3.8.4.6), not text: no escaping, only the folding below.
+    ...(event.url ? [`URL:${event.url}`] : []),
     'END:VEVENT',
     'END:VCALENDAR',
     '',

@@ -7,8 +7,13 @@
  * with the snippet the proxy prints. Each run is a fresh browser context (nothing cached, no
  * connection open); the figure is the median, beside the floor of four round trips (the page, the
  * connection to the proxy's origin, the script, the first read), with the median run's waterfall.
+ * The venue's offers limit party size (the seed's two-for-one for 2 to 8, group feast for 6 or
+ * more), so its type badges need each type's booking rules, which the first choice must not wait
+ * for (issue 37): the bench checks that before it measures.
  */
 import { chromium, type Browser } from 'playwright';
+import type { WireOffer } from '../../src/api/types.js';
+import { sizeCondition } from '../../src/venue/offers.js';
 import { CHROMIUM_ARGS, findChromium } from '../support/browser.mjs';
 import { venueSite } from './built-widget.js';
 import type { BenchRow } from './run.js';
@@ -97,6 +102,10 @@ export async function run(): Promise<BenchRow[]> {
   const pageUrl = `${pageOrigin}/`;
   const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
   try {
+    // The service's envelope, as the widget reads it.
+    const offers = await fetch(`${proxyOrigin}/api/venues/${VENUE}/offers`, { headers: { Origin: pageOrigin } });
+    const { payload } = (await offers.json()) as { payload?: WireOffer[] };
+    if (!payload?.some((offer) => sizeCondition(offer))) throw new Error(`No offer of ${VENUE} limits party size`);
     // Warm: the proxy's cache and fast path hold the first read; not measured.
     for (let i = 0; i < 2; i++) await visit(browser, pageUrl);
     const runs: Awaited<ReturnType<typeof visit>>[] = [];

@@ -68,6 +68,7 @@ const EVERY_PROP: Record<string, string> = {
   time: '"19:00"',
   duration: '{120}',
   numPeople: '{4}',
+  replaces: '"tok_abc123"',
   now: '{new Date("2026-03-20T10:00:00Z")}',
   guest: '{guest}',
   'venue-group': '"64a1f0c2e4b0a1b2c3d4e500"',
@@ -82,6 +83,8 @@ const EVERY_PROP: Record<string, string> = {
   'onvb-change': '{(event) => log(event.detail.field, String(event.detail.value))}',
   'onvb-submit': '{(event) => summaries.push(event.detail.booking)}',
   'onvb-complete': '{(event) => onBooked(event.detail.reference, event.detail.booking)}',
+  'onvb-changed': '{(event) => log(event.detail.previous, event.detail.reference)}',
+  'onvb-cancelled': '{(event) => log("cancelled", event.detail.reference)}',
   'onvb-redirect': '{(event) => event.detail.url.startsWith("https:") || event.preventDefault()}',
   'onvb-error': '{onError}',
 };
@@ -224,7 +227,7 @@ describe('React 19 typings (venue-booking/react)', () => {
 
   it('a strict consumer using every property, attribute and event compiles, and so does the React page’s snippet', () => {
     assert.deepEqual(Object.keys(EVERY_PROP), manifestProps(), 'one example per prop the manifest names');
-    assert.equal(manifestProps().length, 35, '21 properties, 8 attributes of their own, 6 events');
+    assert.equal(manifestProps().length, 38, '22 properties, 8 attributes of their own, 8 events');
     const { diagnostics } = consumers();
     const clean = (file: string) => assert.deepEqual(diagnostics.get(file) ?? [], [], file || 'global diagnostics');
     for (const file of ['', `${CONSUMER}every-prop.tsx`, `${CONSUMER}readme.tsx`]) clean(file);

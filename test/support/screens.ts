@@ -11,7 +11,7 @@ import { emulateMedia } from '@web/test-runner-commands';
 import { visualDiff } from '@web/test-runner-visual-regression';
 import '../../src/index.js';
 import type { VenueBooking } from '../../src/venue-booking.js';
-import { DEMO_VENUE, guest, london, newStack, TYPES, WidgetPage } from './widget-page.js';
+import { DEMO_VENUE, guest, london, newStack, TYPES, until, WidgetPage } from './widget-page.js';
 
 const NOW = '2026-03-16T10:00';
 
@@ -31,6 +31,9 @@ export async function screenshotEveryStep(prefix: string, theme: 'light' | 'dark
   let n = 0;
   const shoot = async (step: string) => {
     await page.waitForStep(step);
+    // Every type of the venue has an offer: its badge fills in once the types' booking rules land.
+    if (step === 'type')
+      await until(() => page.options().every((option) => option.querySelector('[part~="badge"]')), 'the type badges');
     await element.updateComplete;
     await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
     await visualDiff(host, `${prefix}-${++n}-${step}`);

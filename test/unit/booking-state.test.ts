@@ -19,6 +19,8 @@ const order = parseSteps('');
 const all = { type: 't', date: '2026-03-17', time: '19:00', duration: 90, num_people: 2 };
 const problem = { field: 'time' as const, value: '19:00', reason: null, alternatives: ['20:00'] };
 const confirmation = { reference: 'R1', status: 'confirmed' as const };
+/** A booking answer without the proxy's manage link (and no change): the confirmation has neither. */
+const unmanaged = { manage_url: undefined, previous: undefined };
 const guest = { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone: '+44 7700 900123' };
 
 /** A state: the initial one with `patch` over it. */
@@ -304,25 +306,31 @@ const ROWS: Row[] = [
       created: { bookingStatus: 'Confirmed', booking: { reference: 'R3' }, venue: { title: 'One' } },
       instant: false,
     },
-    after: state({ pick: { id: 'v1', title: 'One' }, confirmation: { reference: 'R3', status: 'confirmed' } }),
+    after: state({
+      pick: { id: 'v1', title: 'One' },
+      confirmation: { reference: 'R3', status: 'confirmed', ...unmanaged },
+    }),
   },
   {
     name: "booked, the service says 'received': an enquiry, even on an instant time",
     before: state({ pick: { id: 'v1', title: 'One' }, submitting: true }),
     event: { type: 'booked', created: { bookingStatus: 'received', booking: { reference: 'R4' } }, instant: true },
-    after: state({ pick: { id: 'v1', title: 'One' }, confirmation: { reference: 'R4', status: 'enquiry' } }),
+    after: state({
+      pick: { id: 'v1', title: 'One' },
+      confirmation: { reference: 'R4', status: 'enquiry', ...unmanaged },
+    }),
   },
   {
     name: 'booked, the service says nothing: confirmed when the chosen time books at once',
     before: state({ submitting: true }),
     event: { type: 'booked', created: { booking: { reference: 'R5' } }, instant: true },
-    after: state({ confirmation: { reference: 'R5', status: 'confirmed' } }),
+    after: state({ confirmation: { reference: 'R5', status: 'confirmed', ...unmanaged } }),
   },
   {
     name: 'booked, the service says nothing on an enquiry time: an enquiry',
     before: state({ submitting: true }),
     event: { type: 'booked', created: { booking: { reference: 'R6' } }, instant: false },
-    after: state({ confirmation: { reference: 'R6', status: 'enquiry' } }),
+    after: state({ confirmation: { reference: 'R6', status: 'enquiry', ...unmanaged } }),
   },
   {
     name: 'the send failed: the error, and the button back',

@@ -119,6 +119,11 @@ describe('viewFor: which view shows', () => {
     assert.deepEqual(view, { kind: 'busy', step: null, frame: 'flow' });
   });
 
+  it("waits for the venue's offers before the first step, as they come in the same round trip as its answer", () => {
+    assert.deepEqual(viewFor(state({ extrasPending: true }), types), { kind: 'busy', step: null, frame: 'flow' });
+    assert.deepEqual([viewFor(state({}), types).kind, viewFor(state({}), types).step], ['step', 'type']);
+  });
+
   it('shows the details form, the hand-off, or the cannot-book step by how the booking can be sent', () => {
     const details = viewFor(state({ choices: all }), ready);
     assert.deepEqual([details.kind, details.step], ['details', 'details']);
