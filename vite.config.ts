@@ -29,8 +29,13 @@ const demo = `${root}demo/`;
  */
 export const SUPPORTED_BROWSERS = ['chrome98', 'edge98', 'firefox98', 'safari16.4'];
 
-/** Paths the stack answers; everything else is Vite's. */
-const STACK_PATHS = ['/api/', '/healthz', `${SANDBOX_PREFIX}/`];
+/**
+ * Paths the stack answers; everything else is Vite's. A guest's manage page (the confirmation links
+ * to it) and the booking pages' stylesheet it uses are the stack's too, so the demo's manage link
+ * works; its change page shows the venue's phone there instead of the widget, which the stack serves
+ * only from the built bundle (`venue-booking-proxy` has it).
+ */
+const STACK_PATHS = ['/api/', '/healthz', `${SANDBOX_PREFIX}/`, '/manage/', '/book/style.css'];
 
 type Middlewares = { use: (fn: (req: IncomingMessage, res: ServerResponse, next: () => void) => void) => void };
 
