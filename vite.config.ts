@@ -385,7 +385,7 @@ const DOCS_TYPES: Record<string, string> = {
 
 /**
  * Serves the documentation site (`npm run docs:build` into dist/docs, which `npm start` runs first)
- * at /docs/ beside the demo, so a page's live widget loads the widget from source (`/src/index.ts`,
+ * at /docs/ beside the demo, so a page's live widget loads the widget from source (`/widget.ts`, demo/widget.ts,
  * which Vite serves) and books through the same embedded sandbox.
  */
 function docsSite(): Plugin {

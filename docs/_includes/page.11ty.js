@@ -2,7 +2,7 @@
  * The one frame of every documentation page: the navigation by reader (from `_data/nav.json`,
  * each page by its own title), the page, and a link to its Markdown. Plain HTML and a little CSS,
  * no script of its own: a page that shows the widget live loads it itself (`widget: true` in its
- * front matter), from the source that `npm start` serves.
+ * front matter), from the source that `npm start` serves (`demo/widget.ts`).
  */
 const escape = (text) =>
   String(text).replace(/[&<>"]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[char]);
@@ -22,7 +22,7 @@ export default function page(data) {
           .join('')}</ul>`,
     )
     .join('');
-  const widget = data.widget ? '<script type="module" src="/src/index.ts"></script>' : '';
+  const widget = data.widget ? '<script type="module" src="/widget.ts"></script>' : '';
   return `<!doctype html>
 <html lang="en-GB">
 <head>
@@ -35,9 +35,9 @@ ${widget}
 </head>
 <body>
 <a class="skip" href="#main">Skip to the page</a>
-<header><a href="${this.url('/')}">&lt;venue-booking&gt; docs</a></header>
+<header><a href="${this.url('/')}">&lt;venue-booking&gt; docs</a><a class="contents" href="#contents">Contents</a></header>
 <div class="frame">
-<nav aria-label="Documentation">${nav}</nav>
+<nav id="contents" aria-label="Documentation">${nav}</nav>
 <main id="main">
 ${data.content}
 <p class="source"><a href="${this.url(`${here}index.md`)}">This page as Markdown</a></p>

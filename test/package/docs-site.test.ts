@@ -57,7 +57,7 @@ describe('the documentation site', () => {
     for (const file of filesUnder(site).filter((name) => name.endsWith('.html'))) {
       const html = readFileSync(join(site, file), 'utf8');
       for (const [, href] of html.matchAll(/(?:href|src)="([^"#?]*)/g)) {
-        if (!href || /^(https?:|mailto:|tel:|data:)/.test(href) || href === '/src/index.ts') continue;
+        if (!href || /^(https?:|mailto:|tel:|data:)/.test(href) || href === '/widget.ts') continue;
         const url = new URL(href, `http://site/docs/${file}`);
         if (!url.pathname.startsWith('/docs/')) {
           broken.push(`${file} → ${href} (outside the site)`);
@@ -81,7 +81,7 @@ describe('the documentation site', () => {
 
   it('shows the widget live on the theming page, with the controls that theme it', () => {
     const html = readFileSync(join(site, 'developers/theming/index.html'), 'utf8');
-    assert.match(html, /<script type="module" src="\/src\/index.ts"><\/script>/);
+    assert.match(html, /<script type="module" src="\/widget.ts"><\/script>/);
     assert.match(html, /<venue-booking id="themed" venue="[0-9a-f]{24}" api="\/api">/);
     assert.match(html, /<input type="color" name="--vb-accent"/);
     assert.ok(existsSync(join(site, 'assets/theming.js')));
