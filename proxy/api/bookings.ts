@@ -206,6 +206,7 @@ export async function book(ctx: ProxyContext, c: Context): Promise<Response> {
     ctx.clientOf(c),
     key ?? crypto.randomUUID(),
     c.req.header('origin') ?? null,
+    urlOf(c.req.raw).origin,
   );
   if (decoy) return ctx.send(c, decoy);
   const source = bookingSource(ctx, c.req.raw);

@@ -25,6 +25,9 @@ import { envelopeText, ProxyError } from '../core/envelope.js';
 import { urlOf } from '../core/url.js';
 import type { ProxyContext } from '../context.js';
 import { allowedVenue } from './input.js';
+import { sealedBytes } from './manage-token.js';
+import { base64url } from './secret-keys.js';
+import { pathOf, PATHS } from '../paths.js';
 import { judgeTurnstile, TURNSTILE, turnstileOffer, type TurnstileVerdict } from './turnstile.js';
 
 /** The body field of the honeypot: a name form fillers fill, which the widget's form never shows a person. */
@@ -200,7 +203,8 @@ export async function judgeBooking(
 /**
  * Judges a booking about to be made, sent from `page` (its Origin), counting the verdict: the decoy
  * answer for a bot, a throw for a stale proof or a Turnstile that could not be asked, or null to go
- * on and book. A failed proof raises the client's next challenges.
+ * on and book. A failed proof raises the client's next challenges. `origin`: the request's, where a
+ * made booking's manage link would point without a public URL.
  */
 export async function botAnswer(
   ctx: ProxyContext,
@@ -209,6 +213,7 @@ export async function botAnswer(
   client: string,
   claimFor: string,
   page: string | null,
+  origin: string,
 ): Promise<{ status: number; text: string } | null> {
   if (!ctx.config.botCheck) return null;
   let verdict: BotVerdict | TurnstileVerdict = await judgeBooking(ctx, input, client, claimFor);
@@ -231,20 +236,32 @@ export async function botAnswer(
   }
   ctx.config.metrics.booking('decoy');
   ctx.logger.log({ level: 'info', msg: 'bot answered with a decoy', verdict });
-  return { status: 200, text: envelopeText(path, 'POST', 200, decoyAnswer(input)) };
+  const answer = decoyAnswer(input, ctx.config.publicBase ?? origin);
+  return { status: 200, text: envelopeText(path, 'POST', 200, answer) };
 }
 
 /**
  * A decoy: what a made booking's answer looks like (api/booking-answer.ts), with a reference in the
- * service's form that names no booking anywhere.
+ * service's form that names no booking anywhere, and a manage link (`base` its origin) as long as a
+ * real one (a sealed token's nonce, claims and tag: api/manage-token.ts) that opens nothing, so the
+ * answer's shape does not tell a bot it was caught, and following it costs no upstream call.
  */
-function decoyAnswer(input: Record<string, unknown>): Record<string, unknown> {
+function decoyAnswer(input: Record<string, unknown>, base: string): Record<string, unknown> {
   const digits = Array.from(crypto.getRandomValues(new Uint8Array(11)), (byte) => byte % 10).join('');
-  const booking: Record<string, unknown> = { reference: `DMN-${digits}`, status: 'complete' };
+  const reference = `DMN-${digits}`;
+  const booking: Record<string, unknown> = { reference, status: 'complete' };
   for (const key of ['date', 'time'] as const) if (typeof input[key] === 'string') booking[key] = input[key];
   const people = Number(input.num_people);
   if (Number.isInteger(people)) booking.num_people = people;
-  return { booking, bookingStatus: 'confirmed', venue: {} };
+  // A real token's claims: these and the venue's and type's names (here a common length for them).
+  const claims = { venue: input.venue_id, id: 'f'.repeat(24), ...booking, type: input.type, names: 'x'.repeat(40) };
+  const token = base64url(crypto.getRandomValues(new Uint8Array(sealedBytes(JSON.stringify(claims).length))));
+  return {
+    booking,
+    bookingStatus: 'confirmed',
+    venue: {},
+    manage_url: `${base}${pathOf(PATHS.managePage, { token })}`,
+  };
 }
 
 /**

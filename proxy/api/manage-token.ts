@@ -34,9 +34,17 @@ export interface ManageClaims {
 const SECRET_TTL_MS = 5 * 365 * 24 * 3_600_000;
 /** What the sealed payload is bound to, so a token cannot be taken for another kind of sealed text. */
 const PURPOSE = new TextEncoder().encode('venue-booking manage v1');
-/** The longest token accepted: a bound on work per request, far above any token issued. */
-const TOKEN_MAX = 600;
-const TOKEN_RE = /^[A-Za-z0-9_-]{40,600}$/;
+/**
+ * The sealed claims are padded to a multiple of this many bytes, so a token's length says little of
+ * the names inside it, and a decoy's link (api/bot-check.ts) is as long as a real one.
+ */
+const PAD_BYTES = 128;
+/** The longest token accepted: a bound on work per request, above any token issued (names ≤ 100 characters). */
+const TOKEN_MAX = 1600;
+const TOKEN_RE = /^[A-Za-z0-9_-]{40,1600}$/;
+
+/** The bytes of a sealed token for claims of `plain` bytes: nonce, claims padded, tag. */
+export const sealedBytes = (plain: number) => 12 + Math.ceil(plain / PAD_BYTES) * PAD_BYTES + 16;
 
 /** An AES-GCM key from a secret of any length (SHA-256 of it and the purpose). */
 async function aesKey(secret: string): Promise<CryptoKey> {
@@ -67,7 +75,10 @@ export function londonDate(now: number): string {
 /** A new token for a booking the proxy has just made. */
 export async function sealManage(ctx: ProxyContext, claims: ManageClaims): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
-  const plain = new TextEncoder().encode(JSON.stringify(claims));
+  const json = new TextEncoder().encode(JSON.stringify(claims));
+  // Padded with spaces, which JSON.parse reads past.
+  const plain = new Uint8Array(sealedBytes(json.length) - 28).fill(0x20);
+  plain.set(json);
   const sealed = await crypto.subtle.encrypt(
     { name: 'AES-GCM', iv, additionalData: PURPOSE },
     await keys(ctx).current(),

@@ -122,14 +122,19 @@ describe('the bot check, on by default', () => {
       ['invalid', details({ proof: await proofFor(bin.base, client, OTHER_VENUE) })],
       ['replayed', details({ proof: used })],
     ];
+    let link = '';
     for (const [outcome, body] of cases) {
       const decoy = await post(bin.base, client, body, `key-${outcome}-${minute}`);
+      link = decoy.body.payload.manage_url;
       assert.equal(decoy.status, 200, `${outcome}: ${JSON.stringify(decoy.body)}`);
       assert.match(decoy.body.payload.booking.reference, /^DMN-\d{11}$/, outcome);
       assert.equal(decoy.body.payload.bookingStatus, 'confirmed', outcome);
       assert.deepEqual(Object.keys(decoy.body.payload).sort(), Object.keys(real.body.payload).sort(), outcome);
     }
     assert.equal(await metric(bin.base, UPSTREAM_BOOKINGS), before + 1, 'only the real booking went upstream');
+    // A decoy's manage link is as long as a real one and opens the one "not found" page.
+    assert.ok(Math.abs(link.length - real.body.payload.manage_url.length) < 40, `${link} beside a real link`);
+    assert.equal((await fetch(link)).status, 404);
     for (const outcome of ['missing', 'honeypot', 'replayed'])
       assert.equal(await metric(bin.base, checks(outcome)), 1, outcome);
     assert.equal(await metric(bin.base, checks('invalid')), 2);
