@@ -1,7 +1,8 @@
 /**
  * The guest's manage page, `/manage/<token>` (the link of the booking answer's `manage_url`, the
  * widget's confirmation and the calendar file): the booking as the service shows it now, until
- * when it may be changed or cancelled online, a cancel form that works without script (a confirm
+ * when it may be changed or cancelled online, the venue's phone (always: a guest may need to call
+ * about anything the page does not do, a cancelled booking included), a cancel form that works without script (a confirm
  * step, then a POST to the same address), and a link to `/manage/<token>/change`, a page that
  * embeds the widget prefilled with the booking and `replaces` set to the token.
  *
@@ -141,11 +142,11 @@ function detailsOf(words: PageWords, view: ManageView): string {
   return `<dl>${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
-/** What the guest may do: the change link and the cancel step, or why not and the phone. */
+/** What the guest may do: the change link and the cancel step, or why not. */
 function actionsOf(words: PageWords, view: ManageView, token: string, confirming: boolean): string {
   const w = words.manage;
   if (view.booking.status === 'rejected') return '';
-  if (!view.cancel.allowed) return `<p>${escapeHtml(refusalText(w, view.cancel.reason))}</p>${callLine(w, view.phone)}`;
+  if (!view.cancel.allowed) return `<p>${escapeHtml(refusalText(w, view.cancel.reason))}</p>`;
   const until = view.cancel.until
     ? `<p>${escapeHtml(w.until.replace('%s', londonText(view.cancel.until, words.lang)))}</p>`
     : '';
@@ -216,7 +217,7 @@ export async function managePage(ctx: ProxyContext, c: Context): Promise<Respons
   const view = await manageView(ctx, claims);
   if (!posting) ctx.config.metrics.count('guest_manage_total', { action: 'view', outcome: 'ok' });
   const confirming = !posting && urlOf(c.req.raw).searchParams.get('step') === 'cancel';
-  const body = `${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(w.title)}</h1>${notice}${detailsOf(words, view)}${actionsOf(words, view, token, confirming)}`;
+  const body = `${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(w.title)}</h1>${notice}${detailsOf(words, view)}${actionsOf(words, view, token, confirming)}${callLine(w, view.phone)}`;
   return managePageResponse(body, { words, title: w.title, style: styleOf(profile), up: UP.page });
 }
 
