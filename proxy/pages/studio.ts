@@ -132,7 +132,7 @@ ${formOf(choices, offer, today, contrastOf(choices))}</section>
  * stand-in `fbq` only lists. Shown by the script with the first event, so it takes no room before.
  */
 const TRACKING = `<div id="tracking" hidden><h3 id="tracking-title">Test your tracking</h3>
-<p>Book in the preview: each event the widget hands your site’s tags (Google Tag Manager’s <code>dataLayer</code>, Meta’s pixel) appears here as it fires. A booking counts once: <code>purchase</code> when confirmed, <code>generate_lead</code> for an enquiry, with the booking’s reference. The snippet turns them on with <code>analytics</code> and <code>meta-pixel</code>.</p>
+<p>Book in the preview: each event the widget hands your site’s tags (Google Tag Manager’s <code>dataLayer</code>, Meta’s pixel) appears here as it fires. A booking counts once: <code>purchase</code> when confirmed, <code>generate_lead</code> for an enquiry, with the booking’s reference. The preview has them on; to hand them to your site’s tags, add <code>analytics</code> (and <code>meta-pixel</code> for Meta’s pixel) to the code you paste.</p>
 <ol id="tracking-events" aria-labelledby="tracking-title" aria-live="polite"></ol></div>`;
 
 /** The query key of the preview's journey, which the studio's script sends with each redraw. */
