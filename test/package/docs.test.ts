@@ -101,4 +101,13 @@ describe('README.md', () => {
     for (const part of ['docs/venues/', 'docs/developers/', 'docs/operators/', 'docs/reference/'])
       assert.ok(readme.includes(part), `README links to ${part}`);
   });
+
+  it('links only to files that exist', () => {
+    const targets = [...readme.matchAll(/\]\(((?:docs|proxy|sandbox)\/[^)#\s]*)/g)].map((match) => match[1]!);
+    assert.ok(targets.length > 10, 'the README links to the docs');
+    assert.deepEqual(
+      targets.filter((target) => !existsSync(`${root}${target}`)),
+      [],
+    );
+  });
 });
