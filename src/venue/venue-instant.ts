@@ -3,7 +3,7 @@
  * names. Apart from venue-time.ts so that it travels with the calendar links in their on-demand
  * chunk (`later-steps.ts`), and the bundle carries neither.
  */
-/** London's wall-clock fields at an instant (venue-time.ts's `VENUE_ZONE`, written out: this module imports nothing). */
+/** London's wall-clock fields at an instant (this module imports nothing). */
 const londonParts = new Intl.DateTimeFormat('en-GB', {
   timeZone: 'Europe/London',
   hourCycle: 'h23',

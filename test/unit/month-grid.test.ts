@@ -56,6 +56,16 @@ describe('venue time', () => {
     assert.equal(addPlainDays('2026-03-28', 2), '2026-03-30');
     assert.equal(formatVenueTime('19:30', 'en-GB'), '19:30');
   });
+
+  it('takes London’s date by the clock rule as Intl does, every hour from 2024 to 2036', () => {
+    const london = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', dateStyle: 'short' });
+    const differ: string[] = [];
+    for (let at = Date.UTC(2024, 0, 1); at < Date.UTC(2036, 0, 1); at += 30 * 60_000) {
+      const instant = new Date(at);
+      if (venueToday(instant) !== london.format(instant)) differ.push(instant.toISOString());
+    }
+    assert.deepEqual(differ, []);
+  });
 });
 
 describe('formatting and calendar files', () => {
