@@ -1,4 +1,4 @@
-import { html, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { html, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { TaskStatus } from '@lit/task';
 import { ApiError } from './api/client.js';
 import { checkGuest, nextStep, parseSteps, planSubmission, type Step } from './state/booking-flow.js';
@@ -21,6 +21,9 @@ import { venueToday } from './venue/venue-time.js';
 import * as state from './state/booking-state.js';
 
 export type { ShownStep } from './state/view.js';
+
+/** The view before the first render. */
+const EMPTY: View = { kind: 'empty', step: null, frame: 'none' };
 
 export type { BookingConfirmation, BookingSummary, GuestPrefill, VenueBookingEventDetails };
 export type {
@@ -53,11 +56,15 @@ export class VenueBooking extends VenueBookingApi {
   /** Set once the guest acts: events and focus moves happen only after that. */
   private _interacted = false;
   /** The view of this update (`willUpdate`). */
-  private _view: View = { kind: 'empty', step: null, frame: 'none' };
+  private _view: View = EMPTY;
   /** Whether the details form has been in sight: the marketing preferences are read from then on. */
   private _wantPreferences = false;
   /** Whether the console has been told that the proxy refuses this site (`_fail`). */
   private _refusalTold = false;
+  /** The first render's request, in the task after the first update (`scheduleUpdate`). */
+  private _firstRender: Promise<void> | null = null;
+  /** Whether that task has come: until then every update renders nothing (a read's start updates too). */
+  private _rendering = false;
 
   private _locale = new Locale(this, () => fire(this, 'vb-error', { kind: 'locale', status: null, during: 'locale' }));
   private _journey = new Journey(this, (restored) => this._apply({ type: 'restore', ...restored }));
@@ -98,14 +105,31 @@ export class VenueBooking extends VenueBookingApi {
   // --- lifecycle ---
 
   /**
-   * The first update waits for a task of its own: the module's evaluation with the element's
-   * upgrade is one task, the first render (which also asks for the first availability) the next,
-   * so a phone's main thread is never held long by both at once (Lighthouse counts each task of
-   * 50 ms or more at its 4× CPU slowdown as blocking, and the two together came to some 70 ms).
+   * The first update waits for a task of its own, and only asks: it starts the first reads and
+   * renders nothing; the placeholder renders in the task after (`firstUpdated`). So the module's
+   * evaluation with the element's upgrade, the first reads' start and the first render are three
+   * tasks: a phone's main thread is never held long by them together (Lighthouse counts each task
+   * of 50 ms or more at its 4× CPU slowdown as blocking), and the reads leave before the render.
    */
   protected override async scheduleUpdate(): Promise<unknown> {
     if (!this.hasUpdated) await new Promise((resolve) => setTimeout(resolve));
     return super.scheduleUpdate();
+  }
+
+  protected override firstUpdated(): void {
+    this._firstRender = new Promise((rendered) =>
+      setTimeout(() => {
+        this._rendering = true;
+        rendered(this.requestUpdate());
+      }),
+    );
+  }
+
+  /** Complete once the first render is: the first update renders nothing (`scheduleUpdate`). */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    await super.getUpdateComplete();
+    await this._firstRender;
+    return super.getUpdateComplete();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
@@ -133,7 +157,8 @@ export class VenueBooking extends VenueBookingApi {
       );
     const { confirmation, pick } = this._state;
     const view = { ...this._state, ...this._data.viewReads, confirmed: Boolean(confirmation), venue: pick.id };
-    this._view = viewFor({ ...view, order: this._order }, this._data.availability.state);
+    // The first update renders nothing, so it shows no step (`scheduleUpdate`).
+    this._view = this._rendering ? viewFor({ ...view, order: this._order }, this._data.availability.state) : EMPTY;
   }
 
   protected override updated(changed: PropertyValues): void {
@@ -286,6 +311,7 @@ export class VenueBooking extends VenueBookingApi {
   }
 
   override render() {
+    if (!this._rendering) return nothing;
     const flow = renderFlow(this._flow(), this._view);
     const live = html`<div id="live" class="visually-hidden" role="status" aria-live="polite"></div>`;
     const popup = {
