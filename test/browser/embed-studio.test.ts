@@ -7,6 +7,7 @@
 import { expect } from '@open-wc/testing';
 import type { VenueBooking } from '../../src/venue-booking.js';
 import { formatViolations, operatorPageViolations } from '../support/demo-frame.js';
+import { closeFrames, openFrame } from '../support/frames.js';
 import {
   DEMO_VENUE,
   newStack,
@@ -17,28 +18,17 @@ import {
   type TestStack,
 } from '../support/widget-page.js';
 
-const frames: HTMLIFrameElement[] = [];
+/** The studio as an operator's desktop browser shows it. */
+const DESKTOP = { width: 1100, height: 1200 };
+
 afterEach(() => {
-  for (const frame of frames.splice(0)) frame.remove();
+  closeFrames();
   sessionStorage.clear();
 });
 
-/** Loads `url` in a frame of the test page. */
-async function frameOf(url: string, title: string): Promise<HTMLIFrameElement> {
-  const frame = document.createElement('iframe');
-  frame.title = title;
-  frame.style.cssText = 'width: 1100px; height: 1200px; border: 0;';
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  frame.src = url;
-  document.body.append(frame);
-  frames.push(frame);
-  await loaded;
-  return frame;
-}
-
 /** The studio of a stack, opened as the operator would (from this machine: no token). */
 async function openStudio(stack: TestStack): Promise<Document> {
-  const frame = await frameOf(`${stack.base}/embed`, 'embed studio');
+  const frame = await openFrame(`${stack.base}/embed`, 'embed studio', DESKTOP);
   return frame.contentDocument!;
 }
 
@@ -85,7 +75,7 @@ function originRow(doc: Document, origin: string): { status: string; fix: string
 
 /** The studio at `query`, once its preview widget has drawn its first step. */
 async function studioAt(stack: TestStack, query: string): Promise<Document> {
-  const frame = await frameOf(`${stack.base}/embed?${query}`, 'embed studio');
+  const frame = await openFrame(`${stack.base}/embed?${query}`, 'embed studio', DESKTOP);
   const doc = frame.contentDocument!;
   await until(
     () => doc.querySelector('#preview venue-booking')?.shadowRoot?.querySelector('[part~="step"], [part~="open"]'),
@@ -146,7 +136,7 @@ describe('the embed studio', () => {
 
   it('starts the preview afresh after a reload, and keeps its journey through the form’s redraws', async () => {
     const stack = await newStack({ proxy: { widget: true } });
-    const frame = await frameOf(`${stack.base}/embed`, 'embed studio');
+    const frame = await openFrame(`${stack.base}/embed`, 'embed studio', DESKTOP);
     const preview = (doc: Document) =>
       until(
         () =>
@@ -223,7 +213,7 @@ describe('the embed studio', () => {
     const { url, origin } = await postPage(stack, snippet);
     expect(origin).to.not.equal(location.origin);
     const shown = shownOn(url);
-    await frameOf(url, 'the venue’s own page');
+    await openFrame(url, 'the venue’s own page', DESKTOP);
     expect((await shown).step).to.equal('type');
 
     const again = await openStudio(stack);
@@ -235,7 +225,7 @@ describe('the embed studio', () => {
     const snippet = (await openStudio(stack)).querySelector<HTMLTextAreaElement>('#snippet')!.value;
     const { url, origin } = await postPage(stack, snippet);
     const shown = shownOn(url);
-    await frameOf(url, 'a page the proxy does not know');
+    await openFrame(url, 'a page the proxy does not know', DESKTOP);
     expect((await shown).alert).to.not.equal('', 'the widget says it cannot book there');
 
     const doc = await openStudio(stack);

@@ -20,31 +20,12 @@ import {
   type TestStack,
 } from '../support/widget-page.js';
 import { withProof } from '../support/bot-proof.js';
+import { closeFrames, nextLoad, openFrame } from '../support/frames.js';
 
 /** The venue's phone, and guests may cancel online up to 24 hours before. */
 const PROFILE = { phone: '+44 20 7946 0000', cancellation: { online: true, hours_before: 24 } };
 
-const frames: HTMLIFrameElement[] = [];
-afterEach(() => {
-  for (const frame of frames.splice(0)) frame.remove();
-});
-
-/** Loads `url` in a frame of the test page, `width` CSS pixels wide, as a phone shows it. */
-async function frameOf(url: string, title: string, width: number): Promise<HTMLIFrameElement> {
-  const frame = document.createElement('iframe');
-  frame.title = title;
-  frame.style.cssText = `width: ${width}px; height: 900px; border: 0;`;
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  frame.src = url;
-  document.body.append(frame);
-  frames.push(frame);
-  await loaded;
-  return frame;
-}
-
-/** Resolves on the frame's next document (a link followed, a form sent). */
-const nextLoad = (frame: HTMLIFrameElement) =>
-  new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
+afterEach(closeFrames);
 
 /** London's date a week from now (`yyyy-MM-dd`), from its parts (engines order en-CA differently). */
 function aWeekAhead(): string {
@@ -103,17 +84,16 @@ const detailsOf = (doc: Document) =>
  */
 async function violations(frame: HTMLIFrameElement): Promise<string> {
   const page = frame.contentDocument!;
-  const copy = document.createElement('iframe');
-  copy.title = `${frame.title}, for axe-core`;
-  copy.style.cssText = frame.style.cssText;
-  const loaded = nextLoad(copy);
-  copy.srcdoc = page.documentElement.outerHTML.replace(
-    '<head>',
-    `<head><base href="${frame.contentWindow!.location.href}">`,
+  const copy = await openFrame(
+    {
+      srcdoc: page.documentElement.outerHTML.replace(
+        '<head>',
+        `<head><base href="${frame.contentWindow!.location.href}">`,
+      ),
+    },
+    `${frame.title}, for axe-core`,
+    { width: frame.clientWidth },
   );
-  document.body.append(copy);
-  frames.push(copy);
-  await loaded;
   const doc = copy.contentDocument!;
   await until(() => getComputedStyle(doc.body).maxWidth !== 'none', 'the page’s stylesheet');
   return formatViolations(await operatorPageViolations(doc));
@@ -124,7 +104,7 @@ describe('the guest’s manage page', () => {
     it(`shows the booking and the venue’s phone on a ${width} px phone, accessible (axe-core)`, async () => {
       const stack = await newStack({ proxy: { widget: true, profiles: { [DEMO_VENUE]: PROFILE } } });
       const booked = await book(stack, `manage-page-${width}-${Date.now()}@example.com`);
-      const frame = await frameOf(booked.manage, 'manage page', width);
+      const frame = await openFrame(booked.manage, 'manage page', { width });
       const doc = frame.contentDocument!;
       expect(doc.querySelector('h1')!.textContent).to.equal('Your booking');
       const details = detailsOf(doc);
@@ -151,7 +131,7 @@ describe('the guest’s manage page', () => {
     const stack = await newStack({ proxy: { widget: true, profiles: { [DEMO_VENUE]: PROFILE } } });
     const email = `manage-cancel-${Date.now()}@example.com`;
     const booked = await book(stack, email);
-    const frame = await frameOf(booked.manage, 'manage page', 412);
+    const frame = await openFrame(booked.manage, 'manage page', { width: 412 });
     const cancel = [...frame.contentDocument!.querySelectorAll<HTMLAnchorElement>('.manage a')].find(
       (link) => link.textContent === 'Cancel this booking',
     );
@@ -183,7 +163,7 @@ describe('the guest’s manage page', () => {
   it('opens the change page with the widget prefilled, past the type step', async () => {
     const stack = await newStack({ proxy: { widget: true, profiles: { [DEMO_VENUE]: PROFILE } } });
     const booked = await book(stack, `manage-change-${Date.now()}@example.com`);
-    const frame = await frameOf(`${booked.manage}/change`, 'change page', 412);
+    const frame = await openFrame(`${booked.manage}/change`, 'change page', { width: 412 });
     const doc = frame.contentDocument!;
     expect(doc.querySelector('h1')!.textContent).to.equal('Change your booking');
     const element = doc.querySelector<VenueBooking>('venue-booking')!;

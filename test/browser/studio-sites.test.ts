@@ -12,10 +12,10 @@
  */
 import { expect } from '@open-wc/testing';
 import { formatViolations, operatorPageViolations } from '../support/demo-frame.js';
+import { closeFrames, openFrame } from '../support/frames.js';
 import { DEMO_VENUE, newStack, storedBookings, until, type TestStack } from '../support/widget-page.js';
 
-const frames: HTMLIFrameElement[] = [];
-afterEach(() => frames.splice(0).forEach((frame) => frame.remove()));
+afterEach(closeFrames);
 
 /** What the venue's page reports: the widget's refusal, or the booking's reference. */
 interface Report {
@@ -91,19 +91,6 @@ ${pasted}
   return response.json();
 }
 
-/** Opens `url` in a frame `width` wide; resolves once it has loaded. */
-async function frameOf(url: string, title: string, width = 1100): Promise<HTMLIFrameElement> {
-  const frame = document.createElement('iframe');
-  frame.title = title;
-  frame.style.cssText = `width: ${width}px; height: 900px; border: 0;`;
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  frame.src = url;
-  document.body.append(frame);
-  frames.push(frame);
-  await loaded;
-  return frame;
-}
-
 /** Opens the venue's page and waits for its report. */
 async function visit(url: string): Promise<Report> {
   const reported = new Promise<Report>((resolve) => {
@@ -114,13 +101,13 @@ async function visit(url: string): Promise<Report> {
     };
     window.addEventListener('message', listener);
   });
-  await frameOf(url, 'the venue’s own page', 800);
+  await openFrame(url, 'the venue’s own page', { width: 800 });
   return reported;
 }
 
 /** The studio in a frame `width` wide, once its preview has drawn. */
 async function studio(stack: TestStack, width = 1100, query = `venue=${DEMO_VENUE}`): Promise<HTMLIFrameElement> {
-  const frame = await frameOf(`${stack.base}/embed?${query}`, 'embed studio', width);
+  const frame = await openFrame(`${stack.base}/embed?${query}`, 'embed studio', { width });
   await until(
     () =>
       frame

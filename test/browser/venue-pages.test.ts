@@ -17,30 +17,12 @@ import {
   type TestStack,
 } from '../support/widget-page.js';
 import { withProof } from '../support/bot-proof.js';
+import { closeFrames, openFrame } from '../support/frames.js';
 
-const frames: HTMLIFrameElement[] = [];
 afterEach(() => {
-  for (const frame of frames.splice(0)) frame.remove();
+  closeFrames();
   sessionStorage.clear();
 });
-
-/** Loads `url` (or `srcdoc`) in a frame of the test page, phone-sized (`width` CSS pixels). */
-async function frameOf(
-  source: { url?: string; srcdoc?: string },
-  title: string,
-  width = 412,
-): Promise<HTMLIFrameElement> {
-  const frame = document.createElement('iframe');
-  frame.title = title;
-  frame.style.cssText = `width: ${width}px; height: 900px; border: 0;`;
-  const loaded = new Promise((resolve) => frame.addEventListener('load', resolve, { once: true }));
-  if (source.srcdoc !== undefined) frame.srcdoc = source.srcdoc;
-  else frame.src = source.url!;
-  document.body.append(frame);
-  frames.push(frame);
-  await loaded;
-  return frame;
-}
 
 type AxeWindow = Window & { axe?: { run(context: Document): Promise<{ violations: AxeViolation[] }> } };
 
@@ -61,7 +43,7 @@ async function axeViolations(frame: HTMLIFrameElement, nonce = ''): Promise<AxeV
 
 /** The booking page of a stack's venue, once its widget has drawn its first step. */
 async function bookingPage(stack: TestStack, query = ''): Promise<HTMLIFrameElement> {
-  const frame = await frameOf({ url: `${stack.base}/book/${DEMO_VENUE}${query}` }, 'booking page');
+  const frame = await openFrame(`${stack.base}/book/${DEMO_VENUE}${query}`, 'booking page');
   await until(
     () => frame.contentDocument!.querySelector('venue-booking')?.shadowRoot?.querySelector('[part~="step"]'),
     'the booking page’s widget',
@@ -154,7 +136,7 @@ describe('the booking page', () => {
     const stack = await newStack({ proxy: { widget: true } });
     const response = await fetch(`${stack.base}/book/64a1f0c2e4b0a1b2c3d4e599?locale=es`);
     expect(response.status).to.equal(404);
-    const frame = await frameOf({ url: `${stack.base}/book/64a1f0c2e4b0a1b2c3d4e599?locale=es` }, 'no page');
+    const frame = await openFrame(`${stack.base}/book/64a1f0c2e4b0a1b2c3d4e599?locale=es`, 'no page');
     expect(frame.contentDocument!.querySelector('h1')!.textContent).to.equal('Aquí no hay ninguna página de reservas');
     expect(getComputedStyle(frame.contentDocument!.body).marginTop).to.not.equal('8px', 'its stylesheet loaded');
   });
@@ -166,7 +148,7 @@ describe('the status page', () => {
     // The page runs no script at all (`script-src 'none'`), so axe checks the same markup and
     // stylesheet in a frame of the test page's own, which allows it.
     const html = await (await fetch(`${stack.base}/status`)).text();
-    const frame = await frameOf(
+    const frame = await openFrame(
       {
         srcdoc: html
           .replace('<head>', `<head><base href="${location.origin}${stack.base}/">`)
@@ -185,7 +167,7 @@ describe('the status page', () => {
     const stack = await newStack({ proxy: { widget: true } });
     // The QR code's link opened (a page view), and a booking from it and from the page's link: the
     // browser sends the page's address to its own origin, as the booking page's widget does.
-    await frameOf({ url: `${stack.base}/book/${DEMO_VENUE}?via=qr` }, 'booking page from the QR code');
+    await openFrame(`${stack.base}/book/${DEMO_VENUE}?via=qr`, 'booking page from the QR code');
     // A week ahead in London, as YYYY-MM-DD from its parts (engines differ in how en-CA writes a date).
     const parts = Object.fromEntries(
       new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' })
@@ -221,7 +203,7 @@ describe('the status page', () => {
       );
       expect(booked.status, await booked.clone().text()).to.equal(200);
     }
-    const frame = await frameOf({ url: `${stack.base}/status` }, 'status page on a phone', 360);
+    const frame = await openFrame(`${stack.base}/status`, 'status page on a phone', { width: 360 });
     const doc = frame.contentDocument!;
     await until(() => getComputedStyle(doc.body).maxWidth !== 'none', 'its stylesheet');
     expect(doc.querySelector('#verdict')!.textContent).to.equal('Bookings are going through.');
