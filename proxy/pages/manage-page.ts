@@ -90,9 +90,12 @@ function missingPage(words: PageWords, up: string): Response {
   });
 }
 
-/** The venue's phone as a link, or the plain "contact the venue". */
-function callLine(words: Words, phone: string | null): string {
-  if (!phone) return `<p>${escapeHtml(words.contact)}</p>`;
+/**
+ * The venue's phone as a link; without one, the plain "contact the venue" only where the guest
+ * needs the venue (`needed`): not under a booking they can still cancel online, nor one cancelled.
+ */
+function callLine(words: Words, phone: string | null, needed = true): string {
+  if (!phone) return needed ? `<p>${escapeHtml(words.contact)}</p>` : '';
   const [before, after] = words.call.split('%s') as [string, string | undefined];
   const link = `<a href="tel:${escapeHtml(phone.replace(/[^+0-9]/g, ''))}">${escapeHtml(phone)}</a>`;
   return `<p>${escapeHtml(before)}${link}${escapeHtml(after ?? '')}</p>`;
@@ -204,10 +207,12 @@ export async function managePage(ctx: ProxyContext, c: Context): Promise<Respons
   if (!claims) return missingPage(words, UP.page);
   const w = words.manage;
   let notice = '';
+  let refused = false;
   if (posting) {
     const form = (await c.req.text()).slice(0, FORM_LIMIT);
     if (new URLSearchParams(form).get('confirm') === 'yes') {
       const outcome = await cancelOnce(ctx, claims, { kind: 'cancel' }, c);
+      refused = 'refused' in outcome;
       notice =
         'refused' in outcome
           ? `<p role="alert">${escapeHtml(refusalText(w, outcome.refused))}</p>`
@@ -217,7 +222,8 @@ export async function managePage(ctx: ProxyContext, c: Context): Promise<Respons
   const view = await manageView(ctx, claims);
   if (!posting) ctx.config.metrics.count('guest_manage_total', { action: 'view', outcome: 'ok' });
   const confirming = !posting && urlOf(c.req.raw).searchParams.get('step') === 'cancel';
-  const body = `${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(w.title)}</h1>${notice}${detailsOf(words, view)}${actionsOf(words, view, token, confirming)}${callLine(w, view.phone)}`;
+  const needsVenue = refused || (view.booking.status !== 'rejected' && !view.cancel.allowed);
+  const body = `${practiceBanner(ctx.config.practice, words.practice)}<h1>${escapeHtml(w.title)}</h1>${notice}${detailsOf(words, view)}${actionsOf(words, view, token, confirming)}${callLine(w, view.phone, needsVenue)}`;
   return managePageResponse(body, { words, title: w.title, style: styleOf(profile), up: UP.page });
 }
 

@@ -243,6 +243,28 @@ describe('a guest manages a booking through its link (issue 36)', () => {
     assert.deepEqual(later.body.payload.cancel, { allowed: false, reason: 'capability' });
   });
 
+  test('a venue without a phone: "contact the venue" only where the guest cannot act online', async () => {
+    const contact = /Please contact the venue\./;
+    const own = { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' };
+    const online = stackFor({ profileSeed: { [VENUE]: { cancellation: { online: true, hours_before: 24 } } } });
+    const booked = await book(online);
+    assert.doesNotMatch(await (await online.send(`/manage/${booked.token}`)).text(), contact, 'cancellable online');
+    const cancelled = await online.send(`/manage/${booked.token}`, {
+      method: 'POST',
+      headers: own,
+      body: 'confirm=yes',
+    });
+    const html = await cancelled.text();
+    assert.match(html, /Your booking is cancelled\./);
+    assert.doesNotMatch(html, contact, 'cancelled');
+
+    const byPhone = stackFor({ profileSeed: { [VENUE]: { cancellation: { online: false } } } });
+    const other = await book(byPhone);
+    const refused = await (await byPhone.send(`/manage/${other.token}`)).text();
+    assert.match(refused, /This venue takes changes and cancellations by phone\./);
+    assert.match(refused, contact, 'refused online: the venue is the way');
+  });
+
   test('the manage page: no-script cancel with a confirm step, refused from another site’s form', async () => {
     const s = stackFor();
     const booked = await book(s);
