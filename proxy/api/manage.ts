@@ -464,7 +464,7 @@ export async function replacedBooking(
  * The answer of a change once its new booking is answered: when that booking is confirmed, the old
  * one is cancelled (once: `cancelOnce`) and the answer says `replaced: { reference }`; when it is
  * an enquiry, or the cancel is refused, the old booking stands and the answer says why
- * (`replace_refused`), so the guest knows both are held.
+ * (`replace_refused`: its reference, why, and the venue's phone), so the guest knows both are held.
  */
 export async function replaceSettled(
   ctx: ProxyContext,
@@ -478,7 +478,8 @@ export async function replaceSettled(
   const booking = objectOr(payload.booking);
   if (!isConfirmed(payload)) return answer.body;
   const outcome = await cancelOnce(ctx, old, { kind: 'change', newReference: String(booking.reference ?? '') }, c);
-  if ('refused' in outcome) payload.replace_refused = { reason: outcome.refused, phone: outcome.phone };
+  if ('refused' in outcome)
+    payload.replace_refused = { reference: old.reference, reason: outcome.refused, phone: outcome.phone };
   else payload.replaced = { reference: old.reference };
   return JSON.stringify({ ...envelope, payload });
 }

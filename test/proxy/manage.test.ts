@@ -370,6 +370,35 @@ describe('a guest manages a booking through its link (issue 36)', () => {
     assert.equal(s.stack.sandbox.store.bookings.length, before + 1);
   });
 
+  test('a change whose old booking the service will not cancel: the new one stands, the answer names the old', async () => {
+    // A key without the capability to manage bookings (the sandbox's `cannot-manage`) books, and the
+    // change's cancel of the old booking is refused (403): both bookings stand, and the answer says so.
+    const s = stackFor({}, (sandbox) => (request) => {
+      const headers = new Headers(request.headers);
+      headers.set('prefer', 'scenario=cannot-manage');
+      return sandbox.fetch(new Request(request, { headers }));
+    });
+    const booked = await book(s);
+    const time = await freeTime(s.json, [booked.time]);
+    const key = `kept-${crypto.randomUUID()}`;
+    const change = () =>
+      s.json('/api/bookings', postJson(detailsAt(time, { replaces: booked.token }), { 'idempotency-key': key }));
+    const first = await change();
+    assert.equal(first.response.status, 200, JSON.stringify(first.body));
+    assert.equal(first.body.payload.replaced, undefined);
+    assert.deepEqual(first.body.payload.replace_refused, {
+      reference: booked.payload.booking.reference,
+      reason: 'capability',
+      phone: PHONE,
+    });
+    const reference = first.body.payload.booking.reference as string;
+    assert.equal(stored(s, reference).status, 'complete');
+    assert.equal(stored(s, booked.payload.booking.reference).status, 'complete', 'the old booking stands');
+    const again = await change();
+    assert.equal(again.body.payload.booking.reference, reference, 'a retry books nothing more');
+    assert.equal(again.body.payload.replace_refused.reference, booked.payload.booking.reference);
+  });
+
   test('the venue’s webhook hears of a cancel and of a change once each, with nothing personal', async () => {
     const received: Record<string, unknown>[] = [];
     const receiver = createServer((request, response) => {
