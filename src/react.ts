@@ -97,8 +97,8 @@ export interface VenueBookingEventProps {
   'onvb-submit'?: (event: CustomEvent<VenueBookingEventDetails['vb-submit']>) => void;
   /**
    * The booking is stored (`{ reference, status, manage_url, booking, restored }`, no personal
-   * data; `previous` too for a change); after a reload that shows a kept confirmation it fires
-   * again with `restored: true`.
+   * data; `previous` too for a change, or `kept` for one whose old booking still stands); after a
+   * reload that shows a kept confirmation it fires again with `restored: true`.
    */
   'onvb-complete'?: (event: CustomEvent<VenueBookingEventDetails['vb-complete']>) => void;
   /** With `replaces`: booked, and the old booking cancelled (`{ reference, previous }`). */

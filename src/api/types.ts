@@ -126,6 +126,8 @@ export interface WireBookingCreated {
   manage_url?: string;
   /** Added by our proxy to a change (`replaces`): the booking it replaced, cancelled. */
   replaced?: { reference?: string };
+  /** Added by our proxy to a change whose old booking the service would not cancel: it still stands. */
+  replace_refused?: { reference?: string; reason?: string; phone?: string | null };
 }
 
 /** The payload of an error response: the service's envelope with a message and field errors. */

@@ -35,7 +35,7 @@ import type { GuestPrefill } from '../state/element-types.js';
  * @fires {VenueBookingStepDetail} vb-step - A new step is shown after a guest action (`{ step }`).
  * @fires {VenueBookingChangeDetail} vb-change - The guest chose a value (`{ field, value }`).
  * @fires {VenueBookingSubmitDetail} vb-submit - The booking was sent (`{ booking }`, no personal data).
- * @fires {VenueBookingCompleteDetail} vb-complete - The booking is stored (`{ reference, status, manage_url, booking, restored }`, no personal data; `previous` too for a change); after a reload that shows a kept confirmation it fires again with `restored: true`.
+ * @fires {VenueBookingCompleteDetail} vb-complete - The booking is stored (`{ reference, status, manage_url, booking, restored }`, no personal data; `previous` too for a change, or `kept` for one whose old booking still stands); after a reload that shows a kept confirmation it fires again with `restored: true`.
  * @fires {VenueBookingChangedDetail} vb-changed - With `replaces`: booked, and the old booking cancelled (`{ reference, previous }`).
  * @fires {VenueBookingCancelledDetail} vb-cancelled - With `replaces`: the guest cancelled that booking instead of changing it (`{ reference }`; also when the proxy found it cancelled already).
  * @fires {VenueBookingRedirectDetail} vb-redirect - Cancelable; the guest is about to leave for the booking site (`{ url, booking }`).

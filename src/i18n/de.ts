@@ -136,6 +136,8 @@ export const strings: LocaleStrings = {
   manageLink: 'Diese Reservierung verwalten oder stornieren',
   changedTitle: 'Reservierung geändert',
   previousCancelled: (reference) => `Ihre vorherige Reservierung ${reference} ist storniert.`,
+  previousKept: (reference, phone) =>
+    `Ihre vorherige Reservierung ${reference} konnte nicht online storniert werden und besteht weiter: Bitte ${phone ? `rufen Sie das Lokal unter ${phone} an` : 'wenden Sie sich an das Lokal'}, um sie zu stornieren.`,
   cancelInstead: 'Stattdessen diese Reservierung stornieren',
   cancelAsk: (reference) =>
     `${reference ? `Reservierung ${reference} stornieren?` : 'Diese Reservierung stornieren?'} Das lässt sich nicht rückgängig machen.`,

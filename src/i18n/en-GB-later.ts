@@ -57,6 +57,9 @@ export const enGBLater = {
   manageLink: 'Manage or cancel this booking',
   changedTitle: 'Booking changed',
   previousCancelled: (reference: string) => `Your previous booking, ${reference}, is cancelled.`,
+  /** A change whose old booking could not be cancelled online: it still stands, and who cancels it. */
+  previousKept: (reference: string, phone?: string) =>
+    `Your previous booking, ${reference}, could not be cancelled online and still stands: please ${phone ? `call the venue on ${phone}` : 'contact the venue'} to cancel it.`,
   cancelInstead: 'Cancel this booking instead',
   cancelAsk: (reference: string) =>
     `${reference ? `Cancel booking ${reference}?` : 'Cancel this booking?'} This cannot be undone.`,

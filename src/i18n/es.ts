@@ -136,6 +136,8 @@ export const strings: LocaleStrings = {
   manageLink: 'Gestionar o cancelar esta reserva',
   changedTitle: 'Reserva modificada',
   previousCancelled: (reference) => `Su reserva anterior, ${reference}, está cancelada.`,
+  previousKept: (reference, phone) =>
+    `Su reserva anterior, ${reference}, no se pudo cancelar en línea y sigue en pie: ${phone ? `llame al local al ${phone}` : 'póngase en contacto con el local'} para cancelarla.`,
   cancelInstead: 'Cancelar esta reserva en su lugar',
   cancelAsk: (reference) =>
     `${reference ? `¿Cancelar la reserva ${reference}?` : '¿Cancelar esta reserva?'} No se puede deshacer.`,

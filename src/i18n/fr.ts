@@ -142,6 +142,8 @@ export const strings: LocaleStrings = {
   manageLink: 'Gérer ou annuler cette réservation',
   changedTitle: 'Réservation modifiée',
   previousCancelled: (reference) => `Votre réservation précédente, ${reference}, est annulée.`,
+  previousKept: (reference, phone) =>
+    `Votre réservation précédente, ${reference}, n’a pas pu être annulée en ligne et reste valable : ${phone ? `appelez l’établissement au ${phone}` : 'contactez l’établissement'} pour l’annuler.`,
   cancelInstead: 'Annuler plutôt cette réservation',
   cancelAsk: (reference) =>
     `${reference ? `Annuler la réservation ${reference} ?` : 'Annuler cette réservation ?'} Cette action est définitive.`,

@@ -136,6 +136,8 @@ export const strings: LocaleStrings = {
   manageLink: 'Deze reservering beheren of annuleren',
   changedTitle: 'Reservering gewijzigd',
   previousCancelled: (reference) => `Uw vorige reservering, ${reference}, is geannuleerd.`,
+  previousKept: (reference, phone) =>
+    `Uw vorige reservering, ${reference}, kon niet online worden geannuleerd en blijft staan: ${phone ? `bel de zaak op ${phone}` : 'neem contact op met de zaak'} om haar te annuleren.`,
   cancelInstead: 'Deze reservering in plaats daarvan annuleren',
   cancelAsk: (reference) =>
     `${reference ? `Reservering ${reference} annuleren?` : 'Deze reservering annuleren?'} Dit kan niet ongedaan worden gemaakt.`,

@@ -45,6 +45,8 @@ export interface ConfirmationProps extends Omit<Booked, 'notes'> {
   status: 'confirmed' | 'enquiry';
   /** A change: the reference of the booking this one replaced, which the proxy cancelled. */
   previous?: string;
+  /** A change whose old booking could not be cancelled online: it still stands. */
+  kept?: { reference: string; phone?: string };
   /**
    * The details form, when the later steps are here: its notes are shown back, and it weighs the
    * booking for the ad platforms (`GuestForm.confirmed`).
@@ -110,14 +112,19 @@ export function renderConfirmation({ html, nothing }: LitTags, props: Confirmati
   const confirmed = props.status === 'confirmed';
   const notes = booked.notes?.trim();
   const manage = manageLink(props.manage_url);
-  const { reference, status, previous } = props;
+  const { reference, status, previous, kept } = props;
   const party = Number(choices.num_people) || undefined;
   const type = choices.type ? String(choices.type) : undefined;
-  form?.confirmed({ reference, status, type, typeName: type && props.format('type', type), party }, !!previous);
+  // A change counts no new booking, finished (`previous`) or not (`kept`).
+  form?.confirmed(
+    { reference, status, type, typeName: type && props.format('type', type), party },
+    !!(previous || kept),
+  );
   return html`<div role="group" part="confirmation" aria-labelledby="step-title" data-status=${props.status}>
     <h2 id="step-title" tabindex="-1">${previous ? s.changedTitle : confirmed ? s.confirmedTitle : s.enquiryTitle}</h2>
     <p>${confirmed ? s.confirmedBody : s.enquiryBody}</p>
     ${previous ? html`<p data-previous>${s.previousCancelled(previous)}</p>` : nothing}
+    ${kept ? html`<p data-kept data-announce>${s.previousKept(kept.reference, kept.phone)}</p>` : nothing}
     <p data-announce>${s.reference}: <strong class="reference">${props.reference}</strong></p>
     ${
       summary.length || notes

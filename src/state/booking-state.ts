@@ -213,16 +213,19 @@ const CHANGES: {
     // The service's word when it gives one; when it says nothing, a time that books at once.
     const confirmed = isConfirmed(created, instant);
     const reference = String(created.booking?.reference ?? '');
+    const kept = created.replace_refused;
     return {
       submitting: false,
       // The venue's name for the confirmation comes with the create response.
       pick: { ...state.pick, title: created.venue?.title ?? state.pick.title },
-      // The proxy's manage link and, for a change, the reference it cancelled (`replaced`).
+      // The proxy's manage link and, for a change, the reference it cancelled (`replaced`) or the
+      // one that still stands (`replace_refused`).
       confirmation: {
         reference,
         status: confirmed ? 'confirmed' : 'enquiry',
         manage_url: created.manage_url,
         previous: created.replaced?.reference,
+        ...(kept?.reference && { kept: { reference: kept.reference, phone: kept.phone ?? undefined } }),
       },
       arrival: null,
     };

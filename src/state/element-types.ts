@@ -17,6 +17,12 @@ export interface BookingConfirmation {
   manage_url?: string;
   /** The reference of the booking this one replaced (a change, `replaces`): that booking is cancelled. */
   previous?: string;
+  /**
+   * A change the service would not finish: this booking is made, but the one `replaces` named could
+   * not be cancelled online and still stands (its `reference`); the guest cancels it with the venue
+   * (its `phone`, when the proxy knows it). No `vb-changed` then.
+   */
+  kept?: { reference: string; phone?: string };
 }
 
 /** Booking details without any personal data, as events carry them. */

@@ -92,6 +92,33 @@ async function bookTable(
 const manageLink = (page: WidgetPage) => page.root.querySelector<HTMLAnchorElement>('[part~="manage"]');
 const tokenOf = (url: string) => new URL(url).pathname.split('/').pop()!;
 
+/**
+ * Books a table, then changes it with `replaces` to another time of that day, analytics on: both
+ * bookings, the old one's token, `vb-changed`'s and `vb-complete`'s details, and the references
+ * the ad platforms were told of (`purchase`, `generate_lead`).
+ */
+async function bookAndChange(stack: TestStack, who: ReturnType<typeof guest>) {
+  const layer: Record<string, unknown>[] = [];
+  (globalThis as { dataLayer?: unknown[] }).dataLayer = layer;
+  const first = await bookTable(stack, who, { from: londonDay(3), to: londonDay(40), analytics: true });
+  const token = tokenOf(manageLink(first.page)!.href);
+  first.element.remove();
+  sessionStorage.clear();
+  const changed = heard<VenueBookingChangedDetail>(document.body, 'vb-changed');
+  const completes = heard<VenueBookingCompleteDetail>(document.body, 'vb-complete');
+  const second = await bookTable(stack, who, {
+    from: first.date,
+    to: first.date,
+    not: first.time,
+    replaces: token,
+    analytics: true,
+  });
+  const counted = layer
+    .filter((push) => push.event === 'purchase' || push.event === 'generate_lead')
+    .map((push) => (push.ecommerce as { transaction_id: string }).transaction_id);
+  return { first, second, token, changed, completes, counted };
+}
+
 describe('managing a booking from the widget', () => {
   afterEach(() => sessionStorage.clear());
 
@@ -142,25 +169,7 @@ describe('managing a booking from the widget', () => {
   it('changes a booking to a new time with replaces: the new one confirmed, the old one rejected, vb-changed, no second purchase', async () => {
     const stack = await newStack({ proxy: { profiles: { [DEMO_VENUE]: PROFILE } } });
     const who = guest('manage-change');
-    const window = { from: londonDay(3), to: londonDay(40) };
-    const layer: Record<string, unknown>[] = [];
-    (globalThis as { dataLayer?: unknown[] }).dataLayer = layer;
-    const first = await bookTable(stack, who, { ...window, analytics: true });
-    const token = tokenOf(manageLink(first.page)!.href);
-    first.element.remove();
-    sessionStorage.clear();
-
-    const changed: VenueBookingChangedDetail[] = [];
-    document.addEventListener('vb-changed', (event) =>
-      changed.push((event as CustomEvent<VenueBookingChangedDetail>).detail),
-    );
-    const second = await bookTable(stack, who, {
-      from: first.date,
-      to: first.date,
-      not: first.time,
-      replaces: token,
-      analytics: true,
-    });
+    const { first, second, token, changed, counted } = await bookAndChange(stack, who);
     expect(second.reference).to.not.equal(first.reference);
     const confirmation = second.page.root.querySelector<HTMLElement>('[part~="confirmation"]')!;
     expect(confirmation.querySelector('h2')!.textContent!.trim()).to.equal('Booking changed');
@@ -172,10 +181,7 @@ describe('managing a booking from the widget', () => {
     await until(() => changed.length, 'vb-changed');
     expect(changed).to.deep.equal([{ reference: second.reference, previous: first.reference }]);
     // A change brings no new booking: the ad platforms were told of the first booking only.
-    const counted = layer.filter((push) => push.event === 'purchase' || push.event === 'generate_lead');
-    expect(counted.map((push) => (push.ecommerce as { transaction_id: string }).transaction_id)).to.deep.equal([
-      first.reference,
-    ]);
+    expect(counted).to.deep.equal([first.reference]);
     await expect(second.element).to.be.accessible();
 
     const stored = await storedBookings(stack, who.email);
@@ -183,6 +189,33 @@ describe('managing a booking from the widget', () => {
     expect(status(first.reference), 'the old booking').to.equal('rejected');
     expect(status(second.reference), 'the new booking (the sandbox’s confirmed status)').to.equal('complete');
     expect(stored.filter((booking) => booking.status !== 'rejected')).to.have.length(1);
+  });
+
+  it('says when the old booking could not be cancelled: both stand, the venue’s phone, no vb-changed, no second purchase', async () => {
+    // The sandbox's `cannot-manage`: the app may book, not cancel, so the change's cancel is refused.
+    const stack = await newStack({
+      sandbox: { scenario: 'cannot-manage' },
+      proxy: { profiles: { [DEMO_VENUE]: PROFILE } },
+    });
+    const who = guest('manage-kept');
+    const { first, second, changed, completes, counted } = await bookAndChange(stack, who);
+    const confirmation = second.page.root.querySelector<HTMLElement>('[part~="confirmation"]')!;
+    expect(confirmation.querySelector('h2')!.textContent!.trim()).to.equal('Booking confirmed');
+    expect(confirmation.querySelector('[data-previous]')).to.equal(null);
+    expect(confirmation.querySelector('[data-kept]')!.textContent!.trim()).to.equal(
+      `Your previous booking, ${first.reference}, could not be cancelled online and still stands: please call the venue on ${PROFILE.phone} to cancel it.`,
+    );
+    expect(completes.at(-1)!.kept).to.deep.equal({ reference: first.reference, phone: PROFILE.phone });
+    expect(changed, 'no vb-changed: nothing was changed').to.deep.equal([]);
+    // The new booking of a change counts nothing, finished or not (the first one's count is the change
+    // test's: the sandbox's references repeat from stack to stack, and a reference counts once per page).
+    expect(counted).to.not.include(second.reference);
+    await expect(second.element).to.be.accessible();
+
+    const stored = await storedBookings(stack, who.email);
+    const status = (reference: string) => stored.find((booking) => String(booking.reference) === reference)?.status;
+    expect(status(first.reference), 'the old booking stands').to.equal('complete');
+    expect(status(second.reference)).to.equal('complete');
   });
 
   /** A widget that replaces the booking of `token`, at its details step (the booking's date and time prefilled). */

@@ -52,6 +52,23 @@ describe('the manage link and a change, in the booking state', () => {
     assert.equal(after.confirmation?.previous, 'R2');
   });
 
+  it("keeps the reference of a booking a change could not cancel (the proxy's `replace_refused`), saved across a reload", () => {
+    const after = transition(initialState(), {
+      type: 'booked',
+      created: {
+        bookingStatus: 'Confirmed',
+        booking: { reference: 'R9' },
+        replace_refused: { reference: 'R3', reason: 'capability', phone: '020 7946 0000' },
+      },
+      instant: true,
+    });
+    assert.equal(after.confirmation?.previous, undefined);
+    assert.deepEqual(after.confirmation?.kept, { reference: 'R3', phone: '020 7946 0000' });
+    const saved = JSON.parse(JSON.stringify(savedBooking(after, '')));
+    const reloaded = transition(initialState(), { type: 'restore', back: null, saved });
+    assert.deepEqual(reloaded.confirmation?.kept, { reference: 'R3', phone: '020 7946 0000' });
+  });
+
   it('sends `replaces` with the booking when the element has one, and none otherwise', () => {
     const ready = normalizeAvailability({
       action: 'accept',
